@@ -1,0 +1,12 @@
+# kgroups_add_test(NAME <name> SOURCES <files...> [LIBS <targets...>] LABELS <labels...>)
+# Builds a GoogleTest executable and registers each of its tests with CTest.
+find_package(GTest REQUIRED)
+include(GoogleTest)
+
+function(kgroups_add_test)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SOURCES})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main
+                        kgroups_warnings kgroups_sanitizers)
+  gtest_discover_tests(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}" DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Topic: one topic of Kafka's consumer-group model, exactly as SPEC.md states it:
+// partitions that are append-only logs, and any number of consumer groups that
+// split the partitions with the range assignor, track positions and committed
+// offsets, and rebalance eagerly on every join and leave.
+//
+// Thread-safety: a Topic is safe for concurrent access from multiple threads
+// without any external synchronization, and every call is atomic. Appends to
+// different partitions run in parallel; calls on one group are serialized.
+//
+// Errors: every method either succeeds or throws before changing anything, so a
+// throwing call leaves the Topic exactly as it was.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kgroups/record.h"
+
+namespace kgroups {
+
+inline constexpr int kDefaultMaxRecords = 100;
+
+class Topic {
+ public:
+  // A new empty topic. Throws std::invalid_argument if num_partitions < 1.
+  explicit Topic(int num_partitions);
+  ~Topic();
+
+  Topic(const Topic&) = delete;
+  Topic& operator=(const Topic&) = delete;
+  Topic(Topic&&) noexcept;
+  Topic& operator=(Topic&&) noexcept;
+
+  [[nodiscard]] int num_partitions() const noexcept;
+
+  // Copies the record into partition p = partition_for(key, num_partitions()) at
+  // offset end_offset(p) and returns (p, offset). The encodings are tags kept for
+  // bindings (see record.h); the bytes are stored as given either way.
+  std::pair<int, std::int64_t> append(std::string_view key, std::string_view value,
+                                      Encoding key_encoding = Encoding::kBytes,
+                                      Encoding value_encoding = Encoding::kBytes);
+
+  // The offset the next record appended to `partition` will get (its record
+  // count). Throws std::out_of_range for a partition outside 0..num_partitions()-1.
+  [[nodiscard]] std::int64_t end_offset(int partition) const;
+
+  // Adds the consumer to the group (creating the group) and rebalances it.
+  // Does nothing if the consumer is already a member.
+  void join(std::string_view group, std::string_view consumer);
+
+  // Removes the consumer from the group and rebalances it. Does nothing if the
+  // consumer is not a member. The group keeps its committed offsets.
+  void leave(std::string_view group, std::string_view consumer);
+
+  // The consumer's partitions in ascending order; empty for an idle consumer,
+  // a non-member or an unknown group.
+  [[nodiscard]] std::vector<int> assignment(std::string_view group,
+                                            std::string_view consumer) const;
+
+  // Up to max_records records from the consumer's partitions, partitions in
+  // ascending order and each from the consumer's position on, which advances
+  // past what is returned. Commits nothing. Empty for a consumer with no
+  // partitions. Throws std::invalid_argument if max_records < 0.
+  // The records view the log and stay valid while this Topic lives.
+  [[nodiscard]] std::vector<Record> poll(std::string_view group, std::string_view consumer,
+                                         int max_records = kDefaultMaxRecords);
+
+  // Stores the consumer's position on each of its partitions as the group's
+  // committed offset. An idle consumer or a non-member commits nothing.
+  void commit(std::string_view group, std::string_view consumer);
+
+  // Stores the given {partition: offset} map as the group's committed offsets.
+  // Throws NotAssignedError if a named partition is not assigned to the
+  // consumer now (a partition outside the topic never is), then
+  // std::invalid_argument if an offset is outside 0..end_offset(partition);
+  // either way nothing is committed. An empty map commits nothing.
+  void commit(std::string_view group, std::string_view consumer,
+              const std::map<int, std::int64_t>& offsets);
+
+  // The group's committed offset for `partition`, 0 if it has none (also for a
+  // group that never existed). Throws std::out_of_range for a partition outside
+  // 0..num_partitions()-1.
+  [[nodiscard]] std::int64_t committed(std::string_view group, int partition) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kgroups
