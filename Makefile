@@ -16,7 +16,7 @@ test: deps
 	@scripts/run-tests
 
 serve: build
-	@build/release/src/broker/kgroupsd --listen 127.0.0.1:9092
+	@build/release/tools/kgroupsd/kgroupsd --listen 127.0.0.1:9092
 
 bench: build
 	@scripts/run-benchmarks
