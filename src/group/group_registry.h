@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// GroupRegistry: a Topic's consumer groups by name, each with the mutex that
+// serializes calls on it. Groups are created on first join and never removed
+// (their committed offsets outlive their members), so a Group reference stays
+// valid for the registry's lifetime.
+// Thread-safe: lookups share a reader lock; creating a group takes it
+// exclusively. A Group's state is guarded by its own mutex, which callers hold.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "group/assignor.h"
+#include "group/group_state.h"
+
+namespace kgroups {
+
+struct Group {
+  Group(int num_partitions, const Assignor& assignor) : state(num_partitions, assignor) {}
+
+  std::mutex mutex;  // guards state
+  GroupState state;
+};
+
+class GroupRegistry {
+ public:
+  // `assignor` must outlive the registry.
+  GroupRegistry(int num_partitions, const Assignor& assignor)
+      : num_partitions_(num_partitions), assignor_(&assignor) {}
+
+  // The group with this name, or nullptr if it never existed.
+  [[nodiscard]] Group* find(std::string_view name) const;
+
+  // The group with this name, created (empty) if it never existed.
+  Group& find_or_create(std::string_view name);
+
+ private:
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view name) const noexcept {
+      return std::hash<std::string_view>{}(name);
+    }
+  };
+
+  int num_partitions_;
+  const Assignor* assignor_;
+  mutable std::shared_mutex mutex_;  // guards groups_ (the map, not the groups)
+  std::unordered_map<std::string, std::unique_ptr<Group>, NameHash, std::equal_to<>> groups_;
+};
+
+}  // namespace kgroups

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// RecordArena: append-only byte storage for one partition's records. Bytes are
+// carved out of large chunks that never move and are freed only with the arena,
+// so a pointer returned by allocate() stays valid for the arena's lifetime.
+// Chunks start small (so thousands of near-empty partitions stay cheap) and
+// double up to kMaxChunkBytes; a request larger than a quarter of that gets a
+// chunk of its own, so the bytes wasted at chunk ends stay a small fraction.
+// Not thread-safe: the owner serializes calls.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace kgroups {
+
+class RecordArena {
+ public:
+  static constexpr std::size_t kMinChunkBytes = std::size_t{4} << 10;
+  static constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 20;
+
+  RecordArena() = default;
+  RecordArena(const RecordArena&) = delete;
+  RecordArena& operator=(const RecordArena&) = delete;
+  RecordArena(RecordArena&&) noexcept = default;
+  RecordArena& operator=(RecordArena&&) noexcept = default;
+
+  // `size` contiguous writable bytes that never move. Throws std::bad_alloc
+  // (and then changes nothing) if memory runs out.
+  [[nodiscard]] char* allocate(std::size_t size) {
+    if (size <= static_cast<std::size_t>(end_ - next_)) {
+      char* bytes = next_;
+      next_ += size;
+      return bytes;
+    }
+    return allocate_slow(size);
+  }
+
+  // Bytes obtained from the system for chunks (capacity, not just the used part).
+  [[nodiscard]] std::size_t reserved_bytes() const noexcept { return reserved_bytes_; }
+
+ private:
+  char* allocate_slow(std::size_t size);
+
+  std::vector<std::unique_ptr<char[]>> chunks_;  // every chunk ever allocated
+  char* next_ = nullptr;                         // first free byte of the current chunk
+  char* end_ = nullptr;                          // one past the current chunk
+  std::size_t next_chunk_bytes_ = kMinChunkBytes;
+  std::size_t reserved_bytes_ = 0;
+};
+
+}  // namespace kgroups

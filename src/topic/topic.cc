@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Topic: the facade. It validates arguments, takes the locks and delegates to
+// PartitionLog (storage), partition_for (placement) and GroupRegistry /
+// GroupState (membership, assignment, positions, committed offsets). Every
+// throw happens before any state changes.
+//
+// Locks: each partition has a mutex guarding its log; each group has a mutex
+// guarding its state; the registry's lock guards only the map of groups.
+// Order: group mutex, then partition mutexes in ascending partition order.
+// append takes only its partition's mutex, so appends to different partitions
+// run in parallel. poll holds the group's mutex and all of the consumer's
+// partition mutexes at once, so what it returns is one consistent cut.
+#include "kgroups/topic.h"
+
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "group/group_registry.h"
+#include "group/range_assignor.h"
+#include "kgroups/errors.h"
+#include "kgroups/partitioner.h"
+#include "log/partition_log.h"
+
+namespace kgroups {
+namespace {
+
+// One partition: its log and the mutex guarding it, on its own cache lines so
+// that appends to neighbouring partitions do not contend.
+struct alignas(64) Partition {
+  explicit Partition(int index) : log(index) {}
+
+  mutable std::mutex mutex;  // guards log
+  PartitionLog log;
+};
+
+std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+std::string partition_list(const std::vector<int>& partitions) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < partitions.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(partitions[i]);
+  }
+  return text + "]";
+}
+
+// Unlocks partition mutexes locked in ascending order, also on exceptions.
+class PartitionLocks {
+ public:
+  PartitionLocks(const std::vector<std::unique_ptr<Partition>>& partitions,
+                 const std::vector<int>& indices)
+      : partitions_(partitions), indices_(indices) {
+    for (const int index : indices_) partitions_[static_cast<std::size_t>(index)]->mutex.lock();
+  }
+  ~PartitionLocks() {
+    for (const int index : indices_) partitions_[static_cast<std::size_t>(index)]->mutex.unlock();
+  }
+  PartitionLocks(const PartitionLocks&) = delete;
+  PartitionLocks& operator=(const PartitionLocks&) = delete;
+
+ private:
+  const std::vector<std::unique_ptr<Partition>>& partitions_;
+  const std::vector<int>& indices_;
+};
+
+}  // namespace
+
+struct Topic::Impl {
+  explicit Impl(int num_partitions) : groups(num_partitions, assignor) {
+    partitions.reserve(static_cast<std::size_t>(num_partitions));
+    for (int index = 0; index < num_partitions; ++index) {
+      partitions.push_back(std::make_unique<Partition>(index));
+    }
+  }
+
+  [[nodiscard]] int num_partitions() const noexcept { return static_cast<int>(partitions.size()); }
+
+  [[nodiscard]] Partition& partition(int index) const noexcept {
+    return *partitions[static_cast<std::size_t>(index)];
+  }
+
+  void check_partition(const char* operation, int index) const {
+    if (index < 0 || index >= num_partitions()) {
+      throw std::out_of_range(std::string(operation) + ": partition " + std::to_string(index) +
+                              " is out of range; this topic has partitions 0.." +
+                              std::to_string(num_partitions() - 1));
+    }
+  }
+
+  [[nodiscard]] std::int64_t end_offset(int index) const {
+    const Partition& entry = partition(index);
+    const std::lock_guard lock(entry.mutex);
+    return entry.log.end_offset();
+  }
+
+  RangeAssignor assignor;
+  std::vector<std::unique_ptr<Partition>> partitions;
+  GroupRegistry groups;
+};
+
+namespace {
+
+int checked_partition_count(int num_partitions) {
+  if (num_partitions < 1) {
+    throw std::invalid_argument("Topic: num_partitions must be at least 1, got " +
+                                std::to_string(num_partitions));
+  }
+  return num_partitions;
+}
+
+}  // namespace
+
+Topic::Topic(int num_partitions)
+    : impl_(std::make_unique<Impl>(checked_partition_count(num_partitions))) {}
+Topic::~Topic() = default;
+Topic::Topic(Topic&&) noexcept = default;
+Topic& Topic::operator=(Topic&&) noexcept = default;
+
+int Topic::num_partitions() const noexcept { return impl_->num_partitions(); }
+
+std::pair<int, std::int64_t> Topic::append(std::string_view key, std::string_view value,
+                                           Encoding key_encoding, Encoding value_encoding) {
+  const int index =
+      static_cast<int>(fnv1a_32(key) % static_cast<std::uint32_t>(impl_->num_partitions()));
+  Partition& entry = impl_->partition(index);
+  const std::lock_guard lock(entry.mutex);
+  return {index, entry.log.append(key, value, key_encoding, value_encoding)};
+}
+
+std::int64_t Topic::end_offset(int partition) const {
+  impl_->check_partition("end_offset", partition);
+  return impl_->end_offset(partition);
+}
+
+void Topic::join(std::string_view group, std::string_view consumer) {
+  Group& entry = impl_->groups.find_or_create(group);
+  const std::lock_guard lock(entry.mutex);
+  entry.state.join(consumer);
+}
+
+void Topic::leave(std::string_view group, std::string_view consumer) {
+  Group* entry = impl_->groups.find(group);
+  if (entry == nullptr) return;
+  const std::lock_guard lock(entry->mutex);
+  entry->state.leave(consumer);
+}
+
+std::vector<int> Topic::assignment(std::string_view group, std::string_view consumer) const {
+  Group* entry = impl_->groups.find(group);
+  if (entry == nullptr) return {};
+  const std::lock_guard lock(entry->mutex);
+  const Member* member = entry->state.find(consumer);
+  return member == nullptr ? std::vector<int>{} : member->partitions;
+}
+
+std::vector<Record> Topic::poll(std::string_view group, std::string_view consumer,
+                                int max_records) {
+  if (max_records < 0) {
+    throw std::invalid_argument("poll: max_records must be 0 or more, got " +
+                                std::to_string(max_records));
+  }
+  std::vector<Record> records;
+  Group* entry = impl_->groups.find(group);
+  if (entry == nullptr || max_records == 0) return records;
+  const std::lock_guard lock(entry->mutex);
+  Member* member = entry->state.find(consumer);
+  if (member == nullptr || member->partitions.empty()) return records;
+
+  const PartitionLocks locks(impl_->partitions, member->partitions);
+  std::int64_t wanted = 0;
+  for (std::size_t i = 0; i < member->partitions.size() && wanted < max_records; ++i) {
+    wanted += impl_->partition(member->partitions[i]).log.end_offset() - member->positions[i];
+  }
+  records.reserve(static_cast<std::size_t>(std::min<std::int64_t>(wanted, max_records)));
+  // From here on nothing throws: read within the reserved capacity, then advance.
+  std::int64_t remaining = max_records;
+  for (std::size_t i = 0; i < member->partitions.size() && remaining > 0; ++i) {
+    const PartitionLog& log = impl_->partition(member->partitions[i]).log;
+    std::int64_t& position = member->positions[i];
+    const std::int64_t count = std::min(log.end_offset() - position, remaining);
+    if (count <= 0) continue;
+    log.read_into(position, count, records);
+    position += count;
+    remaining -= count;
+  }
+  return records;
+}
+
+void Topic::commit(std::string_view group, std::string_view consumer) {
+  Group* entry = impl_->groups.find(group);
+  if (entry == nullptr) return;
+  const std::lock_guard lock(entry->mutex);
+  if (const Member* member = entry->state.find(consumer)) entry->state.commit_positions(*member);
+}
+
+void Topic::commit(std::string_view group, std::string_view consumer,
+                   const std::map<int, std::int64_t>& offsets) {
+  if (offsets.empty()) return;
+  Group* entry = impl_->groups.find(group);
+  const std::unique_lock lock =
+      entry != nullptr ? std::unique_lock(entry->mutex) : std::unique_lock<std::mutex>();
+  const Member* member = entry != nullptr ? entry->state.find(consumer) : nullptr;
+  static const std::vector<int> kNoPartitions;
+  const std::vector<int>& assigned = member != nullptr ? member->partitions : kNoPartitions;
+
+  for (const auto& [partition, offset] : offsets) {
+    if (!std::binary_search(assigned.begin(), assigned.end(), partition)) {
+      throw NotAssignedError("commit: partition " + std::to_string(partition) +
+                                 " is not assigned to consumer " + quoted(consumer) + " in group " +
+                                 quoted(group) + " (its partitions: " + partition_list(assigned) +
+                                 "); commit only the partitions assigned to this consumer now, "
+                                 "for example after polling them",
+                             partition);
+    }
+  }
+  for (const auto& [partition, offset] : offsets) {
+    const std::int64_t end = impl_->end_offset(partition);
+    if (offset < 0 || offset > end) {
+      throw std::invalid_argument("commit: offset " + std::to_string(offset) + " for partition " +
+                                  std::to_string(partition) + " is outside 0.." +
+                                  std::to_string(end) + " (0 up to the partition's end offset)");
+    }
+  }
+  for (const auto& [partition, offset] : offsets) entry->state.set_committed(partition, offset);
+}
+
+std::int64_t Topic::committed(std::string_view group, int partition) const {
+  impl_->check_partition("committed", partition);
+  Group* entry = impl_->groups.find(group);
+  if (entry == nullptr) return 0;
+  const std::lock_guard lock(entry->mutex);
+  return entry->state.committed(partition);
+}
+
+}  // namespace kgroups
