@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+
+#include "protocol/api_key.h"
+
+namespace kgroups::protocol {
+
+std::string_view api_name(ApiKey key) {
+  switch (key) {
+    case ApiKey::kProduce:
+      return "Produce";
+    case ApiKey::kFetch:
+      return "Fetch";
+    case ApiKey::kListOffsets:
+      return "ListOffsets";
+    case ApiKey::kMetadata:
+      return "Metadata";
+    case ApiKey::kOffsetCommit:
+      return "OffsetCommit";
+    case ApiKey::kOffsetFetch:
+      return "OffsetFetch";
+    case ApiKey::kFindCoordinator:
+      return "FindCoordinator";
+    case ApiKey::kJoinGroup:
+      return "JoinGroup";
+    case ApiKey::kHeartbeat:
+      return "Heartbeat";
+    case ApiKey::kLeaveGroup:
+      return "LeaveGroup";
+    case ApiKey::kSyncGroup:
+      return "SyncGroup";
+    case ApiKey::kDescribeGroups:
+      return "DescribeGroups";
+    case ApiKey::kListGroups:
+      return "ListGroups";
+    case ApiKey::kSaslHandshake:
+      return "SaslHandshake";
+    case ApiKey::kApiVersions:
+      return "ApiVersions";
+    case ApiKey::kCreateTopics:
+      return "CreateTopics";
+    case ApiKey::kInitProducerId:
+      return "InitProducerId";
+  }
+  return "Unknown";
+}
+
+}  // namespace kgroups::protocol

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// ApiKey: the Kafka request types this codec knows, with Kafka's numbers. A frame may carry
+// any int16 key; cast it and compare, since unknown keys are valid values of the enum too.
+// Thread-safe: constants only.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace kgroups::protocol {
+
+enum class ApiKey : std::int16_t {
+  kProduce = 0,
+  kFetch = 1,
+  kListOffsets = 2,
+  kMetadata = 3,
+  kOffsetCommit = 8,
+  kOffsetFetch = 9,
+  kFindCoordinator = 10,
+  kJoinGroup = 11,
+  kHeartbeat = 12,
+  kLeaveGroup = 13,
+  kSyncGroup = 14,
+  kDescribeGroups = 15,
+  kListGroups = 16,
+  kSaslHandshake = 17,
+  kApiVersions = 18,
+  kCreateTopics = 19,
+  kInitProducerId = 22,
+};
+
+// Kafka's name of the API ("JoinGroup"), or "Unknown" for a key this enum does not list.
+std::string_view api_name(ApiKey key);
+
+}  // namespace kgroups::protocol

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// WireWriter: appends Kafka's primitive types, big-endian, to a caller-owned byte vector, so
+// a connection can reuse one buffer for every response. Writing never fails (the vector
+// grows); lengths that do not fit their wire type are the caller's bug and are truncated.
+// The vector must outlive the writer. Not thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "protocol/byte_view.h"
+
+namespace kgroups::protocol {
+
+class WireWriter {
+ public:
+  explicit WireWriter(std::vector<std::uint8_t>& out) : out_(out) {}
+
+  void write_int8(std::int8_t value) { out_.push_back(static_cast<std::uint8_t>(value)); }
+  void write_int16(std::int16_t value) { write_big_endian(static_cast<std::uint16_t>(value)); }
+  void write_int32(std::int32_t value) { write_big_endian(static_cast<std::uint32_t>(value)); }
+  void write_int64(std::int64_t value) { write_big_endian(static_cast<std::uint64_t>(value)); }
+  void write_uint32(std::uint32_t value) { write_big_endian(value); }
+  void write_bool(bool value) { out_.push_back(value ? 1 : 0); }
+
+  // int16 length + characters.
+  void write_string(std::string_view text);
+  // As write_string; std::nullopt is written as length -1.
+  void write_nullable_string(std::optional<std::string_view> text);
+  // int32 length + bytes.
+  void write_bytes(std::span<const std::uint8_t> bytes);
+  // As write_bytes; std::nullopt is written as length -1.
+  void write_nullable_bytes(std::optional<ByteView> bytes);
+  // int32 array count (-1 for a null array).
+  void write_array_length(std::int32_t count) { write_int32(count); }
+
+  // Writes the count, then `write_one(WireWriter&, const T&)` per element.
+  template <class T, class WriteOne>
+  void write_array(const std::vector<T>& elements, WriteOne&& write_one) {
+    write_array_length(static_cast<std::int32_t>(elements.size()));
+    for (const T& element : elements) write_one(*this, element);
+  }
+  // As write_array; std::nullopt is written as a null array (-1).
+  template <class T, class WriteOne>
+  void write_nullable_array(const std::optional<std::vector<T>>& elements, WriteOne&& write_one) {
+    if (!elements) {
+      write_array_length(-1);
+      return;
+    }
+    write_array(*elements, write_one);
+  }
+
+  // Flexible-version and record-batch encodings.
+  void write_unsigned_varint(std::uint32_t value);
+  void write_varint(std::int32_t value);
+  void write_varlong(std::int64_t value);
+  void write_compact_string(std::string_view text);
+  void write_compact_nullable_string(std::optional<std::string_view> text);
+  void write_compact_array_length(std::int32_t count);  // -1 for null
+  // An empty tagged-field section (a zero count).
+  void write_empty_tagged_fields() { out_.push_back(0); }
+
+  // Appends bytes as they are, with no length prefix.
+  void write_raw(std::span<const std::uint8_t> bytes) {
+    out_.insert(out_.end(), bytes.begin(), bytes.end());
+  }
+
+  // Appends a placeholder int32 and returns its position, for a size prefix that is only
+  // known later; patch_int32(position, value) fills it in.
+  std::size_t reserve_int32() {
+    const std::size_t position = out_.size();
+    out_.resize(position + 4);
+    return position;
+  }
+  void patch_int32(std::size_t position, std::int32_t value);
+
+  // Bytes in the vector (including anything it held before this writer).
+  std::size_t size() const { return out_.size(); }
+
+ private:
+  template <class U>
+  void write_big_endian(U value) {
+    std::uint8_t bytes[sizeof(U)];
+    for (std::size_t i = 0; i < sizeof(U); ++i) {
+      bytes[i] = static_cast<std::uint8_t>(value >> (8 * (sizeof(U) - 1 - i)));
+    }
+    out_.insert(out_.end(), bytes, bytes + sizeof(U));
+  }
+
+  std::vector<std::uint8_t>& out_;
+};
+
+}  // namespace kgroups::protocol
