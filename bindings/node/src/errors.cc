@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The C++ -> JavaScript error mapping of errors.h.
+#include "errors.h"
+
+#include <exception>
+#include <stdexcept>
+
+#include "addon_state.h"
+#include "kgroups/errors.h"
+
+namespace kgroups::node {
+namespace {
+
+Napi::Error not_assigned_error(Napi::Env env, const kgroups::NotAssignedError& error) {
+  const Napi::FunctionReference& constructor = addon_state(env).not_assigned_error;
+  const Napi::String message = Napi::String::New(env, error.what());
+  if (constructor.IsEmpty()) {
+    // The addon was loaded without index.js; still an Error with the message.
+    return Napi::Error::New(env, error.what());
+  }
+  Napi::Object instance =
+      constructor.New({message, Napi::Number::New(env, static_cast<double>(error.partition()))});
+  return Napi::Error(env, instance);
+}
+
+}  // namespace
+
+void rethrow_as_js_error(Napi::Env env) {
+  try {
+    throw;
+  } catch (const kgroups::NotAssignedError& error) {
+    throw not_assigned_error(env, error);
+  } catch (const std::invalid_argument& error) {
+    throw Napi::RangeError::New(env, error.what());
+  } catch (const std::out_of_range& error) {
+    throw Napi::RangeError::New(env, error.what());
+  } catch (const std::exception& error) {
+    throw Napi::Error::New(env, std::string("kgroups: internal error: ") + error.what());
+  }
+}
+
+void throw_type_error(Napi::Env env, const std::string& message) {
+  throw Napi::TypeError::New(env, message);
+}
+
+void throw_range_error(Napi::Env env, const std::string& message) {
+  throw Napi::RangeError::New(env, message);
+}
+
+}  // namespace kgroups::node

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Keys and values between JS and the engine; see key_value.h.
+#include "key_value.h"
+
+#include <string>
+
+#include "errors.h"
+
+namespace kgroups::node {
+namespace {
+
+bool is_uint8_array(Napi::Value value) {
+  return value.IsTypedArray() && value.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array;
+}
+
+}  // namespace
+
+void check_key_value(Napi::Value value, const char* what) {
+  if (!value.IsString() && !is_uint8_array(value)) {
+    throw_type_error(value.Env(), std::string(what) +
+                                      " must be a string or a Uint8Array (a Buffer), got " +
+                                      describe_type(value) +
+                                      "; serialize other values first, e.g. with JSON.stringify");
+  }
+}
+
+KeyValueArg::KeyValueArg(Napi::Value value) {
+  if (value.IsString()) {
+    text_.emplace(value);
+    bytes_ = text_->view();
+    encoding_ = Encoding::kText;
+    return;
+  }
+  const auto array = value.As<Napi::Uint8Array>();
+  bytes_ = std::string_view(reinterpret_cast<const char*>(array.Data()), array.ElementLength());
+  encoding_ = Encoding::kBytes;
+}
+
+napi_value key_value_to_js(napi_env env, std::string_view bytes, Encoding encoding) {
+  napi_value result = nullptr;
+  napi_status status = napi_ok;
+  if (encoding == Encoding::kText) {
+    status = napi_create_string_utf8(env, bytes.data(), bytes.size(), &result);
+  } else {
+    status = napi_create_buffer_copy(env, bytes.size(), bytes.data(), nullptr, &result);
+  }
+  if (status != napi_ok) throw Napi::Error::New(env);
+  return result;
+}
+
+}  // namespace kgroups::node

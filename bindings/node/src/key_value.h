@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Record keys and values between JS and the engine (SPEC.md, "Bindings"): a JS
+// string is UTF-8 text (Encoding::kText), a Uint8Array (a Buffer is one) is
+// bytes (Encoding::kBytes), and each comes back as the kind it went in as: a
+// string, or a Buffer holding a copy of the bytes. Used on the JS thread only.
+#pragma once
+
+#include <napi.h>
+
+#include <optional>
+#include <string_view>
+
+#include "convert.h"
+#include "kgroups/record.h"
+
+namespace kgroups::node {
+
+// Throws a TypeError, telling the user to serialize first, unless `value` is a
+// string or a Uint8Array. `what` names the argument, e.g. "append: key".
+void check_key_value(Napi::Value value, const char* what);
+
+// The bytes and encoding of a key or value already checked by check_key_value.
+// A Uint8Array is viewed, not copied: do not run JS code while this lives.
+class KeyValueArg {
+ public:
+  explicit KeyValueArg(Napi::Value value);
+
+  [[nodiscard]] std::string_view bytes() const noexcept { return bytes_; }
+  [[nodiscard]] Encoding encoding() const noexcept { return encoding_; }
+
+ private:
+  std::optional<Utf8> text_;  // holds the UTF-8 copy of a string
+  std::string_view bytes_;    // in text_ or in the Uint8Array's memory
+  Encoding encoding_ = Encoding::kBytes;
+};
+
+// A new JS value for engine bytes: a string for kText, a Buffer copy for kBytes.
+[[nodiscard]] napi_value key_value_to_js(napi_env env, std::string_view bytes, Encoding encoding);
+
+}  // namespace kgroups::node

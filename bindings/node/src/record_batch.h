@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The compact form in which poll hands records to topic.js, which turns it into
+// the { partition, offset, key, value } objects of SPEC.md. Building plain
+// objects is much cheaper in JS than through Node-API calls, so the addon
+// crosses once per key and value and describes partitions and offsets in runs:
+//
+//   [key0, value0, key1, value1, ..., runs]
+//
+// where runs is a Float64Array of (partition, first offset, count) triples:
+// `count` records of `partition` with offsets first, first + 1, ... in the
+// order of the keys and values. Used on the JS thread only.
+#pragma once
+
+#include <napi.h>
+
+#include <vector>
+
+#include "kgroups/record.h"
+
+namespace kgroups::node {
+
+// The compact form of `records`, copying every key and value.
+[[nodiscard]] Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records);
+
+}  // namespace kgroups::node

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// NativeTopic's methods: check argument types, convert, call the engine.
+#include "topic_wrap.h"
+
+#include <cstdint>
+
+#include "convert.h"
+#include "errors.h"
+#include "key_value.h"
+#include "record_batch.h"
+
+namespace kgroups::node {
+
+Napi::Function TopicWrap::define_class(Napi::Env env) {
+  return DefineClass(env, "NativeTopic",
+                     {
+                         InstanceMethod<&TopicWrap::append>("append"),
+                         InstanceMethod<&TopicWrap::end_offset>("endOffset"),
+                         InstanceMethod<&TopicWrap::join>("join"),
+                         InstanceMethod<&TopicWrap::leave>("leave"),
+                         InstanceMethod<&TopicWrap::assignment>("assignment"),
+                         InstanceMethod<&TopicWrap::poll>("poll"),
+                         InstanceMethod<&TopicWrap::commit>("commit"),
+                         InstanceMethod<&TopicWrap::committed>("committed"),
+                     });
+}
+
+TopicWrap::TopicWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<TopicWrap>(info) {
+  call_guarded(info.Env(), [&] {
+    check_number(info[0], "Topic: numPartitions");
+    topic_.emplace(to_int(info[0], "Topic: numPartitions"));
+  });
+}
+
+Napi::Value TopicWrap::append(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&] {
+    check_key_value(info[0], "append: key");
+    check_key_value(info[1], "append: value");
+    const KeyValueArg key(info[0]);
+    const KeyValueArg value(info[1]);
+    const auto [partition, offset] =
+        topic_->append(key.bytes(), value.bytes(), key.encoding(), value.encoding());
+    Napi::Array result = Napi::Array::New(info.Env(), 2);
+    result.Set(0U, Napi::Number::New(info.Env(), partition));
+    result.Set(1U, Napi::Number::New(info.Env(), static_cast<double>(offset)));
+    return result;
+  });
+}
+
+Napi::Value TopicWrap::end_offset(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_number(info[0], "endOffset: partition");
+    const int partition = to_clamped_int(info[0], "endOffset: partition");
+    return Napi::Number::New(info.Env(), static_cast<double>(topic_->end_offset(partition)));
+  });
+}
+
+Napi::Value TopicWrap::join(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "join: group");
+    check_string(info[1], "join: consumerId");
+    topic_->join(Utf8(info[0]).view(), Utf8(info[1]).view());
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Value TopicWrap::leave(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "leave: group");
+    check_string(info[1], "leave: consumerId");
+    topic_->leave(Utf8(info[0]).view(), Utf8(info[1]).view());
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Value TopicWrap::assignment(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "assignment: group");
+    check_string(info[1], "assignment: consumerId");
+    const std::vector<int> partitions =
+        topic_->assignment(Utf8(info[0]).view(), Utf8(info[1]).view());
+    Napi::Array result = Napi::Array::New(info.Env(), partitions.size());
+    for (std::uint32_t i = 0; i < partitions.size(); ++i) {
+      result.Set(i, Napi::Number::New(info.Env(), partitions[i]));
+    }
+    return result;
+  });
+}
+
+Napi::Value TopicWrap::poll(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "poll: group");
+    check_string(info[1], "poll: consumerId");
+    const bool has_max = !info[2].IsUndefined();
+    if (has_max) check_number(info[2], "poll: maxRecords");
+    const int max_records =
+        has_max ? to_clamped_int(info[2], "poll: maxRecords") : kDefaultMaxRecords;
+    return records_to_batch(info.Env(),
+                            topic_->poll(Utf8(info[0]).view(), Utf8(info[1]).view(), max_records));
+  });
+}
+
+Napi::Value TopicWrap::commit(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "commit: group");
+    check_string(info[1], "commit: consumerId");
+    const auto offsets = to_offsets(info[2], "commit: offsets");
+    const Utf8 group(info[0]);
+    const Utf8 consumer(info[1]);
+    if (offsets) {
+      topic_->commit(group.view(), consumer.view(), *offsets);
+    } else {
+      topic_->commit(group.view(), consumer.view());
+    }
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Value TopicWrap::committed(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "committed: group");
+    check_number(info[1], "committed: partition");
+    const int partition = to_clamped_int(info[1], "committed: partition");
+    return Napi::Number::New(
+        info.Env(), static_cast<double>(topic_->committed(Utf8(info[0]).view(), partition)));
+  });
+}
+
+}  // namespace kgroups::node

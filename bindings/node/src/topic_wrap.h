@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// TopicWrap: the native class NativeTopic, one kgroups::Topic per JS object.
+// It converts arguments, calls the engine through call_guarded and converts the
+// results; topic.js wraps it as the public Topic class of SPEC.md. No rules
+// here: the engine checks ranges, membership and offsets.
+// Used on the JS thread that created it; the engine itself is thread-safe.
+#pragma once
+
+#include <napi.h>
+
+#include <optional>
+
+#include "kgroups/topic.h"
+
+namespace kgroups::node {
+
+class TopicWrap : public Napi::ObjectWrap<TopicWrap> {
+ public:
+  // The NativeTopic constructor function, to export.
+  static Napi::Function define_class(Napi::Env env);
+
+  // new NativeTopic(numPartitions).
+  explicit TopicWrap(const Napi::CallbackInfo& info);
+
+ private:
+  Napi::Value append(const Napi::CallbackInfo& info);
+  Napi::Value end_offset(const Napi::CallbackInfo& info);
+  Napi::Value join(const Napi::CallbackInfo& info);
+  Napi::Value leave(const Napi::CallbackInfo& info);
+  Napi::Value assignment(const Napi::CallbackInfo& info);
+  Napi::Value poll(const Napi::CallbackInfo& info);
+  Napi::Value commit(const Napi::CallbackInfo& info);
+  Napi::Value committed(const Napi::CallbackInfo& info);
+
+  std::optional<Topic> topic_;  // set by the constructor unless it throws
+};
+
+}  // namespace kgroups::node

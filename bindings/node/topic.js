@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Topic: the public class of SPEC.md's JavaScript section. It forwards every
+// call to the native NativeTopic (which checks and converts arguments and calls
+// the C++ engine) and turns poll's compact batch (src/record_batch.h) into
+// { partition, offset, key, value } objects. No rules here.
+'use strict';
+
+/** @param {{ NativeTopic: Function }} addon */
+function defineTopic(addon) {
+  const { NativeTopic } = addon;
+
+  // [key0, value0, key1, value1, ..., runs] -> records; runs holds
+  // (partition, first offset, count) triples in record order.
+  function recordsFromBatch(batch) {
+    const runs = batch[batch.length - 1];
+    const records = [];
+    let index = 0;
+    for (let run = 0; run < runs.length; run += 3) {
+      const partition = runs[run];
+      const firstOffset = runs[run + 1];
+      const count = runs[run + 2];
+      for (let i = 0; i < count; i++, index += 2) {
+        records.push({
+          partition,
+          offset: firstOffset + i,
+          key: batch[index],
+          value: batch[index + 1],
+        });
+      }
+    }
+    return records;
+  }
+
+  class Topic {
+    #native;
+
+    constructor(numPartitions) {
+      this.#native = new NativeTopic(numPartitions);
+    }
+
+    append(key, value) {
+      return this.#native.append(key, value);
+    }
+
+    endOffset(partition) {
+      return this.#native.endOffset(partition);
+    }
+
+    join(group, consumerId) {
+      this.#native.join(group, consumerId);
+    }
+
+    leave(group, consumerId) {
+      this.#native.leave(group, consumerId);
+    }
+
+    assignment(group, consumerId) {
+      return this.#native.assignment(group, consumerId);
+    }
+
+    poll(group, consumerId, maxRecords = 100) {
+      return recordsFromBatch(this.#native.poll(group, consumerId, maxRecords));
+    }
+
+    commit(group, consumerId, offsets) {
+      this.#native.commit(group, consumerId, offsets);
+    }
+
+    committed(group, partition) {
+      return this.#native.committed(group, partition);
+    }
+  }
+
+  return Topic;
+}
+
+module.exports = { defineTopic };
