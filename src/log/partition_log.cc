@@ -3,16 +3,11 @@
 
 #include <cstring>
 
-#include "kgroups/record.h"
-
 namespace kgroups {
 namespace {
 
-// A size with the text flag in bit 0, as stored in the record header.
-std::uint64_t tagged_size(std::string_view bytes, Encoding encoding) {
-  return (static_cast<std::uint64_t>(bytes.size()) << 1U) |
-         static_cast<std::uint64_t>(encoding == Encoding::kText);
-}
+constexpr std::uint8_t kJumpMarker = 0x01;
+constexpr std::size_t kJumpBytes = 1 + sizeof(const char*);
 
 std::size_t varint_size(std::uint64_t value) {
   std::size_t size = 1;
@@ -33,29 +28,56 @@ char* write_varint(char* out, std::uint64_t value) {
 }
 
 const char* read_varint(const char* in, std::uint64_t& value) {
-  std::uint64_t result = 0;
-  unsigned shift = 0;
   auto byte = static_cast<std::uint8_t>(*in++);
-  while ((byte & 0x80U) != 0) {
+  if (byte < 0x80U) {
+    value = byte;
+    return in;
+  }
+  std::uint64_t result = byte & 0x7FU;
+  unsigned shift = 7;
+  for (byte = static_cast<std::uint8_t>(*in++); (byte & 0x80U) != 0;
+       byte = static_cast<std::uint8_t>(*in++)) {
     result |= static_cast<std::uint64_t>(byte & 0x7FU) << shift;
     shift += 7;
-    byte = static_cast<std::uint8_t>(*in++);
   }
   value = result | (static_cast<std::uint64_t>(byte) << shift);
   return in;
 }
 
-// Decodes the stored record starting at `stored` into `record`'s views and tags.
-void decode(const char* stored, Record& record) {
+// memcpy for the key and value, with sizes up to 64 bytes copied inline by
+// fixed-size (overlapping) moves instead of a library call.
+void copy_bytes(char* out, const char* in, std::size_t size) {
+  if (size >= 16 && size <= 64) {
+    char head[16];
+    char tail[16];
+    for (std::size_t done = 0; done + 16 < size; done += 16) {
+      std::memcpy(head, in + done, 16);
+      std::memcpy(out + done, head, 16);
+    }
+    std::memcpy(tail, in + size - 16, 16);
+    std::memcpy(out + size - 16, tail, 16);
+    return;
+  }
+  if (size != 0) std::memcpy(out, in, size);
+}
+
+// Decodes the record stored at `stored` (following a jump first) into the
+// views and tags of `record`; returns the address just past it.
+const char* decode(const char* stored, Record& record) {
+  if (static_cast<std::uint8_t>(*stored) == kJumpMarker) {
+    std::memcpy(static_cast<void*>(&stored), stored + 1, sizeof stored);
+  }
   std::uint64_t key_tag = 0;
   std::uint64_t value_tag = 0;
   stored = read_varint(stored, key_tag);
   stored = read_varint(stored, value_tag);
-  const std::size_t key_size = key_tag >> 1U;
+  const std::size_t key_size = key_tag >> 2U;
+  const std::size_t value_size = value_tag >> 1U;
   record.key = std::string_view(stored, key_size);
-  record.value = std::string_view(stored + key_size, value_tag >> 1U);
-  record.key_encoding = (key_tag & 1U) != 0 ? Encoding::kText : Encoding::kBytes;
+  record.value = std::string_view(stored + key_size, value_size);
+  record.key_encoding = (key_tag & 2U) != 0 ? Encoding::kText : Encoding::kBytes;
   record.value_encoding = (value_tag & 1U) != 0 ? Encoding::kText : Encoding::kBytes;
+  return stored + key_size + value_size;
 }
 
 }  // namespace
@@ -63,51 +85,64 @@ void decode(const char* stored, Record& record) {
 std::int64_t PartitionLog::append(std::string_view key, std::string_view value,
                                   Encoding key_encoding, Encoding value_encoding) {
   const std::int64_t offset = end_offset_;
-  if (offset % kIndexBlockEntries == 0 &&
-      static_cast<std::size_t>(offset / kIndexBlockEntries) == index_blocks_.size()) {
-    index_blocks_.reserve(index_blocks_.size() + 1);
-    index_blocks_.push_back(std::make_unique_for_overwrite<const char*[]>(kIndexBlockEntries));
-  }
-  const std::uint64_t key_tag = tagged_size(key, key_encoding);
-  const std::uint64_t value_tag = tagged_size(value, value_encoding);
+  if (offset % kRunRecords == 0) run_starts_.reserve(run_starts_.size() + 1);
+  const std::uint64_t key_tag =
+      (static_cast<std::uint64_t>(key.size()) << 2U) | (key_encoding == Encoding::kText ? 2U : 0U);
+  const std::uint64_t value_tag = (static_cast<std::uint64_t>(value.size()) << 1U) |
+                                  (value_encoding == Encoding::kText ? 1U : 0U);
   const std::size_t header_size =
       key_tag < 0x80U && value_tag < 0x80U ? 2 : varint_size(key_tag) + varint_size(value_tag);
-  char* stored = arena_.allocate(header_size + key.size() + value.size());
-
+  // kJumpBytes stay free after the record so that a jump always fits there.
+  char* stored = arena_.allocate(header_size + key.size() + value.size(), kJumpBytes);
+  // Nothing below can throw.
+  if (write_end_ != nullptr && stored != write_end_) {
+    *write_end_ = static_cast<char>(kJumpMarker);
+    std::memcpy(write_end_ + 1, static_cast<const void*>(&stored), sizeof stored);
+    // A large record got a chunk of its own and the current chunk stays open:
+    // the next record there must go after the jump.
+    arena_.mark_used(write_end_, kJumpBytes);
+  }
   char* out = write_varint(stored, key_tag);
   out = write_varint(out, value_tag);
-  if (!key.empty()) std::memcpy(out, key.data(), key.size());
-  if (!value.empty()) std::memcpy(out + key.size(), value.data(), value.size());
-
-  index_blocks_[static_cast<std::size_t>(offset / kIndexBlockEntries)]
-               [static_cast<std::size_t>(offset % kIndexBlockEntries)] = stored;
+  copy_bytes(out, key.data(), key.size());
+  out += key.size();
+  copy_bytes(out, value.data(), value.size());
+  write_end_ = out + value.size();
+  if (offset % kRunRecords == 0) run_starts_.push_back(stored);
   end_offset_ = offset + 1;
   return offset;
+}
+
+const char* PartitionLog::find(std::int64_t offset) const noexcept {
+  const char* stored = run_starts_[static_cast<std::size_t>(offset / kRunRecords)];
+  Record skipped;
+  for (std::int64_t i = offset % kRunRecords; i > 0; --i) stored = decode(stored, skipped);
+  return stored;
 }
 
 Record PartitionLog::read(std::int64_t offset) const {
   Record record;
   record.partition = partition_;
   record.offset = offset;
-  decode(locate(offset), record);
+  decode(find(offset), record);
   return record;
 }
 
 void PartitionLog::read_into(std::int64_t from, std::int64_t count,
                              std::vector<Record>& out) const {
+  if (count <= 0) return;
   Record record;
   record.partition = partition_;
+  const char* stored = find(from);
   for (std::int64_t offset = from; offset < from + count; ++offset) {
     record.offset = offset;
-    decode(locate(offset), record);
+    stored = decode(stored, record);
     out.push_back(record);
   }
 }
 
 std::size_t PartitionLog::memory_bytes() const noexcept {
-  return arena_.reserved_bytes() +
-         index_blocks_.size() * static_cast<std::size_t>(kIndexBlockEntries) * sizeof(const char*) +
-         index_blocks_.capacity() * sizeof(IndexBlock);
+  return arena_.reserved_bytes() + run_starts_.capacity() * sizeof(const char*);
 }
 
 }  // namespace kgroups

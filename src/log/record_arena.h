@@ -6,6 +6,8 @@
 // Chunks start small (so thousands of near-empty partitions stay cheap) and
 // double up to kMaxChunkBytes; a request larger than a quarter of that gets a
 // chunk of its own, so the bytes wasted at chunk ends stay a small fraction.
+// Each allocation can ask for `spare` bytes that stay free right after it in
+// the same chunk (PartitionLog writes a jump to the next chunk there).
 // Not thread-safe: the owner serializes calls.
 #pragma once
 
@@ -18,7 +20,7 @@ namespace kgroups {
 class RecordArena {
  public:
   static constexpr std::size_t kMinChunkBytes = std::size_t{4} << 10;
-  static constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kMaxChunkBytes = std::size_t{256} << 10;
 
   RecordArena() = default;
   RecordArena(const RecordArena&) = delete;
@@ -26,22 +28,30 @@ class RecordArena {
   RecordArena(RecordArena&&) noexcept = default;
   RecordArena& operator=(RecordArena&&) noexcept = default;
 
-  // `size` contiguous writable bytes that never move. Throws std::bad_alloc
-  // (and then changes nothing) if memory runs out.
-  [[nodiscard]] char* allocate(std::size_t size) {
-    if (size <= static_cast<std::size_t>(end_ - next_)) {
+  // `size` contiguous writable bytes that never move, followed by at least
+  // `spare` unallocated bytes in the same chunk. Throws std::bad_alloc (and then
+  // changes nothing) if memory runs out.
+  [[nodiscard]] char* allocate(std::size_t size, std::size_t spare = 0) {
+    if (size + spare <= static_cast<std::size_t>(end_ - next_)) {
       char* bytes = next_;
       next_ += size;
       return bytes;
     }
-    return allocate_slow(size);
+    return allocate_slow(size, spare);
+  }
+
+  // Marks `size` bytes at `at` as used if that is where the next allocation
+  // would start (so it will not hand them out); otherwise does nothing. Used
+  // for spare bytes that the caller has written into after all.
+  void mark_used(const char* at, std::size_t size) noexcept {
+    if (at == next_) next_ += size;
   }
 
   // Bytes obtained from the system for chunks (capacity, not just the used part).
   [[nodiscard]] std::size_t reserved_bytes() const noexcept { return reserved_bytes_; }
 
  private:
-  char* allocate_slow(std::size_t size);
+  char* allocate_slow(std::size_t size, std::size_t spare);
 
   std::vector<std::unique_ptr<char[]>> chunks_;  // every chunk ever allocated
   char* next_ = nullptr;                         // first free byte of the current chunk

@@ -23,6 +23,7 @@
 #include "kgroups/errors.h"
 #include "kgroups/partitioner.h"
 #include "log/partition_log.h"
+#include "partitioner/fnv1a_partitioner.h"
 
 namespace kgroups {
 namespace {
@@ -69,7 +70,8 @@ class PartitionLocks {
 }  // namespace
 
 struct Topic::Impl {
-  explicit Impl(int num_partitions) : groups(num_partitions, assignor) {
+  explicit Impl(int num_partitions)
+      : partitioner(num_partitions), groups(num_partitions, assignor) {
     partitions.reserve(static_cast<std::size_t>(num_partitions));
     for (int index = 0; index < num_partitions; ++index) {
       partitions.push_back(std::make_unique<Partition>(index));
@@ -96,6 +98,7 @@ struct Topic::Impl {
     return entry.log.end_offset();
   }
 
+  Fnv1aPartitioner partitioner;
   RangeAssignor assignor;
   std::vector<std::unique_ptr<Partition>> partitions;
   GroupRegistry groups;
