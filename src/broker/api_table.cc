@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/api_table.h"
+
+#include <algorithm>
+#include <array>
+
+#include "broker/handlers/handlers.h"
+
+namespace kgroups::broker {
+namespace {
+
+using protocol::ApiKey;
+
+// Version ranges: "set P" of KAFKA-PROTOCOL-NOTES.md §1.4, every one non-flexible and checked
+// with kcat/librdkafka, confluent-kafka, kafka-python and kafkajs. Ordered by key.
+constexpr std::array kApis{
+    ApiEntry{ApiKey::kProduce, 0, 3, &handlers::handle_produce,
+             "v3 served; v0-2 advertised only so librdkafka keeps compression on; "
+             "acks 0, 1, -1; magic-2 batches only"},
+    ApiEntry{ApiKey::kFetch, 4, 4, &handlers::handle_fetch,
+             "long polling (max_wait_ms, min_bytes); batches served as stored"},
+    ApiEntry{ApiKey::kListOffsets, 1, 1, &handlers::handle_list_offsets,
+             "earliest (-2), latest (-1), or by timestamp"},
+    ApiEntry{ApiKey::kMetadata, 0, 4, &handlers::handle_metadata,
+             "auto-creates unknown topics when allowed; this broker is the controller"},
+    ApiEntry{ApiKey::kApiVersions, 0, 2, &handlers::handle_api_versions,
+             "v3+ (flexible) gets UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
+    ApiEntry{ApiKey::kCreateTopics, 0, 4, &handlers::handle_create_topics,
+             "replication factor 1 (or -1); no replica assignments or configs"},
+};
+
+static_assert(std::is_sorted(kApis.begin(), kApis.end(),
+                             [](const ApiEntry& a, const ApiEntry& b) { return a.key < b.key; }),
+              "keep the API table ordered by key");
+
+}  // namespace
+
+std::span<const ApiEntry> api_table() { return kApis; }
+
+const ApiEntry* find_api(ApiKey key) {
+  for (const ApiEntry& api : kApis) {
+    if (api.key == key) return &api;
+  }
+  return nullptr;
+}
+
+std::string api_table_markdown() {
+  std::string out =
+      "| API | Key | Versions | Notes |\n"
+      "|---|---|---|---|\n";
+  for (const ApiEntry& api : kApis) {
+    out += "| ";
+    out += protocol::api_name(api.key);
+    out += " | " + std::to_string(static_cast<int>(api.key)) + " | ";
+    out += api.min_version == api.max_version
+               ? std::to_string(api.min_version)
+               : std::to_string(api.min_version) + "-" + std::to_string(api.max_version);
+    out += " | ";
+    out += api.notes;
+    out += " |\n";
+  }
+  return out;
+}
+
+}  // namespace kgroups::broker

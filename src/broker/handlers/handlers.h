@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The request handlers, one per Kafka API, each in handlers/<api>_handler.cc. api_table.cc
+// is their only caller. Each decodes its request, checks it, hands the work to the broker's
+// state, and writes the response (see Handler in api_table.h for the contract).
+// Not thread-safe: handlers run on the broker's network thread.
+#pragma once
+
+#include <asio/awaitable.hpp>
+
+#include "broker/request_context.h"
+
+namespace kgroups::broker::handlers {
+
+asio::awaitable<Reply> handle_produce(RequestContext& ctx);
+asio::awaitable<Reply> handle_fetch(RequestContext& ctx);
+asio::awaitable<Reply> handle_list_offsets(RequestContext& ctx);
+asio::awaitable<Reply> handle_metadata(RequestContext& ctx);
+asio::awaitable<Reply> handle_api_versions(RequestContext& ctx);
+asio::awaitable<Reply> handle_create_topics(RequestContext& ctx);
+
+}  // namespace kgroups::broker::handlers

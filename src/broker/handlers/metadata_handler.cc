@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Metadata (key 3): v0-4.
+// - v0: an empty topic list asks for all topics; unknown topics are auto-created (broker
+//   setting). kafka-python sends v0 while probing the broker version.
+// - v1: a null list asks for all, an empty one for none; adds rack (null), controller_id
+//   (this broker: admin clients need a controller) and is_internal (false).
+// - v2: cluster_id. v3: throttle_time_ms (0).
+// - v4: allow_auto_topic_creation; false gives UNKNOWN_TOPIC_OR_PARTITION for unknown topics.
+// An illegal topic name gets INVALID_TOPIC_EXCEPTION. One broker: it leads every partition and
+// is the only replica and in-sync replica.
+#include "broker/handlers/handlers.h"
+#include "protocol/messages/metadata.h"
+
+namespace kgroups::broker::handlers {
+namespace {
+
+protocol::MetadataResponse::Topic describe(const Topic& topic, std::int32_t node_id) {
+  protocol::MetadataResponse::Topic out;
+  out.name = topic.name;
+  out.partitions.reserve(topic.partitions.size());
+  for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
+    out.partitions.push_back({.error_code = protocol::ErrorCode::kNone,
+                              .partition_index = static_cast<std::int32_t>(i),
+                              .leader_id = node_id,
+                              .replica_nodes = {node_id},
+                              .isr_nodes = {node_id},
+                              .offline_replicas = {}});
+  }
+  return out;
+}
+
+}  // namespace
+
+asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
+  const auto request = protocol::MetadataRequest::decode(ctx.body, ctx.version());
+  if (!request) co_return ctx.close_because("malformed request body");
+
+  const BrokerConfig& config = ctx.broker.config();
+  Cluster& cluster = ctx.broker.cluster();
+  protocol::MetadataResponse response;
+  response.brokers.push_back({.node_id = config.node_id,
+                              .host = config.advertised_host,
+                              .port = config.advertised_port,
+                              .rack = std::nullopt});
+  response.cluster_id = config.cluster_id;
+  response.controller_id = config.node_id;
+
+  if (!request->topics) {
+    for (const auto& [name, topic] : cluster.topics()) {
+      response.topics.push_back(describe(*topic, config.node_id));
+    }
+  } else {
+    const bool may_create = cluster.auto_create() && request->allow_auto_topic_creation;
+    for (const std::string_view name : *request->topics) {
+      const Topic* topic =
+          may_create ? cluster.find_or_create_topic(name) : cluster.find_topic(name);
+      if (topic != nullptr) {
+        response.topics.push_back(describe(*topic, config.node_id));
+        continue;
+      }
+      protocol::MetadataResponse::Topic missing;
+      missing.name = std::string(name);
+      missing.error_code = Cluster::is_valid_topic_name(name)
+                               ? protocol::ErrorCode::kUnknownTopicOrPartition
+                               : protocol::ErrorCode::kInvalidTopicException;
+      response.topics.push_back(std::move(missing));
+    }
+  }
+  response.encode(ctx.response, ctx.version());
+  co_return Reply::kSend;
+}
+
+}  // namespace kgroups::broker::handlers

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// RequestContext: what a handler gets for one request — the broker, the decoded request
+// header, a reader positioned at the request body, and a writer for the response body (the
+// connection has already written the size prefix placeholder and the response header).
+// Reply: what the connection does once the handler is done.
+// Not thread-safe: lives on the broker's network thread for one request.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "broker/broker.h"
+#include "protocol/request_header.h"
+#include "protocol/wire_reader.h"
+#include "protocol/wire_writer.h"
+
+namespace kgroups::broker {
+
+enum class Reply {
+  kSend,        // send the response written to RequestContext::response
+  kNoResponse,  // send nothing (Produce with acks=0)
+  kClose,       // log RequestContext::failure and close the connection
+};
+
+struct RequestContext {
+  Broker& broker;
+  const protocol::RequestHeader& header;
+  protocol::WireReader& body;      // the request body; views the frame buffer
+  protocol::WireWriter& response;  // append the response body here
+  std::string_view peer;           // the client's address, for log lines
+  std::string failure;             // with Reply::kClose: why, for the log
+
+  std::int16_t version() const { return header.api_version; }
+
+  // Records why the request cannot be answered and returns Reply::kClose.
+  Reply close_because(std::string reason) {
+    failure = std::move(reason);
+    return Reply::kClose;
+  }
+};
+
+}  // namespace kgroups::broker

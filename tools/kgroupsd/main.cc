@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// kgroupsd: an in-memory broker that speaks Kafka's wire protocol. Parses the command line,
+// binds the listener, prints one ready line on stdout ("kgroupsd listening on HOST:PORT"),
+// then runs the broker on this thread until SIGINT or SIGTERM. Logs go to stderr.
+#include <CLI/CLI.hpp>
+#include <asio/io_context.hpp>
+#include <asio/signal_set.hpp>
+#include <charconv>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "broker/api_table.h"
+#include "broker/broker.h"
+#include "broker/broker_config.h"
+#include "broker/logger.h"
+#include "broker/tcp_server.h"
+
+namespace {
+
+using kgroups::broker::BrokerConfig;
+
+// Splits "HOST:PORT" (the host may be a bracketed IPv6 address). Throws CLI::ValidationError.
+void parse_address(const std::string& text, const std::string& option, std::string& host,
+                   std::uint16_t& port) {
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) {
+    throw CLI::ValidationError(option,
+                               "expected HOST:PORT, e.g. 127.0.0.1:9092, got \"" + text + "\"");
+  }
+  host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  unsigned value = 0;
+  const char* first = text.data() + colon + 1;
+  const char* last = text.data() + text.size();
+  const auto [end, error] = std::from_chars(first, last, value);
+  if (error != std::errc() || end != last || value > 65535) {
+    throw CLI::ValidationError(option,
+                               "port must be a number from 0 to 65535, got \"" + text + "\"");
+  }
+  port = static_cast<std::uint16_t>(value);
+}
+
+kgroups::broker::SeedTopic parse_seed(const std::string& text) {
+  const std::size_t colon = text.rfind(':');
+  kgroups::broker::SeedTopic seed;
+  int partitions = 0;
+  if (colon != std::string::npos) {
+    const char* first = text.data() + colon + 1;
+    const char* last = text.data() + text.size();
+    const auto [end, error] = std::from_chars(first, last, partitions);
+    if (error == std::errc() && end == last && partitions >= 1) {
+      seed.name = text.substr(0, colon);
+      seed.partitions = partitions;
+      return seed;
+    }
+  }
+  throw CLI::ValidationError(
+      "--topic",
+      "expected NAME:PARTITIONS with PARTITIONS >= 1, e.g. orders:6, got \"" + text + "\"");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"kgroupsd: an in-memory broker that speaks the Kafka protocol"};
+  std::string listen = "127.0.0.1:9092";
+  std::string advertise;
+  std::vector<std::string> topics;
+  BrokerConfig config;
+  bool print_protocol_table = false;
+  bool verbose = false;
+  app.add_option("--listen", listen, "Address to listen on, HOST:PORT; port 0 picks a free port")
+      ->capture_default_str();
+  app.add_option(
+      "--advertise", advertise,
+      "Address given to clients in Metadata, HOST:PORT (default: the listening address)");
+  app.add_option("--topic", topics, "Create a topic at start-up, NAME:PARTITIONS (repeatable)");
+  app.add_option("--default-partitions", config.default_partitions,
+                 "Partitions of topics created on first use")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--max-message-bytes", config.max_message_bytes,
+                 "Largest record batch Produce accepts, in bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(1024, 1 << 30));
+  app.add_flag(
+      "--no-auto-create", [&config](std::int64_t) { config.auto_create_topics = false; },
+      "Do not create unknown topics on Metadata or Produce");
+  app.add_flag("--verbose", verbose, "Also log every request (debug level)");
+  app.add_flag("--print-protocol-table", print_protocol_table,
+               "Print the served APIs and versions as Markdown (docs/PROTOCOL.md) and exit");
+
+  try {
+    app.parse(argc, argv);
+    parse_address(listen, "--listen", config.listen_host, config.listen_port);
+    if (!advertise.empty()) {
+      parse_address(advertise, "--advertise", config.advertised_host, config.advertised_port);
+    }
+    for (const std::string& topic : topics) config.seed_topics.push_back(parse_seed(topic));
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (print_protocol_table) {
+    std::cout << kgroups::broker::api_table_markdown();
+    return 0;
+  }
+  if (verbose) kgroups::broker::set_log_level(kgroups::broker::LogLevel::kDebug);
+  // Make room for requests larger than a batch: one batch per partition per request.
+  if (config.max_frame_bytes < config.max_message_bytes + 1024 * 1024) {
+    config.max_frame_bytes = config.max_message_bytes + 1024 * 1024;
+  }
+
+  try {
+    // The broker outlives the io_context: destroying the io_context destroys suspended
+    // coroutines, whose clean-up still touches broker state.
+    kgroups::broker::Broker broker(config);
+    asio::io_context io(1);
+    kgroups::broker::TcpServer server(io, broker, config.listen_host, config.listen_port);
+    const std::string bound = server.host() + ":" + std::to_string(server.port());
+    broker.set_advertised_address(
+        config.advertised_host.empty() ? server.host() : config.advertised_host,
+        config.advertised_port == 0 ? server.port() : config.advertised_port);
+
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](const std::error_code& error, int signal_number) {
+      if (error) return;
+      kgroups::broker::log_info("received signal " + std::to_string(signal_number) +
+                                ", shutting down");
+      server.stop();
+      io.stop();
+    });
+    server.start();
+    kgroups::broker::log_info("advertising " + broker.config().advertised_host + ":" +
+                              std::to_string(broker.config().advertised_port) + ", " +
+                              std::to_string(broker.cluster().topics().size()) +
+                              " seed topic(s), default " +
+                              std::to_string(config.default_partitions) + " partitions");
+    std::printf("kgroupsd listening on %s\n", bound.c_str());
+    std::fflush(stdout);
+    io.run();
+    kgroups::broker::log_info("stopped");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kgroupsd: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
