@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The package from ESM: named and default imports give the same objects as
+// require('kgroups').
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import kgroups, { Topic, NotAssignedError, partitionFor } from 'kgroups';
+
+const require = createRequire(import.meta.url);
+
+test('import and require give the same Topic, partitionFor and NotAssignedError', () => {
+  const cjs = require('kgroups');
+  assert.equal(Topic, cjs.Topic);
+  assert.equal(partitionFor, cjs.partitionFor);
+  assert.equal(NotAssignedError, cjs.NotAssignedError);
+  assert.equal(kgroups, cjs);
+});
+
+test('the ESM API works end to end, NotAssignedError included', () => {
+  const topic = new Topic(2);
+  topic.join('g', 'A');
+  topic.join('g', 'B');
+  topic.append('k', 'v');
+  assert.throws(() => topic.commit('g', 'A', { 1: 0 }), NotAssignedError);
+  const records = [...topic.poll('g', 'A'), ...topic.poll('g', 'B')];
+  assert.deepEqual(records, [{ partition: partitionFor('k', 2), offset: 0, key: 'k', value: 'v' }]);
+});
