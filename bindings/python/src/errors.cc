@@ -19,10 +19,11 @@ constexpr const char* kNotAssignedErrorDoc =
     "rebalance, or the partition does not exist). Nothing was committed.";
 
 // The class object, created once and alive for the rest of the process (the
-// module keeps its own reference too).
+// module holds a reference too).
 PyObject* not_assigned_error_type = nullptr;
 
-void translate(std::exception_ptr error) {
+// Sets the Python error for the engine's three exception types; rethrows any other.
+void translate_engine_error(std::exception_ptr error) {
   try {
     if (error) {
       std::rethrow_exception(error);
@@ -47,7 +48,32 @@ void register_errors(py::module_& module) {
     }
   }
   module.add_object("NotAssignedError", py::handle(not_assigned_error_type));
-  py::register_exception_translator(&translate);
+  py::register_exception_translator(&translate_engine_error);
+}
+
+void raise_current_exception() noexcept {
+  try {
+    try {
+      throw;
+    } catch (py::error_already_set& e) {
+      // Already a Python error (UnicodeEncodeError, a failing __index__, ...).
+      e.restore();
+    } catch (const py::builtin_exception& e) {
+      e.set_error();
+    } catch (const kgroups::NotAssignedError&) {
+      translate_engine_error(std::current_exception());
+    } catch (const std::invalid_argument&) {
+      translate_engine_error(std::current_exception());
+    } catch (const std::out_of_range&) {
+      translate_engine_error(std::current_exception());
+    } catch (const std::bad_alloc&) {
+      PyErr_NoMemory();
+    } catch (const std::exception& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "kgroups: unknown C++ exception");
+  }
 }
 
 }  // namespace kgroups::python

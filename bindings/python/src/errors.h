@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The one place where the module maps the engine's C++ errors to Python's
-// (SPEC.md, "Errors"): std::invalid_argument -> ValueError, std::out_of_range ->
-// IndexError, kgroups::NotAssignedError -> kgroups.NotAssignedError (a direct
-// subclass of Exception). Wrong argument types never reach the engine: the
-// argument readers raise TypeError themselves (py::type_error).
-// Call register_errors once, while the module initializes (the GIL is held).
+// The one place where the module maps C++ errors to Python's (SPEC.md, "Errors"):
+// std::invalid_argument -> ValueError, std::out_of_range -> IndexError,
+// kgroups::NotAssignedError -> kgroups.NotAssignedError (a direct subclass of
+// Exception). Wrong argument types never reach the engine: the argument readers
+// throw py::type_error (TypeError) before any engine call.
+// All functions here must be called with the GIL held.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -13,7 +13,25 @@
 namespace kgroups::python {
 
 // Creates the exception class kgroups.NotAssignedError, adds it to `module` and
-// installs the translator for the three engine errors.
+// registers the mapping with pybind11 (for the functions pybind11 dispatches).
+// Call once, from the module's init function.
 void register_errors(pybind11::module_& module);
+
+// Sets the Python error for the C++ exception being handled. Call only inside a
+// catch block. Besides the three above: a pybind11 error (error_already_set,
+// type_error, ...) becomes its own Python error; anything else RuntimeError.
+void raise_current_exception() noexcept;
+
+// Runs `body` (returning a py::object) for a CPython-level method: the new
+// reference it returns, or nullptr with the Python error set if it threw.
+template <typename Body>
+PyObject* guarded(Body&& body) noexcept {
+  try {
+    return body().release().ptr();
+  } catch (...) {
+    raise_current_exception();
+    return nullptr;
+  }
+}
 
 }  // namespace kgroups::python

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Registers kgroups.Topic: the C++ kgroups::Topic under SPEC.md's Python API. The
-// methods read and check their arguments' types (TypeError), hand off to the
-// engine and convert the results; every rule lives in the engine.
-// The engine is thread-safe; poll, join and leave run with the GIL released.
+// Registers the class kgroups.Topic over the C++ kgroups::Topic (held by a
+// std::unique_ptr): its constructor, num_partitions, repr, and the methods of
+// topic_method_table.h. The engine is thread-safe, so a Topic may be shared
+// between Python threads.
 #pragma once
 
 #include <pybind11/pybind11.h>
