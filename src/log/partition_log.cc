@@ -44,21 +44,29 @@ const char* read_varint(const char* in, std::uint64_t& value) {
   return in;
 }
 
-// memcpy for the key and value, with sizes up to 64 bytes copied inline by
-// fixed-size (overlapping) moves instead of a library call.
-void copy_bytes(char* out, const char* in, std::size_t size) {
-  if (size >= 16 && size <= 64) {
-    char head[16];
-    char tail[16];
-    for (std::size_t done = 0; done + 16 < size; done += 16) {
-      std::memcpy(head, in + done, 16);
-      std::memcpy(out + done, head, 16);
-    }
-    std::memcpy(tail, in + size - 16, 16);
-    std::memcpy(out + size - 16, tail, 16);
-    return;
+// Copies `size` bytes from `in` to `out` (like memcpy) with fixed-size moves
+// for sizes 8 to 64, the common key and value sizes, instead of a library call:
+// two overlapping moves from the head and the tail cover every size in a range.
+template <std::size_t kBlock>
+inline void copy_head_and_tail(char* out, const char* in, std::size_t size) {
+  char head[kBlock];
+  char tail[kBlock];
+  std::memcpy(head, in, kBlock);
+  std::memcpy(tail, in + size - kBlock, kBlock);
+  std::memcpy(out, head, kBlock);
+  std::memcpy(out + size - kBlock, tail, kBlock);
+}
+
+inline void copy_bytes(char* out, const char* in, std::size_t size) {
+  if (size >= 8 && size <= 16) {
+    copy_head_and_tail<8>(out, in, size);
+  } else if (size > 16 && size <= 32) {
+    copy_head_and_tail<16>(out, in, size);
+  } else if (size > 32 && size <= 64) {
+    copy_head_and_tail<32>(out, in, size);
+  } else if (size != 0) {
+    std::memcpy(out, in, size);
   }
-  if (size != 0) std::memcpy(out, in, size);
 }
 
 // Decodes the record stored at `stored` (following a jump first) into the
