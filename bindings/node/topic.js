@@ -10,23 +10,27 @@
 function defineTopic(addon) {
   const { NativeTopic } = addon;
 
-  // [key0, value0, key1, value1, ..., runs] -> records; runs holds
-  // (partition, first offset, count) triples in record order.
+  // [key0, value0, key1, value1, ..., runs, bytes] -> records (src/record_batch.h):
+  // a key or value is a string, or the length of its bytes, which come next in
+  // `bytes`; runs holds (partition, first offset, count) triples in record order.
   function recordsFromBatch(batch) {
-    const runs = batch[batch.length - 1];
+    const bytes = batch[batch.length - 1];
+    const runs = batch[batch.length - 2];
     const records = [];
     let index = 0;
+    let byteOffset = 0;
+    const take = (element) => {
+      if (typeof element === 'string') return element;
+      byteOffset += element;
+      return Buffer.from(bytes, byteOffset - element, element);
+    };
     for (let run = 0; run < runs.length; run += 3) {
       const partition = runs[run];
       const firstOffset = runs[run + 1];
       const count = runs[run + 2];
       for (let i = 0; i < count; i++, index += 2) {
-        records.push({
-          partition,
-          offset: firstOffset + i,
-          key: batch[index],
-          value: batch[index + 1],
-        });
+        const key = take(batch[index]);
+        records.push({ partition, offset: firstOffset + i, key, value: take(batch[index + 1]) });
       }
     }
     return records;

@@ -47,8 +47,11 @@ Napi::Value set_error_classes(const Napi::CallbackInfo& info) {
 Napi::Object init(Napi::Env env, Napi::Object exports) {
   auto* state = new AddonState();
   env.SetInstanceData(state);
-  state->object_prototype = Napi::Persistent(
-      env.Global().Get("Object").As<Napi::Object>().Get("prototype").As<Napi::Object>());
+  const auto prototype_of = [&](const char* constructor) {
+    return env.Global().Get(constructor).As<Napi::Object>().Get("prototype").As<Napi::Object>();
+  };
+  state->object_prototype = Napi::Persistent(prototype_of("Object"));
+  state->array_push = Napi::Persistent(prototype_of("Array").Get("push").As<Napi::Function>());
 
   exports.Set("NativeTopic", TopicWrap::define_class(env));
   exports.Set("partitionFor", Napi::Function::New<partition_for_js>(env, "partitionFor"));

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The compact form in which poll hands records to topic.js, which turns it into
-// the { partition, offset, key, value } objects of SPEC.md. Building plain
-// objects is much cheaper in JS than through Node-API calls, so the addon
-// crosses once per key and value and describes partitions and offsets in runs:
+// the { partition, offset, key, value } objects of SPEC.md. Plain objects and
+// Buffer views are much cheaper to make in JS than through Node-API calls, so
+// the addon crosses once per key and value and once per batch otherwise:
 //
-//   [key0, value0, key1, value1, ..., runs]
+//   [key0, value0, key1, value1, ..., runs, bytes]
 //
-// where runs is a Float64Array of (partition, first offset, count) triples:
-// `count` records of `partition` with offsets first, first + 1, ... in the
-// order of the keys and values. Used on the JS thread only.
+// - A text key or value is a string. A byte key or value is its length n: its
+//   bytes are the next n bytes of `bytes`, an ArrayBuffer holding the bytes of
+//   all byte keys and values in order (undefined if there are none).
+// - runs is a Float64Array of (partition, first offset, count) triples: `count`
+//   records of `partition` with offsets first, first + 1, ... in record order.
+// Used on the JS thread only.
 #pragma once
 
 #include <napi.h>

@@ -7,6 +7,7 @@
 
 #include "convert.h"
 #include "errors.h"
+#include "js_array.h"
 #include "key_value.h"
 #include "record_batch.h"
 
@@ -41,10 +42,9 @@ Napi::Value TopicWrap::append(const Napi::CallbackInfo& info) {
     const KeyValueArg value(info[1]);
     const auto [partition, offset] =
         topic_->append(key.bytes(), value.bytes(), key.encoding(), value.encoding());
-    Napi::Array result = Napi::Array::New(info.Env(), 2);
-    result.Set(0U, Napi::Number::New(info.Env(), partition));
-    result.Set(1U, Napi::Number::New(info.Env(), static_cast<double>(offset)));
-    return result;
+    const napi_value result[] = {Napi::Number::New(info.Env(), partition),
+                                 Napi::Number::New(info.Env(), static_cast<double>(offset))};
+    return new_js_array(info.Env(), result);
   });
 }
 
@@ -80,11 +80,12 @@ Napi::Value TopicWrap::assignment(const Napi::CallbackInfo& info) {
     check_string(info[1], "assignment: consumerId");
     const std::vector<int> partitions =
         topic_->assignment(Utf8(info[0]).view(), Utf8(info[1]).view());
-    Napi::Array result = Napi::Array::New(info.Env(), partitions.size());
-    for (std::uint32_t i = 0; i < partitions.size(); ++i) {
-      result.Set(i, Napi::Number::New(info.Env(), partitions[i]));
+    std::vector<napi_value> result;
+    result.reserve(partitions.size());
+    for (const int partition : partitions) {
+      result.push_back(Napi::Number::New(info.Env(), partition));
     }
-    return result;
+    return new_js_array(info.Env(), result);
   });
 }
 

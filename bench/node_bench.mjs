@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Node binding benchmark: the kgroups addon against a straightforward pure-JS
+// implementation of the same model (bindings/node/test/model.js, the oracle of
+// the differential test) in one run. Measures appends/s, and records/s for
+// poll + commit with maxRecords = 500 by 4 consumers of one group taking turns,
+// for text and for byte keys/values. Prints each figure and the addon/JS ratio.
+//
+//   node bench/node_bench.mjs [--records N] [--repeat R]
+//
+// Needs the addon built (scripts/test-node or `npm install` in bindings/node).
+// Each figure is the best of R runs (default 3), after one warm-up run.
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+
+const require = createRequire(import.meta.url);
+const { Topic } = require('../bindings/node/index.js');
+const { ModelTopic } = require('../bindings/node/test/model.js');
+
+const { values: options } = parseArgs({
+  options: {
+    records: { type: 'string', default: '200000' },
+    repeat: { type: 'string', default: '3' },
+  },
+});
+const RECORDS = Number(options.records);
+const REPEAT = Number(options.repeat);
+const PARTITIONS = 8;
+const CONSUMERS = ['consumer-1', 'consumer-2', 'consumer-3', 'consumer-4'];
+const MAX_RECORDS = 500;
+
+// RECORDS keys and values: 1000 distinct keys, 100-byte values.
+function makeData(kind) {
+  const keys = Array.from({ length: 1000 }, (_, i) => `user-${i}`);
+  const values = Array.from({ length: 64 }, (_, i) => `${i}:`.padEnd(100, 'abcdefghij'));
+  if (kind === 'text') return { keys, values };
+  return { keys: keys.map((k) => Buffer.from(k)), values: values.map((v) => Buffer.from(v)) };
+}
+
+function appendAll(topic, { keys, values }) {
+  for (let i = 0; i < RECORDS; i++) topic.append(keys[i % keys.length], values[i % values.length]);
+}
+
+// Seconds taken by fn, best of REPEAT after a warm-up, each on a fresh set-up.
+function best(setUp, fn) {
+  let bestSeconds = Infinity;
+  for (let run = 0; run <= REPEAT; run++) {
+    const state = setUp();
+    const start = process.hrtime.bigint();
+    const check = fn(state);
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    if (check !== RECORDS) throw new Error(`benchmark processed ${check} records, not ${RECORDS}`);
+    if (run > 0) bestSeconds = Math.min(bestSeconds, seconds);
+  }
+  return bestSeconds;
+}
+
+function appendRate(TopicClass, data) {
+  const seconds = best(
+    () => new TopicClass(PARTITIONS),
+    (topic) => {
+      appendAll(topic, data);
+      let total = 0;
+      for (let p = 0; p < PARTITIONS; p++) total += topic.endOffset(p);
+      return total;
+    },
+  );
+  return RECORDS / seconds;
+}
+
+function pollCommitRate(TopicClass, data) {
+  const seconds = best(
+    () => {
+      const topic = new TopicClass(PARTITIONS);
+      appendAll(topic, data);
+      for (const consumer of CONSUMERS) topic.join('bench', consumer);
+      return topic;
+    },
+    (topic) => {
+      let total = 0;
+      for (let idleTurns = 0; idleTurns < CONSUMERS.length; ) {
+        for (const consumer of CONSUMERS) {
+          const records = topic.poll('bench', consumer, MAX_RECORDS);
+          topic.commit('bench', consumer);
+          total += records.length;
+          idleTurns = records.length === 0 ? idleTurns + 1 : 0;
+        }
+      }
+      return total;
+    },
+  );
+  return RECORDS / seconds;
+}
+
+const format = (rate) => `${(rate / 1e6).toFixed(2)} M/s`;
+const rows = [];
+for (const kind of ['text', 'bytes']) {
+  const data = makeData(kind);
+  for (const [label, measure] of [['append', appendRate], ['poll+commit (maxRecords=500)', pollCommitRate]]) {
+    const addon = measure(Topic, data);
+    const pureJs = measure(ModelTopic, data);
+    rows.push({ operation: `${label}, ${kind}`, addon, pureJs });
+  }
+}
+
+console.log(`kgroups Node binding benchmark: ${RECORDS} records, ${PARTITIONS} partitions, ` +
+  `${CONSUMERS.length} consumers, best of ${REPEAT}; node ${process.version}`);
+console.log('operation'.padEnd(38) + 'addon'.padStart(12) + 'pure JS'.padStart(12) + 'addon/JS'.padStart(10));
+for (const { operation, addon, pureJs } of rows) {
+  console.log(operation.padEnd(38) + format(addon).padStart(12) + format(pureJs).padStart(12) +
+    `${(addon / pureJs).toFixed(2)}x`.padStart(10));
+}
