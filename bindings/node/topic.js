@@ -2,8 +2,9 @@
 //
 // Topic: the public class of SPEC.md's JavaScript section. It forwards every
 // call to the native NativeTopic (which checks and converts arguments and calls
-// the C++ engine) and turns poll's compact batch (src/record_batch.h) into
-// { partition, offset, key, value } objects. No rules here.
+// the C++ engine), turns poll's compact batch (src/record_batch.h) into
+// { partition, offset, key, value } objects and append's two result slots into
+// [partition, offset]. No rules here.
 'use strict';
 
 /** @param {{ NativeTopic: Function }} addon */
@@ -38,13 +39,15 @@ function defineTopic(addon) {
 
   class Topic {
     #native;
+    #appendResult = new Float64Array(2); // [partition, offset], written by the addon
 
     constructor(numPartitions) {
-      this.#native = new NativeTopic(numPartitions);
+      this.#native = new NativeTopic(numPartitions, this.#appendResult);
     }
 
     append(key, value) {
-      return this.#native.append(key, value);
+      this.#native.append(key, value);
+      return [this.#appendResult[0], this.#appendResult[1]];
     }
 
     endOffset(partition) {

@@ -31,20 +31,28 @@ TopicWrap::TopicWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<TopicWra
   call_guarded(info.Env(), [&] {
     check_number(info[0], "Topic: numPartitions");
     topic_.emplace(to_int(info[0], "Topic: numPartitions"));
+    const Napi::Value slots = info[1];
+    if (!slots.IsTypedArray() ||
+        slots.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array ||
+        slots.As<Napi::Float64Array>().ElementLength() < 2) {
+      throw_type_error(info.Env(), "NativeTopic: expected a Float64Array(2) for append's results");
+    }
+    append_result_ = slots.As<Napi::Float64Array>().Data();
+    append_result_reference_ = Napi::Persistent(slots.As<Napi::Float64Array>());
   });
 }
 
 Napi::Value TopicWrap::append(const Napi::CallbackInfo& info) {
-  return call_guarded(info.Env(), [&] {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_key_value(info[0], "append: key");
     check_key_value(info[1], "append: value");
     const KeyValueArg key(info[0]);
     const KeyValueArg value(info[1]);
     const auto [partition, offset] =
         topic_->append(key.bytes(), value.bytes(), key.encoding(), value.encoding());
-    const napi_value result[] = {Napi::Number::New(info.Env(), partition),
-                                 Napi::Number::New(info.Env(), static_cast<double>(offset))};
-    return new_js_array(info.Env(), result);
+    append_result_[0] = partition;
+    append_result_[1] = static_cast<double>(offset);
+    return info.Env().Undefined();
   });
 }
 

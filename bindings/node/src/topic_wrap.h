@@ -20,7 +20,9 @@ class TopicWrap : public Napi::ObjectWrap<TopicWrap> {
   // The NativeTopic constructor function, to export.
   static Napi::Function define_class(Napi::Env env);
 
-  // new NativeTopic(numPartitions).
+  // new NativeTopic(numPartitions, appendResult): appendResult is a
+  // Float64Array(2) into which append writes [partition, offset]; topic.js makes
+  // the array it returns from there, which is cheaper than making it here.
   explicit TopicWrap(const Napi::CallbackInfo& info);
 
  private:
@@ -33,7 +35,9 @@ class TopicWrap : public Napi::ObjectWrap<TopicWrap> {
   Napi::Value commit(const Napi::CallbackInfo& info);
   Napi::Value committed(const Napi::CallbackInfo& info);
 
-  std::optional<Topic> topic_;  // set by the constructor unless it throws
+  std::optional<Topic> topic_;       // set by the constructor unless it throws
+  double* append_result_ = nullptr;  // [partition, offset] of the last append
+  Napi::Reference<Napi::Float64Array> append_result_reference_;  // keeps it alive
 };
 
 }  // namespace kgroups::node

@@ -67,9 +67,8 @@ function modelPartitionFor(key, numPartitions) {
 // What the topic keeps of a key or value: strings as the engine would hand
 // them back (lone surrogates become U+FFFD), bytes as a private copy.
 function stored(keyOrValue) {
-  return typeof keyOrValue === 'string'
-    ? Buffer.from(keyOrValue, 'utf8').toString('utf8')
-    : Buffer.from(keyOrValue);
+  if (typeof keyOrValue !== 'string') return Buffer.from(keyOrValue);
+  return keyOrValue.isWellFormed() ? keyOrValue : Buffer.from(keyOrValue, 'utf8').toString('utf8');
 }
 
 function handedOut(keyOrValue) {
