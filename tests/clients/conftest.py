@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: Apache-2.0
+"""pytest fixtures for the client tests: a fresh kgroupsd per test, stopped cleanly after."""
+import pytest
+
+from kgroupsd_process import Kgroupsd
+
+
+@pytest.fixture
+def start_kgroupsd(tmp_path):
+    """Returns start(*args) -> Kgroupsd; every broker started is stopped after the test, and
+    must exit 0 on SIGTERM (clean shutdown)."""
+    started = []
+
+    def start(*args):
+        broker = Kgroupsd(tmp_path / f"kgroupsd-{len(started)}.log", *args)
+        started.append(broker)
+        return broker
+
+    yield start
+    for broker in started:
+        code = broker.stop()
+        assert code == 0, f"kgroupsd exited with {code} on SIGTERM; log:\n{broker.log()}"
+
+
+@pytest.fixture
+def kgroupsd(start_kgroupsd):
+    """A kgroupsd with default settings (6 partitions for auto-created topics)."""
+    return start_kgroupsd()

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Starts kgroupsd on a free loopback port for a test and stops it afterwards.
+
+The binary comes from $KGROUPSD (scripts/test-clients sets it) or build/broker. The broker
+prints exactly one line on stdout when it is ready ("kgroupsd listening on HOST:PORT"); start()
+waits for it, bounded by a timeout, and returns the bootstrap address.
+"""
+import os
+import select
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+READY_PREFIX = "kgroupsd listening on "
+
+
+def kgroupsd_binary():
+    path = Path(os.environ.get("KGROUPSD", ROOT / "build/broker/tools/kgroupsd/kgroupsd"))
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"kgroupsd binary not found at {path}: run scripts/test-clients, or set KGROUPSD")
+    return path
+
+
+class Kgroupsd:
+    """One running broker. `bootstrap` is its "127.0.0.1:PORT"; `log()` its stderr so far."""
+
+    def __init__(self, log_path, *args):
+        self.log_path = Path(log_path)
+        self._log_file = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [str(kgroupsd_binary()), "--listen", "127.0.0.1:0", *args],
+            stdout=subprocess.PIPE, stderr=self._log_file)
+        self.bootstrap = self._wait_ready(timeout_s=10)
+
+    def _wait_ready(self, timeout_s):
+        deadline = time.monotonic() + timeout_s
+        line = b""
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or self.process.poll() is not None:
+                self.stop()
+                raise RuntimeError(f"kgroupsd did not become ready; its log:\n{self.log()}")
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if ready:
+                chunk = os.read(self.process.stdout.fileno(), 256)
+                if not chunk:
+                    continue
+                line += chunk
+        text = line.decode().strip()
+        assert text.startswith(READY_PREFIX), f"unexpected ready line: {text!r}"
+        return text[len(READY_PREFIX):]
+
+    def log(self):
+        self._log_file.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self):
+        """SIGTERM, then wait; returns the exit code (SIGKILL after 10 s, giving -9)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log_file.close()
+        return self.process.returncode
