@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// README.md's JavaScript example, extracted and run as an ES module that
+// imports the package by name: the example must run and its asserts hold.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const packageDir = path.resolve(__dirname, '..');
+const readme = path.resolve(packageDir, '..', '..', 'README.md');
+
+function jsExample() {
+  const text = fs.readFileSync(readme, 'utf8');
+  const section = text.split(/^## /m).find((part) => part.startsWith('JavaScript / TypeScript'));
+  assert.ok(section, 'README.md has a "## JavaScript / TypeScript" section');
+  const block = /```js\n([\s\S]*?)```/.exec(section);
+  assert.ok(block, 'the section has a ```js example');
+  return block[1];
+}
+
+test('the README example runs and its assertions hold', () => {
+  // Inside the package folder, so that `import ... from 'kgroups'` resolves to it.
+  const file = path.join(packageDir, 'build', 'readme_example.mjs');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, jsExample());
+  execFileSync(process.execPath, [file], { stdio: 'pipe' });
+});
+
+test('the README example fails when an assertion in it is wrong', () => {
+  const file = path.join(packageDir, 'build', 'readme_example_broken.mjs');
+  fs.writeFileSync(file, jsExample().replace("committed('billing', 5), 1)", "committed('billing', 5), 2)"));
+  assert.throws(() => execFileSync(process.execPath, [file], { stdio: 'pipe' }), /AssertionError/);
+});
