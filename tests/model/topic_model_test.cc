@@ -455,7 +455,7 @@ TEST(TopicModel, OracleFollowsTheSpecExamples) {
   EXPECT_THROW((void)two.Poll("g", "C", -1), std::invalid_argument);
 }
 
-TEST(TopicModel, RandomSequencesMatchTheOracle) { RunSequences(20261130, 700, 120, Mix{}); }
+TEST(TopicModel, RandomSequencesMatchTheOracle) { RunSequences(20261130, 600, 120, Mix{}); }
 
 TEST(TopicModel, MembershipHeavySequencesMatchTheOracle) {
   Mix mix;
@@ -465,7 +465,7 @@ TEST(TopicModel, MembershipHeavySequencesMatchTheOracle) {
   mix.poll = 15;
   mix.commit = 10;
   mix.commit_offsets = 15;
-  RunSequences(77000000, 500, 120, mix);
+  RunSequences(77000000, 400, 120, mix);
 }
 
 TEST(TopicModel, LongSequencesMatchTheOracle) { RunSequences(91000000, 10, 2000, Mix{}); }
