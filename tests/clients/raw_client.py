@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A raw Kafka connection for tests that need exact control of the bytes on the wire: it
+frames requests (int32 size, request header v1) and reads size-prefixed responses. Request
+and response bodies are encoded and decoded with kafka-python's protocol structs, i.e. a real
+client's codec. Every socket read is bounded by a timeout."""
+import io
+import socket
+import struct
+
+from kafka.record.default_records import DefaultRecordBatchBuilder
+
+
+class RawConnection:
+    def __init__(self, bootstrap, timeout_s=10):
+        host, port = bootstrap.rsplit(":", 1)
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout_s)
+        self.correlation_id = 0
+
+    def close(self):
+        self.sock.close()
+
+    def send_frame(self, payload):
+        self.sock.sendall(struct.pack(">i", len(payload)) + payload)
+
+    def send(self, request, api_key=None, api_version=None, body=None):
+        """Sends `request` (a kafka-python Request struct) or a raw `body` with the given key
+        and version; returns the correlation id used."""
+        self.correlation_id += 1
+        key = request.API_KEY if api_key is None else api_key
+        version = request.API_VERSION if api_version is None else api_version
+        client_id = b"raw-test"
+        header = struct.pack(">hhih", key, version, self.correlation_id, len(client_id)) + client_id
+        self.send_frame(header + (request.encode() if body is None else body))
+        return self.correlation_id
+
+    def _read_exactly(self, count):
+        data = b""
+        while len(data) < count:
+            chunk = self.sock.recv(count - len(data))
+            if not chunk:
+                raise ConnectionError(f"closed after {len(data)} of {count} bytes")
+            data += chunk
+        return data
+
+    def receive(self):
+        """Returns (correlation_id, body bytes) of the next response."""
+        (size,) = struct.unpack(">i", self._read_exactly(4))
+        frame = self._read_exactly(size)
+        (correlation_id,) = struct.unpack(">i", frame[:4])
+        return correlation_id, frame[4:]
+
+    def request(self, request):
+        """Sends `request` and decodes its response with its RESPONSE_TYPE."""
+        sent = self.send(request)
+        correlation_id, body = self.receive()
+        assert correlation_id == sent
+        return request.RESPONSE_TYPE.decode(io.BytesIO(body))
+
+    def is_closed_by_peer(self, timeout_s=5):
+        """True once the broker has closed the connection (EOF or reset) within the timeout."""
+        self.sock.settimeout(timeout_s)
+        try:
+            while True:
+                if not self.sock.recv(65536):
+                    return True
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+        except socket.timeout:
+            return False
+
+
+def record_batch(records, compression=0):
+    """A magic-2 batch built by kafka-python: records are (key, value) bytes pairs."""
+    builder = DefaultRecordBatchBuilder(magic=2, compression_type=compression, is_transactional=False,
+                                        producer_id=-1, producer_epoch=-1, base_sequence=-1,
+                                        batch_size=1 << 20)
+    for offset, (key, value) in enumerate(records):
+        builder.append(offset, timestamp=1000 + offset, key=key, value=value, headers=[])
+    return bytes(builder.build())
