@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Builds the Python package `kgroups`: setuptools hands the native module
+kgroups._kgroups to this repository's CMake project (configured with only
+KGROUPS_BUILD_PYTHON on, building only the _kgroups target) and packages it with
+bindings/python/kgroups/. Needs cmake, a C++20 compiler, python3-dev and
+pybind11 (Debian: python3-pybind11); nothing is downloaded. Install with:
+
+    /usr/bin/python3 -m pip install --no-build-isolation .
+
+(see README.md, "Python", for Debian's --break-system-packages and venvs).
+"""
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = pathlib.Path(__file__).parent.resolve()
+
+
+class CMakeExtension(Extension):
+    """An extension built by the CMake project at `source_dir`, not by setuptools."""
+
+    def __init__(self, name, source_dir):
+        super().__init__(name, sources=[])
+        self.source_dir = os.fspath(source_dir)
+
+
+class CMakeBuild(build_ext):
+    def build_extension(self, ext):
+        package_dir = (pathlib.Path.cwd() / self.get_ext_fullpath(ext.name)).parent.resolve()
+        build_dir = pathlib.Path(self.build_temp).resolve() / "cmake"
+        build_dir.mkdir(parents=True, exist_ok=True)
+        configure = [
+            "cmake", "-S", ext.source_dir, "-B", os.fspath(build_dir),
+            f"-DCMAKE_BUILD_TYPE={'Debug' if self.debug else 'Release'}",
+            f"-DPython_EXECUTABLE={sys.executable}",
+            f"-DKGROUPS_PYTHON_PACKAGE_DIR={package_dir}",
+            "-DKGROUPS_BUILD_PYTHON=ON",
+            "-DKGROUPS_BUILD_TESTS=OFF",
+            "-DKGROUPS_BUILD_BENCH=OFF",
+            "-DKGROUPS_BUILD_CLI=OFF",
+            "-DKGROUPS_BUILD_NODE=OFF",
+            "-DKGROUPS_BUILD_BROKER=OFF",
+            "-DKGROUPS_INSTALL=OFF",
+        ]
+        if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
+            configure += ["-G", "Ninja"]
+        try:
+            import pybind11  # Debian's python3-pybind11, if present: its CMake config
+
+            configure.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
+        except ImportError:
+            pass  # CMake searches its default prefixes (Debian's pybind11-dev)
+        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "2")
+        subprocess.run(configure, check=True)
+        subprocess.run(
+            ["cmake", "--build", os.fspath(build_dir), "--target", "_kgroups", "-j", jobs],
+            check=True,
+        )
+
+
+setup(
+    packages=["kgroups"],
+    package_dir={"": "bindings/python"},
+    package_data={"kgroups": ["__init__.pyi", "py.typed"]},
+    ext_modules=[CMakeExtension("kgroups._kgroups", ROOT)],
+    cmdclass={"build_ext": CMakeBuild},
+    zip_safe=False,
+)
