@@ -29,6 +29,7 @@ TEST(RangeAssignor, LeavesMembersBeyondThePartitionCountIdle) {
 
 TEST(RangeAssignor, AssignsEveryPartitionOnceForLargeGroups) {
   std::vector<std::string> names;
+  names.reserve(100);
   for (int i = 0; i < 100; ++i) names.push_back("member-" + std::to_string(1000 + i));
   const std::vector<std::string_view> ids(names.begin(), names.end());
   const auto result = assign(1000, ids);

@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -16,7 +15,7 @@ TEST(RecordArena, BytesNeverMoveWhileMoreAreAllocated) {
   for (int i = 0; i < 20000; ++i) {
     const std::string text = "record-" + std::to_string(i);
     char* bytes = arena.allocate(text.size());
-    std::memcpy(bytes, text.data(), text.size());
+    text.copy(bytes, text.size());
     written.emplace_back(bytes, text);
   }
   for (const auto& [bytes, text] : written) {
