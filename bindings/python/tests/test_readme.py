@@ -15,7 +15,9 @@ def python_section_code():
     return blocks[0]
 
 
-def test_readme_python_example_runs():
+def test_readme_python_example_runs(capsys):
     code = python_section_code()
     assert "assert" in code, "the example checks its own results"
     exec(compile(code, "README.md (## Python)", "exec"), {"__name__": "readme_example"})
+    # The example prints the NotAssignedError it catches.
+    assert "is not assigned to consumer" in capsys.readouterr().out
