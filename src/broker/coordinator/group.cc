@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/coordinator/group.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+namespace kgroups::broker {
+namespace {
+
+// Kafka's GroupState.validPreviousStates, read as "from -> to".
+bool transition_allowed(GroupState from, GroupState to) {
+  switch (to) {
+    case GroupState::kPreparingRebalance:
+      return from == GroupState::kEmpty || from == GroupState::kStable ||
+             from == GroupState::kCompletingRebalance;
+    case GroupState::kCompletingRebalance:
+      return from == GroupState::kPreparingRebalance;
+    case GroupState::kStable:
+      return from == GroupState::kCompletingRebalance;
+    case GroupState::kEmpty:
+      return from == GroupState::kPreparingRebalance;
+    case GroupState::kDead:
+      return true;
+  }
+  return false;
+}
+
+void keep_earliest(std::optional<Clock::TimePoint>& earliest,
+                   const std::optional<Clock::TimePoint>& candidate) {
+  if (candidate && (!earliest || *candidate < *earliest)) earliest = candidate;
+}
+
+}  // namespace
+
+std::string_view group_state_name(GroupState state) {
+  switch (state) {
+    case GroupState::kEmpty:
+      return "Empty";
+    case GroupState::kPreparingRebalance:
+      return "PreparingRebalance";
+    case GroupState::kCompletingRebalance:
+      return "CompletingRebalance";
+    case GroupState::kStable:
+      return "Stable";
+    case GroupState::kDead:
+      return "Dead";
+  }
+  return "Dead";
+}
+
+void Group::transition_to(GroupState next) {
+  if (!transition_allowed(state_, next)) {
+    std::fprintf(stderr, "kgroups coordinator bug: group \"%s\" cannot go from %s to %s\n",
+                 group_id_.c_str(), group_state_name(state_).data(), group_state_name(next).data());
+    std::abort();
+  }
+  state_ = next;
+}
+
+GroupMember* Group::find_member(std::string_view member_id) {
+  auto found = members_.find(member_id);
+  return found == members_.end() ? nullptr : &found->second;
+}
+
+const GroupMember* Group::find_member(std::string_view member_id) const {
+  auto found = members_.find(member_id);
+  return found == members_.end() ? nullptr : &found->second;
+}
+
+GroupMember& Group::add_member(GroupMember member) {
+  if (members_.empty()) protocol_type_ = member.protocol_type;
+  if (leader_id_.empty()) leader_id_ = member.member_id;
+  member.join_order = next_join_order_++;
+  std::string member_id = member.member_id;
+  auto [position, inserted] = members_.emplace(std::move(member_id), std::move(member));
+  (void)inserted;
+  return position->second;
+}
+
+void Group::remove_member(std::string_view member_id_view) {
+  std::string member_id(member_id_view);  // the view may point into the member erased below
+  auto found = members_.find(member_id);
+  if (found == members_.end()) return;
+  members_.erase(found);
+  mark_synced(member_id);
+  if (leader_id_ != member_id) return;
+  leader_id_.clear();
+  const GroupMember* earliest = nullptr;
+  for (const auto& [id, member] : members_) {
+    if (earliest == nullptr || member.join_order < earliest->join_order) earliest = &member;
+  }
+  if (earliest != nullptr) leader_id_ = earliest->member_id;
+}
+
+void Group::mark_synced(std::string_view member_id) {
+  auto found = deadlines_.pending_sync_members.find(member_id);
+  if (found != deadlines_.pending_sync_members.end()) deadlines_.pending_sync_members.erase(found);
+  if (deadlines_.pending_sync_members.empty()) deadlines_.sync_deadline.reset();
+}
+
+bool Group::supports_protocols(std::string_view protocol_type,
+                               const std::vector<GroupProtocol>& protocols,
+                               std::string_view member_id) const {
+  if (protocol_type.empty() || protocols.empty()) return false;
+  bool has_other_members = std::any_of(members_.begin(), members_.end(),
+                                       [&](const auto& entry) { return entry.first != member_id; });
+  if (!has_other_members) return true;
+  if (protocol_type != protocol_type_) return false;
+  return std::any_of(protocols.begin(), protocols.end(), [&](const GroupProtocol& protocol) {
+    return std::all_of(members_.begin(), members_.end(), [&](const auto& entry) {
+      return entry.first == member_id || entry.second.metadata_for(protocol.name) != nullptr;
+    });
+  });
+}
+
+bool Group::all_members_joined() const {
+  return pending_members_.empty() &&
+         std::all_of(members_.begin(), members_.end(),
+                     [](const auto& entry) { return entry.second.awaiting_join(); });
+}
+
+std::int32_t Group::rebalance_timeout_ms() const {
+  std::int32_t longest = 0;
+  for (const auto& [id, member] : members_)
+    longest = std::max(longest, member.rebalance_timeout_ms);
+  return longest;
+}
+
+void Group::init_next_generation() {
+  transition_to(members_.empty() ? GroupState::kEmpty : GroupState::kCompletingRebalance);
+  ++generation_id_;
+  protocol_name_ = members_.empty() ? std::string() : select_protocol();
+}
+
+std::string Group::select_protocol() const {
+  const GroupMember* leader = find_member(leader_id_);
+  std::vector<std::string> candidates;
+  for (const GroupProtocol& protocol : leader->protocols) {
+    bool everyone = std::all_of(members_.begin(), members_.end(), [&](const auto& entry) {
+      return entry.second.metadata_for(protocol.name) != nullptr;
+    });
+    if (everyone) candidates.push_back(protocol.name);
+  }
+  std::vector<int> votes(candidates.size(), 0);
+  for (const auto& [id, member] : members_) {
+    for (const GroupProtocol& protocol : member.protocols) {
+      auto candidate = std::find(candidates.begin(), candidates.end(), protocol.name);
+      if (candidate != candidates.end()) {
+        ++votes[static_cast<std::size_t>(candidate - candidates.begin())];
+        break;
+      }
+    }
+  }
+  auto winner = std::max_element(votes.begin(), votes.end());  // first of equal maxima
+  return candidates.empty() ? std::string()
+                            : candidates[static_cast<std::size_t>(winner - votes.begin())];
+}
+
+std::vector<JoinedMember> Group::joined_members() const {
+  std::vector<const GroupMember*> ordered;
+  for (const auto& [id, member] : members_) ordered.push_back(&member);
+  std::sort(ordered.begin(), ordered.end(), [](const GroupMember* left, const GroupMember* right) {
+    return left->join_order < right->join_order;
+  });
+  std::vector<JoinedMember> joined;
+  joined.reserve(ordered.size());
+  for (const GroupMember* member : ordered) {
+    const std::vector<std::uint8_t>* metadata = member->metadata_for(protocol_name_);
+    joined.push_back(
+        JoinedMember{member->member_id, metadata ? *metadata : std::vector<std::uint8_t>{}});
+  }
+  return joined;
+}
+
+std::optional<Clock::TimePoint> Group::next_deadline() const {
+  std::optional<Clock::TimePoint> earliest;
+  keep_earliest(earliest, deadlines_.initial_delay_end);
+  keep_earliest(earliest, deadlines_.join_deadline);
+  keep_earliest(earliest, deadlines_.sync_deadline);
+  for (const auto& [id, deadline] : pending_members_) keep_earliest(earliest, deadline);
+  for (const auto& [id, member] : members_) keep_earliest(earliest, member.expiry());
+  return earliest;
+}
+
+}  // namespace kgroups::broker

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Group: one consumer group's state as the coordinator keeps it: Kafka's group
+// state, generation, protocol type and selected protocol, leader, members, the
+// rebalance's deadlines, and the committed offsets. It knows the group's own rules
+// (leader election, protocol vote, allowed state transitions); the coordinator
+// decides when to apply them. Not thread-safe; owned by the GroupCoordinator.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "broker/coordinator/clock.h"
+#include "broker/coordinator/group_member.h"
+#include "broker/coordinator/join_group.h"
+#include "broker/coordinator/offset_store.h"
+
+namespace kgroups::broker {
+
+// Kafka's group states (GroupMetadata.scala).
+enum class GroupState {
+  kEmpty,                // no members; may hold committed offsets
+  kPreparingRebalance,   // waiting for the members to (re)join
+  kCompletingRebalance,  // joined; waiting for the leader's assignment
+  kStable,               // every member has its assignment
+  kDead,                 // removed from the coordinator; final
+};
+
+// Returns Kafka's name of the state ("PreparingRebalance"), as DescribeGroups reports it.
+std::string_view group_state_name(GroupState state);
+
+// The deadlines of a rebalance in progress. Each is set only in the states named.
+struct RebalanceDeadlines {
+  // PreparingRebalance of a formerly Empty group with an initial delay configured:
+  // the join phase does not complete before this.
+  std::optional<Clock::TimePoint> initial_delay_end;
+  std::int32_t initial_delay_remaining_ms = 0;  // of the rebalance timeout, after this delay
+  bool new_member_added = false;                // during the current initial delay
+  // PreparingRebalance: members that have not rejoined by then are removed.
+  std::optional<Clock::TimePoint> join_deadline;
+  // CompletingRebalance/Stable: members that have not sent SyncGroup by then are removed.
+  std::optional<Clock::TimePoint> sync_deadline;
+  std::set<std::string, std::less<>> pending_sync_members;
+};
+
+class Group {
+ public:
+  explicit Group(std::string group_id) : group_id_(std::move(group_id)) {}
+
+  const std::string& group_id() const { return group_id_; }
+  GroupState state() const { return state_; }
+  std::int32_t generation_id() const { return generation_id_; }
+  const std::string& protocol_type() const { return protocol_type_; }
+  const std::string& protocol_name() const { return protocol_name_; }  // "" until selected
+  const std::string& leader_id() const { return leader_id_; }          // "" without members
+  bool is_leader(std::string_view member_id) const { return member_id == leader_id_; }
+
+  // Moves to `next`. Aborts if Kafka does not allow that transition: callers check
+  // the state first, so a bad transition is a bug in the coordinator.
+  void transition_to(GroupState next);
+
+  // Returns the member, or nullptr if `member_id` is not a member.
+  GroupMember* find_member(std::string_view member_id);
+  const GroupMember* find_member(std::string_view member_id) const;
+  const std::map<std::string, GroupMember, std::less<>>& members() const { return members_; }
+  std::map<std::string, GroupMember, std::less<>>& members() { return members_; }
+
+  // Adds `member` (whose id must be new) and returns it. The first member becomes the
+  // leader, and sets the group's protocol type if the group had no members.
+  GroupMember& add_member(GroupMember member);
+
+  // Removes the member if present. If it led the group, the earliest-added
+  // remaining member becomes the leader. The caller must have completed its parked
+  // calls first.
+  void remove_member(std::string_view member_id);
+
+  // Members that got MEMBER_ID_REQUIRED and have not joined again yet, with the time
+  // their id expires.
+  std::map<std::string, Clock::TimePoint, std::less<>>& pending_members() {
+    return pending_members_;
+  }
+  const std::map<std::string, Clock::TimePoint, std::less<>>& pending_members() const {
+    return pending_members_;
+  }
+
+  // Returns whether a member may join with this protocol type and these protocols:
+  // a group without other members takes any non-empty type and list; otherwise the
+  // type must equal the group's and one protocol must be supported by every other
+  // member. `member_id` is the joining member (its old protocols do not count).
+  bool supports_protocols(std::string_view protocol_type,
+                          const std::vector<GroupProtocol>& protocols,
+                          std::string_view member_id) const;
+
+  // Returns whether every member has a JoinGroup parked and no id is pending.
+  bool all_members_joined() const;
+
+  // Returns the largest rebalance timeout among the members (0 without members).
+  std::int32_t rebalance_timeout_ms() const;
+
+  // Starts the next generation: increments the generation id; with members, selects
+  // the protocol by vote and moves to CompletingRebalance, otherwise moves to Empty.
+  // Requires PreparingRebalance.
+  void init_next_generation();
+
+  // Returns every member with its metadata for the selected protocol, in join order
+  // (the member list of the leader's JoinGroup result).
+  std::vector<JoinedMember> joined_members() const;
+
+  // Records that the member sent SyncGroup for this generation; the sync deadline
+  // ends once every member has.
+  void mark_synced(std::string_view member_id);
+
+  RebalanceDeadlines& deadlines() { return deadlines_; }
+  const RebalanceDeadlines& deadlines() const { return deadlines_; }
+
+  // Returns the earliest of the group's deadlines (rebalance and member expiries),
+  // or nullopt if none is set.
+  std::optional<Clock::TimePoint> next_deadline() const;
+
+  OffsetStore& offsets() { return offsets_; }
+  const OffsetStore& offsets() const { return offsets_; }
+
+ private:
+  // Returns the protocol supported by every member that most members list first
+  // among those; ties go to the earlier one in the leader's order of preference.
+  // Requires at least one member and a common protocol.
+  std::string select_protocol() const;
+
+  std::string group_id_;
+  GroupState state_ = GroupState::kEmpty;
+  std::int32_t generation_id_ = 0;  // incremented by every completed join phase
+  std::string protocol_type_;
+  std::string protocol_name_;
+  std::string leader_id_;
+  std::uint64_t next_join_order_ = 0;
+  std::map<std::string, GroupMember, std::less<>> members_;
+  std::map<std::string, Clock::TimePoint, std::less<>> pending_members_;
+  RebalanceDeadlines deadlines_;
+  OffsetStore offsets_;
+};
+
+}  // namespace kgroups::broker

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// GroupCoordinator: construction, lookup, the synchronous calls (Heartbeat,
+// LeaveGroup, DescribeGroups, ListGroups), timers, and parked-call completion.
+// JoinGroup/SyncGroup live in group_coordinator_join.cc and _sync.cc, the rebalance
+// steps in _rebalance.cc, offsets in _offsets.cc.
+#include "broker/coordinator/group_coordinator.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+namespace kgroups::broker {
+
+GroupCoordinator::GroupCoordinator(CoordinatorConfig config, const Clock& clock, Logger logger)
+    : config_(config),
+      clock_(clock),
+      logger_(std::move(logger)),
+      member_id_random_(std::random_device{}()) {}
+
+GroupCoordinator::~GroupCoordinator() { shutdown(); }
+
+GroupError GroupCoordinator::heartbeat(std::string_view group_id, std::int32_t generation_id,
+                                       std::string_view member_id) {
+  CallScope scope(*this);
+  if (group_id.empty()) return GroupError::kInvalidGroupId;
+  Group* group = find_group(group_id);
+  if (group == nullptr) return GroupError::kUnknownMemberId;
+  GroupMember* member = group->find_member(member_id);
+  if (member == nullptr) return GroupError::kUnknownMemberId;
+  if (generation_id != group->generation_id()) return GroupError::kIllegalGeneration;
+  switch (group->state()) {
+    case GroupState::kCompletingRebalance:
+    case GroupState::kStable:
+      refresh_session(*member);
+      return GroupError::kNone;
+    case GroupState::kPreparingRebalance:
+      refresh_session(*member);
+      return GroupError::kRebalanceInProgress;
+    case GroupState::kEmpty:
+    case GroupState::kDead:
+      break;
+  }
+  return GroupError::kUnknownMemberId;
+}
+
+LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
+                                               const std::vector<std::string>& member_ids) {
+  CallScope scope(*this);
+  LeaveGroupResult result;
+  if (group_id.empty()) {
+    result.error = GroupError::kInvalidGroupId;
+    return result;
+  }
+  Group* group = find_group(group_id);
+  for (const std::string& member_id : member_ids) {
+    if (group == nullptr) {
+      result.member_errors.push_back(GroupError::kUnknownMemberId);
+    } else if (group->pending_members().erase(member_id) > 0) {
+      log("group \"" + group->group_id() + "\": pending member " + member_id + " left");
+      maybe_complete_join(*group);
+      result.member_errors.push_back(GroupError::kNone);
+    } else if (GroupMember* member = group->find_member(member_id); member != nullptr) {
+      std::string reason = "member " + member_id + " left the group";
+      log("group \"" + group->group_id() + "\": " + reason);
+      remove_member_and_update_group(*group, *member, reason);
+      result.member_errors.push_back(GroupError::kNone);
+    } else {
+      result.member_errors.push_back(GroupError::kUnknownMemberId);
+    }
+  }
+  erase_group_if_unused(group_id);
+  return result;
+}
+
+GroupSummary GroupCoordinator::describe_group(std::string_view group_id) {
+  CallScope scope(*this);
+  GroupSummary summary;
+  summary.group_id = std::string(group_id);
+  const Group* group = find_group(group_id);
+  if (group == nullptr) {
+    summary.state = std::string(group_state_name(GroupState::kDead));
+    return summary;
+  }
+  bool stable = group->state() == GroupState::kStable;
+  summary.state = std::string(group_state_name(group->state()));
+  summary.protocol_type = group->protocol_type();
+  if (stable) summary.protocol_name = group->protocol_name();
+  std::vector<const GroupMember*> ordered;
+  for (const auto& [id, member] : group->members()) ordered.push_back(&member);
+  std::sort(ordered.begin(), ordered.end(), [](const GroupMember* left, const GroupMember* right) {
+    return left->join_order < right->join_order;
+  });
+  for (const GroupMember* member : ordered) {
+    MemberSummary member_summary{member->member_id, member->client_id, member->client_host, {}, {}};
+    if (stable) {
+      if (const auto* metadata = member->metadata_for(group->protocol_name())) {
+        member_summary.metadata = *metadata;
+      }
+      member_summary.assignment = member->assignment;
+    }
+    summary.members.push_back(std::move(member_summary));
+  }
+  return summary;
+}
+
+std::vector<GroupListing> GroupCoordinator::list_groups() {
+  CallScope scope(*this);
+  std::vector<GroupListing> listings;
+  for (const auto& [id, group] : groups_) {
+    listings.push_back(
+        GroupListing{id, group->protocol_type(), std::string(group_state_name(group->state()))});
+  }
+  return listings;
+}
+
+void GroupCoordinator::poll_timers() { CallScope scope(*this); }
+
+std::optional<Clock::TimePoint> GroupCoordinator::next_deadline() const {
+  std::optional<Clock::TimePoint> earliest;
+  for (const auto& [id, group] : groups_) {
+    std::optional<Clock::TimePoint> deadline = group->next_deadline();
+    if (deadline && (!earliest || *deadline < *earliest)) earliest = deadline;
+  }
+  return earliest;
+}
+
+void GroupCoordinator::shutdown() {
+  for (auto& [id, group] : groups_) {
+    for (auto& [member_id, member] : group->members()) {
+      complete_join_call(member, join_error(GroupError::kNotCoordinator, member.member_id));
+      complete_sync_call(member, sync_error(GroupError::kNotCoordinator));
+    }
+    group->transition_to(GroupState::kDead);
+  }
+  groups_.clear();
+  run_completions();
+}
+
+Group* GroupCoordinator::find_group(std::string_view group_id) {
+  auto found = groups_.find(group_id);
+  return found == groups_.end() ? nullptr : found->second.get();
+}
+
+Group& GroupCoordinator::create_group(std::string_view group_id) {
+  auto [position, inserted] =
+      groups_.emplace(std::string(group_id), std::make_unique<Group>(std::string(group_id)));
+  return *position->second;
+}
+
+void GroupCoordinator::erase_group_if_unused(std::string_view group_id) {
+  auto found = groups_.find(group_id);
+  if (found == groups_.end()) return;
+  Group& group = *found->second;
+  if (group.state() != GroupState::kEmpty || !group.members().empty() ||
+      !group.pending_members().empty() || !group.offsets().empty()) {
+    return;
+  }
+  group.transition_to(GroupState::kDead);
+  groups_.erase(found);
+}
+
+std::string GroupCoordinator::new_member_id(std::string_view client_id) {
+  // clientId-UUID, as Kafka forms member ids (a random version-4 UUID).
+  std::uint64_t high = member_id_random_();
+  std::uint64_t low = member_id_random_();
+  high = (high & ~0xF000ULL) | 0x4000ULL;
+  low = (low & ~(0xC0ULL << 56)) | (0x80ULL << 56);
+  char uuid[37];
+  std::snprintf(uuid, sizeof uuid, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(high >> 32),
+                static_cast<unsigned>((high >> 16) & 0xFFFF), static_cast<unsigned>(high & 0xFFFF),
+                static_cast<unsigned>(low >> 48),
+                static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
+  return std::string(client_id) + "-" + uuid;
+}
+
+void GroupCoordinator::log(const std::string& line) const {
+  if (logger_) logger_(line);
+}
+
+void GroupCoordinator::refresh_session(GroupMember& member) {
+  member.session_deadline = now() + std::chrono::milliseconds(member.session_timeout_ms);
+}
+
+void GroupCoordinator::complete_join_call(GroupMember& member, JoinGroupResult result) {
+  if (!member.join_callback) return;
+  enqueue([callback = std::move(member.join_callback), result = std::move(result)]() mutable {
+    callback(std::move(result));
+  });
+  member.join_callback = nullptr;
+}
+
+void GroupCoordinator::complete_sync_call(GroupMember& member, SyncGroupResult result) {
+  if (!member.sync_callback) return;
+  enqueue([callback = std::move(member.sync_callback), result = std::move(result)]() mutable {
+    callback(std::move(result));
+  });
+  member.sync_callback = nullptr;
+}
+
+void GroupCoordinator::enqueue(std::function<void()> completion) {
+  completions_.push_back(std::move(completion));
+}
+
+void GroupCoordinator::run_completions() {
+  if (running_completions_) return;  // a callback called back in; the outer loop runs these
+  running_completions_ = true;
+  while (!completions_.empty()) {
+    std::function<void()> completion = std::move(completions_.front());
+    completions_.pop_front();
+    completion();
+  }
+  running_completions_ = false;
+}
+
+}  // namespace kgroups::broker

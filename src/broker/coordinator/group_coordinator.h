@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// GroupCoordinator: Kafka's classic consumer-group coordinator (KAFKA-PROTOCOL-NOTES
+// §3) as plain logic apart from the network. It keeps every group's state machine
+// (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead), generations,
+// leaders, protocol votes, session and rebalance timeouts, and committed offsets.
+//
+// Time: every reading comes from the injected Clock. Each call first applies the
+// expiries that are due at the clock's current time; between calls nothing happens
+// by itself, so the owner must call poll_timers() at or soon after next_deadline()
+// (the broker arms a timer to next_deadline() after each call, or ticks every
+// 50-100 ms). Tests use ManualClock: advance() then poll_timers().
+//
+// Parked calls: join_group() and sync_group() finish through their callback, which
+// the coordinator invokes exactly once: with the result when the rebalance gets
+// there, or with an error when the member is removed, the call is superseded, or the
+// coordinator shuts down. Callbacks run after the coordinator's state is consistent,
+// before the coordinator call that completed them returns; they may call back into
+// the coordinator, and must not throw.
+//
+// Not thread-safe: the broker calls it from one strand (thread) only.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "broker/coordinator/clock.h"
+#include "broker/coordinator/coordinator_config.h"
+#include "broker/coordinator/group.h"
+#include "broker/coordinator/group_error.h"
+#include "broker/coordinator/group_summary.h"
+#include "broker/coordinator/join_group.h"
+#include "broker/coordinator/offset_store.h"
+#include "broker/coordinator/sync_group.h"
+
+namespace kgroups::broker {
+
+struct LeaveGroupResult {
+  GroupError error = GroupError::kNone;   // for the whole request
+  std::vector<GroupError> member_errors;  // one per leaving member, in request order
+};
+
+struct OffsetCommitParams {
+  std::string group_id;
+  std::int32_t generation_id = -1;  // -1 with an empty member_id: a commit from outside the group
+  std::string member_id;
+  std::vector<PartitionOffset> offsets;
+};
+
+class GroupCoordinator {
+ public:
+  // Receives one human-readable line per decision a timeout or a slow client made
+  // (members expired, rebalances completed without someone) and per rebalance.
+  using Logger = std::function<void(std::string_view line)>;
+
+  // `clock` must outlive the coordinator.
+  GroupCoordinator(CoordinatorConfig config, const Clock& clock, Logger logger = {});
+  // Completes every parked call with NOT_COORDINATOR, like shutdown().
+  ~GroupCoordinator();
+
+  GroupCoordinator(const GroupCoordinator&) = delete;
+  GroupCoordinator& operator=(const GroupCoordinator&) = delete;
+
+  // JoinGroup. Errors, through `done` at once: INVALID_GROUP_ID (empty group id),
+  // INVALID_SESSION_TIMEOUT (outside the configured bounds), UNKNOWN_MEMBER_ID (the
+  // given member id is not in the group), INCONSISTENT_GROUP_PROTOCOL (empty or
+  // foreign protocol type, or no assignor in common with the other members),
+  // MEMBER_ID_REQUIRED (require_known_member_id and an empty member id). Otherwise the
+  // call parks until the join phase completes, as soon as every member has rejoined
+  // or when the rebalance timeout drops the others. A follower rejoining a Stable
+  // group with unchanged protocols gets the current generation at once.
+  void join_group(JoinGroupParams params, JoinGroupCallback done);
+
+  // SyncGroup. Errors, through `done` at once: INVALID_GROUP_ID, UNKNOWN_MEMBER_ID,
+  // ILLEGAL_GENERATION, INCONSISTENT_GROUP_PROTOCOL (v5 type/name mismatch),
+  // REBALANCE_IN_PROGRESS (the group is joining). In CompletingRebalance a follower
+  // parks until the leader's SyncGroup stores the assignments; in Stable each member
+  // gets its assignment at once.
+  void sync_group(SyncGroupParams params, SyncGroupCallback done);
+
+  // Heartbeat: refreshes the member's session. Returns NONE, INVALID_GROUP_ID,
+  // UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, or REBALANCE_IN_PROGRESS while the group
+  // is preparing a rebalance (the session is refreshed then too).
+  GroupError heartbeat(std::string_view group_id, std::int32_t generation_id,
+                       std::string_view member_id);
+
+  // LeaveGroup: removes each member and rebalances the group at once. A member id
+  // that is not in the group gets UNKNOWN_MEMBER_ID in member_errors; an empty group
+  // id gets INVALID_GROUP_ID for the whole request.
+  LeaveGroupResult leave_group(std::string_view group_id,
+                               const std::vector<std::string>& member_ids);
+
+  // OffsetCommit, fenced as Kafka fences it: UNKNOWN_MEMBER_ID (not a member, or an
+  // empty member id while the group has members), ILLEGAL_GENERATION (not the
+  // group's generation, or generation >= 0 for a group that does not exist),
+  // REBALANCE_IN_PROGRESS (CompletingRebalance). Generation -1 with an empty member id
+  // commits to a group without members, creating it if needed. On any error nothing
+  // is stored; the handler reports the error for every partition.
+  GroupError commit_offsets(const OffsetCommitParams& params);
+
+  // OffsetFetch: the committed offset of each partition ({-1, ""} where none), or of
+  // every committed partition when `partitions` is nullopt. Answered in any state,
+  // for any group, without a membership check.
+  std::vector<PartitionOffset> fetch_offsets(
+      std::string_view group_id, const std::optional<std::vector<TopicPartition>>& partitions);
+
+  // DescribeGroups for one group; a group that does not exist is reported Dead.
+  GroupSummary describe_group(std::string_view group_id);
+
+  // ListGroups: every group the coordinator holds, ordered by group id.
+  std::vector<GroupListing> list_groups();
+
+  // Applies every expiry due at the clock's current time.
+  void poll_timers();
+
+  // Returns the earliest time at which poll_timers() has work, or nullopt if none.
+  std::optional<Clock::TimePoint> next_deadline() const;
+
+  // Completes every parked call with NOT_COORDINATOR and forgets every group.
+  void shutdown();
+
+ private:
+  Group* find_group(std::string_view group_id);
+  Group& create_group(std::string_view group_id);
+  void erase_group_if_unused(std::string_view group_id);
+  std::string new_member_id(std::string_view client_id);
+  Clock::TimePoint now() const { return clock_.now(); }
+  void log(const std::string& line) const;
+
+  // Join phase (group_coordinator_join.cc).
+  void join_new_member(Group& group, JoinGroupParams& params, JoinGroupCallback& done);
+  void join_known_member(Group& group, JoinGroupParams& params, JoinGroupCallback& done);
+  void add_member_and_rebalance(Group& group, JoinGroupParams& params, std::string member_id,
+                                JoinGroupCallback& done);
+  void update_member_and_rebalance(Group& group, GroupMember& member, JoinGroupParams& params,
+                                   JoinGroupCallback& done);
+  JoinGroupResult current_generation_result(const Group& group, const GroupMember& member) const;
+
+  // Rebalance steps and expiries (group_coordinator_rebalance.cc).
+  void prepare_rebalance(Group& group, const std::string& reason);
+  void maybe_complete_join(Group& group);
+  void complete_join(Group& group);
+  void propagate_assignment(Group& group);
+  void remove_member_and_update_group(Group& group, GroupMember& member, const std::string& reason);
+  void expire_pending_syncs(Group& group);
+  void end_initial_delay(Group& group);
+  void fire_due_timers(Group& group, Clock::TimePoint at);
+  void fire_all_due_timers();
+  void refresh_session(GroupMember& member);
+
+  // Opens every public call: applies the expiries due now; on exit runs the
+  // completions the call queued.
+  class CallScope {
+   public:
+    explicit CallScope(GroupCoordinator& coordinator) : coordinator_(coordinator) {
+      coordinator_.fire_all_due_timers();
+    }
+    ~CallScope() { coordinator_.run_completions(); }
+    CallScope(const CallScope&) = delete;
+    CallScope& operator=(const CallScope&) = delete;
+
+   private:
+    GroupCoordinator& coordinator_;
+  };
+
+  // Parked-call completion: queued, then run by run_completions() once the state is
+  // consistent.
+  void complete_join_call(GroupMember& member, JoinGroupResult result);
+  void complete_sync_call(GroupMember& member, SyncGroupResult result);
+  void enqueue(std::function<void()> completion);
+  void run_completions();
+
+  CoordinatorConfig config_;
+  const Clock& clock_;
+  Logger logger_;
+  std::map<std::string, std::unique_ptr<Group>, std::less<>> groups_;
+  std::deque<std::function<void()>> completions_;
+  bool running_completions_ = false;
+  std::mt19937_64 member_id_random_;
+};
+
+}  // namespace kgroups::broker

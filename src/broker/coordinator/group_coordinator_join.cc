@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// GroupCoordinator's JoinGroup paths (Kafka's doNewMemberJoinGroup and
+// doCurrentMemberJoinGroup): validate, add or update the member, start or advance
+// the rebalance. The join itself completes in group_coordinator_rebalance.cc.
+#include <utility>
+
+#include "broker/coordinator/group_coordinator.h"
+
+namespace kgroups::broker {
+namespace {
+
+void fail(JoinGroupCallback& done, GroupError error, std::string member_id,
+          std::deque<std::function<void()>>& completions) {
+  completions.push_back([callback = std::move(done), error, member_id = std::move(member_id)] {
+    callback(join_error(error, member_id));
+  });
+}
+
+}  // namespace
+
+void GroupCoordinator::join_group(JoinGroupParams params, JoinGroupCallback done) {
+  CallScope scope(*this);
+  if (params.group_id.empty()) {
+    return fail(done, GroupError::kInvalidGroupId, params.member_id, completions_);
+  }
+  if (params.session_timeout_ms < config_.min_session_timeout_ms ||
+      params.session_timeout_ms > config_.max_session_timeout_ms) {
+    return fail(done, GroupError::kInvalidSessionTimeout, params.member_id, completions_);
+  }
+  if (params.rebalance_timeout_ms < 0) params.rebalance_timeout_ms = params.session_timeout_ms;
+  Group* group = find_group(params.group_id);
+  if (group == nullptr) {
+    if (!params.member_id.empty()) {
+      return fail(done, GroupError::kUnknownMemberId, params.member_id, completions_);
+    }
+    if (params.protocol_type.empty() || params.protocols.empty()) {
+      return fail(done, GroupError::kInconsistentGroupProtocol, params.member_id, completions_);
+    }
+    group = &create_group(params.group_id);
+  }
+  if (params.member_id.empty()) {
+    join_new_member(*group, params, done);
+  } else {
+    join_known_member(*group, params, done);
+  }
+}
+
+void GroupCoordinator::join_new_member(Group& group, JoinGroupParams& params,
+                                       JoinGroupCallback& done) {
+  if (!group.supports_protocols(params.protocol_type, params.protocols, params.member_id)) {
+    return fail(done, GroupError::kInconsistentGroupProtocol, params.member_id, completions_);
+  }
+  std::string member_id = new_member_id(params.client_id);
+  if (params.require_known_member_id) {
+    group.pending_members().insert_or_assign(
+        member_id, now() + std::chrono::milliseconds(params.session_timeout_ms));
+    return fail(done, GroupError::kMemberIdRequired, std::move(member_id), completions_);
+  }
+  add_member_and_rebalance(group, params, std::move(member_id), done);
+}
+
+void GroupCoordinator::join_known_member(Group& group, JoinGroupParams& params,
+                                         JoinGroupCallback& done) {
+  if (!group.supports_protocols(params.protocol_type, params.protocols, params.member_id)) {
+    return fail(done, GroupError::kInconsistentGroupProtocol, params.member_id, completions_);
+  }
+  if (group.pending_members().erase(params.member_id) > 0) {
+    return add_member_and_rebalance(group, params, params.member_id, done);
+  }
+  GroupMember* member = group.find_member(params.member_id);
+  if (member == nullptr) {
+    return fail(done, GroupError::kUnknownMemberId, params.member_id, completions_);
+  }
+  bool same_protocols = member->protocols == params.protocols;
+  switch (group.state()) {
+    case GroupState::kPreparingRebalance:
+      return update_member_and_rebalance(group, *member, params, done);
+    case GroupState::kCompletingRebalance:
+      // Same protocols: the member lost our JoinGroup response; send it again.
+      if (!same_protocols) return update_member_and_rebalance(group, *member, params, done);
+      break;
+    case GroupState::kStable:
+      // A follower without changes just wants the current generation; the leader
+      // rejoining means it wants a new assignment (e.g. the topic changed).
+      if (!same_protocols || group.is_leader(member->member_id)) {
+        return update_member_and_rebalance(group, *member, params, done);
+      }
+      break;
+    case GroupState::kEmpty:
+    case GroupState::kDead:
+      return fail(done, GroupError::kUnknownMemberId, params.member_id, completions_);
+  }
+  refresh_session(*member);
+  enqueue([callback = std::move(done), result = current_generation_result(group, *member)] {
+    callback(result);
+  });
+}
+
+void GroupCoordinator::add_member_and_rebalance(Group& group, JoinGroupParams& params,
+                                                std::string member_id, JoinGroupCallback& done) {
+  GroupMember member;
+  member.member_id = std::move(member_id);
+  member.client_id = std::move(params.client_id);
+  member.client_host = std::move(params.client_host);
+  member.protocol_type = std::move(params.protocol_type);
+  member.protocols = std::move(params.protocols);
+  member.session_timeout_ms = params.session_timeout_ms;
+  member.rebalance_timeout_ms = params.rebalance_timeout_ms;
+  member.join_callback = std::move(done);
+  member.session_deadline = now() + std::chrono::milliseconds(config_.new_member_join_timeout_ms);
+  if (group.deadlines().initial_delay_end) group.deadlines().new_member_added = true;
+  const GroupMember& added = group.add_member(std::move(member));
+  if (group.state() == GroupState::kPreparingRebalance) return maybe_complete_join(group);
+  prepare_rebalance(group, "member " + added.member_id + " joined");
+}
+
+void GroupCoordinator::update_member_and_rebalance(Group& group, GroupMember& member,
+                                                   JoinGroupParams& params,
+                                                   JoinGroupCallback& done) {
+  // A JoinGroup that is parked already is superseded by this one; answer it so the
+  // client's requests complete in order.
+  complete_join_call(member, join_error(GroupError::kRebalanceInProgress, member.member_id));
+  member.protocols = std::move(params.protocols);
+  member.session_timeout_ms = params.session_timeout_ms;
+  member.rebalance_timeout_ms = params.rebalance_timeout_ms;
+  member.join_callback = std::move(done);
+  if (group.state() == GroupState::kPreparingRebalance) return maybe_complete_join(group);
+  prepare_rebalance(group, "member " + member.member_id + " rejoined");
+}
+
+JoinGroupResult GroupCoordinator::current_generation_result(const Group& group,
+                                                            const GroupMember& member) const {
+  JoinGroupResult result;
+  result.generation_id = group.generation_id();
+  result.protocol_type = group.protocol_type();
+  result.protocol_name = group.protocol_name();
+  result.leader_id = group.leader_id();
+  result.member_id = member.member_id;
+  if (group.is_leader(member.member_id)) result.members = group.joined_members();
+  return result;
+}
+
+}  // namespace kgroups::broker

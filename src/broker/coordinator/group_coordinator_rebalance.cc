@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// GroupCoordinator's rebalance steps and expiries: preparing a rebalance, completing
+// the join phase (new generation, leader, protocol), removing members, and the
+// timers that drive them (session, new-member, initial delay, join and sync deadlines).
+#include <algorithm>
+#include <utility>
+
+#include "broker/coordinator/group_coordinator.h"
+
+namespace kgroups::broker {
+namespace {
+
+std::string group_label(const Group& group) { return "group \"" + group.group_id() + "\": "; }
+
+std::string join_ids(const std::vector<std::string>& ids) {
+  std::string joined;
+  for (const std::string& id : ids) joined += (joined.empty() ? "" : ", ") + id;
+  return joined;
+}
+
+}  // namespace
+
+void GroupCoordinator::prepare_rebalance(Group& group, const std::string& reason) {
+  // Followers parked in SyncGroup will not get this generation's assignment.
+  for (auto& [id, member] : group.members()) {
+    member.assignment.clear();
+    complete_sync_call(member, sync_error(GroupError::kRebalanceInProgress));
+  }
+  RebalanceDeadlines& deadlines = group.deadlines();
+  deadlines.pending_sync_members.clear();
+  deadlines.sync_deadline.reset();
+  std::int32_t timeout_ms = group.rebalance_timeout_ms();
+  std::int32_t delay_ms = config_.initial_rebalance_delay_ms;
+  if (group.state() == GroupState::kEmpty && delay_ms > 0) {
+    deadlines.initial_delay_end = now() + std::chrono::milliseconds(delay_ms);
+    deadlines.initial_delay_remaining_ms = std::max(timeout_ms - delay_ms, 0);
+    deadlines.new_member_added = false;
+  } else {
+    deadlines.join_deadline = now() + std::chrono::milliseconds(timeout_ms);
+  }
+  group.transition_to(GroupState::kPreparingRebalance);
+  log(group_label(group) + "preparing a rebalance after generation " +
+      std::to_string(group.generation_id()) + ": " + reason);
+  maybe_complete_join(group);
+}
+
+void GroupCoordinator::maybe_complete_join(Group& group) {
+  if (group.state() == GroupState::kPreparingRebalance && !group.deadlines().initial_delay_end &&
+      group.all_members_joined()) {
+    complete_join(group);
+  }
+}
+
+void GroupCoordinator::complete_join(Group& group) {
+  RebalanceDeadlines& deadlines = group.deadlines();
+  deadlines.join_deadline.reset();
+  deadlines.initial_delay_end.reset();
+  std::vector<std::string> not_rejoined;
+  for (auto& [id, member] : group.members()) {
+    if (!member.awaiting_join()) not_rejoined.push_back(id);
+  }
+  if (!not_rejoined.empty()) {
+    log(group_label(group) + "removing " + join_ids(not_rejoined) +
+        ": did not rejoin within the rebalance timeout of " +
+        std::to_string(group.rebalance_timeout_ms()) + " ms");
+  }
+  for (const std::string& id : not_rejoined) {
+    GroupMember* member = group.find_member(id);
+    complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
+    group.remove_member(id);
+  }
+  group.init_next_generation();
+  if (group.state() == GroupState::kEmpty) {
+    log(group_label(group) + "generation " + std::to_string(group.generation_id()) +
+        " has no members; the group is Empty");
+    return;
+  }
+  log(group_label(group) + "generation " + std::to_string(group.generation_id()) + " with " +
+      std::to_string(group.members().size()) + " member(s), protocol " + group.protocol_name() +
+      ", leader " + group.leader_id());
+  std::vector<JoinedMember> joined = group.joined_members();
+  for (auto& [id, member] : group.members()) {
+    JoinGroupResult result;
+    result.generation_id = group.generation_id();
+    result.protocol_type = group.protocol_type();
+    result.protocol_name = group.protocol_name();
+    result.leader_id = group.leader_id();
+    result.member_id = id;
+    if (group.is_leader(id)) result.members = joined;
+    member.is_new = false;
+    complete_join_call(member, std::move(result));
+    refresh_session(member);
+    deadlines.pending_sync_members.insert(id);
+  }
+  deadlines.sync_deadline = now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
+}
+
+void GroupCoordinator::remove_member_and_update_group(Group& group, GroupMember& member,
+                                                      const std::string& reason) {
+  complete_join_call(member, join_error(GroupError::kUnknownMemberId, member.member_id));
+  complete_sync_call(member, sync_error(GroupError::kUnknownMemberId));
+  group.remove_member(member.member_id);
+  switch (group.state()) {
+    case GroupState::kStable:
+    case GroupState::kCompletingRebalance:
+      return prepare_rebalance(group, reason);
+    case GroupState::kPreparingRebalance:
+      return maybe_complete_join(group);
+    case GroupState::kEmpty:
+    case GroupState::kDead:
+      return;
+  }
+}
+
+void GroupCoordinator::expire_pending_syncs(Group& group) {
+  std::vector<std::string> late(group.deadlines().pending_sync_members.begin(),
+                                group.deadlines().pending_sync_members.end());
+  std::string reason = "removed " + join_ids(late) +
+                       ": no SyncGroup within the rebalance timeout of " +
+                       std::to_string(group.rebalance_timeout_ms()) + " ms";
+  log(group_label(group) + reason);
+  for (const std::string& id : late) {
+    if (GroupMember* member = group.find_member(id); member != nullptr) {
+      complete_join_call(*member, join_error(GroupError::kUnknownMemberId, id));
+      complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
+      group.remove_member(id);
+    }
+  }
+  prepare_rebalance(group, reason);
+}
+
+void GroupCoordinator::end_initial_delay(Group& group) {
+  RebalanceDeadlines& deadlines = group.deadlines();
+  std::int32_t delay_ms = config_.initial_rebalance_delay_ms;
+  if (deadlines.new_member_added && deadlines.initial_delay_remaining_ms > 0) {
+    // Members keep arriving: wait once more, within the rebalance timeout.
+    std::int32_t next_delay_ms = std::min(delay_ms, deadlines.initial_delay_remaining_ms);
+    deadlines.initial_delay_remaining_ms =
+        std::max(deadlines.initial_delay_remaining_ms - delay_ms, 0);
+    deadlines.new_member_added = false;
+    deadlines.initial_delay_end = now() + std::chrono::milliseconds(next_delay_ms);
+    return;
+  }
+  deadlines.initial_delay_end.reset();
+  complete_join(group);
+}
+
+void GroupCoordinator::fire_due_timers(Group& group, Clock::TimePoint at) {
+  // Each step removes a member or a pending id, or clears or moves a deadline past
+  // `at`, so this bound is never reached unless timeouts are zero; then the rest
+  // waits for the next call.
+  std::size_t steps_left = 8 + 2 * (group.members().size() + group.pending_members().size());
+  for (; steps_left > 0; --steps_left) {
+    std::optional<Clock::TimePoint> due = group.next_deadline();
+    if (!due || *due > at) return;
+    RebalanceDeadlines& deadlines = group.deadlines();
+    if (deadlines.initial_delay_end == due) {
+      end_initial_delay(group);
+    } else if (deadlines.join_deadline == due) {
+      complete_join(group);
+    } else if (deadlines.sync_deadline == due) {
+      expire_pending_syncs(group);
+    } else if (auto pending =
+                   std::find_if(group.pending_members().begin(), group.pending_members().end(),
+                                [&](const auto& entry) { return entry.second == *due; });
+               pending != group.pending_members().end()) {
+      log(group_label(group) + "pending member " + pending->first +
+          " did not join again within its session timeout");
+      group.pending_members().erase(pending);
+      maybe_complete_join(group);
+    } else {
+      auto expired = std::find_if(group.members().begin(), group.members().end(),
+                                  [&](const auto& entry) { return entry.second.expiry() == due; });
+      if (expired == group.members().end()) return;  // unreachable: `due` came from somewhere
+      GroupMember& member = expired->second;
+      std::string reason = member.is_new ? "new member " + member.member_id + " waited " +
+                                               std::to_string(config_.new_member_join_timeout_ms) +
+                                               " ms for its first join"
+                                         : "member " + member.member_id +
+                                               " sent no heartbeat within its session "
+                                               "timeout of " +
+                                               std::to_string(member.session_timeout_ms) + " ms";
+      log(group_label(group) + "removing " + reason);
+      remove_member_and_update_group(group, member, reason);
+    }
+  }
+}
+
+void GroupCoordinator::fire_all_due_timers() {
+  Clock::TimePoint at = now();
+  std::vector<std::string> due_groups;
+  for (const auto& [id, group] : groups_) {
+    std::optional<Clock::TimePoint> deadline = group->next_deadline();
+    if (deadline && *deadline <= at) due_groups.push_back(id);
+  }
+  for (const std::string& id : due_groups) {
+    if (Group* group = find_group(id); group != nullptr) fire_due_timers(*group, at);
+    erase_group_if_unused(id);
+  }
+}
+
+}  // namespace kgroups::broker

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/coordinator/group.h"
+
+#include <gtest/gtest.h>
+
+#include "broker/coordinator/coordinator_test_harness.h"
+
+namespace kgroups::broker {
+namespace {
+
+GroupMember member(std::string id, std::vector<GroupProtocol> member_protocols,
+                   bool parked_in_join = true) {
+  GroupMember added;
+  added.member_id = std::move(id);
+  added.protocol_type = "consumer";
+  added.protocols = std::move(member_protocols);
+  added.rebalance_timeout_ms = 1000;
+  if (parked_in_join) added.join_callback = [](JoinGroupResult) {};
+  return added;
+}
+
+// Takes a group with members to CompletingRebalance, selecting its protocol.
+void complete_join(Group& group) {
+  group.transition_to(GroupState::kPreparingRebalance);
+  group.init_next_generation();
+}
+
+TEST(Group, FirstMemberLeadsAndSetsTheProtocolType) {
+  Group group("g");
+  group.add_member(member("a", protocols({"range"})));
+  group.add_member(member("b", protocols({"range"})));
+  EXPECT_EQ(group.leader_id(), "a");
+  EXPECT_EQ(group.protocol_type(), "consumer");
+}
+
+TEST(Group, RemovingTheLeaderElectsTheEarliestRemainingMember) {
+  Group group("g");
+  group.add_member(member("z", protocols({"range"})));
+  group.add_member(member("m", protocols({"range"})));
+  group.add_member(member("a", protocols({"range"})));
+  group.remove_member("z");
+  EXPECT_EQ(group.leader_id(), "m");  // added before "a", although "a" sorts first
+  group.remove_member("a");
+  EXPECT_EQ(group.leader_id(), "m");
+  group.remove_member("m");
+  EXPECT_EQ(group.leader_id(), "");
+}
+
+TEST(Group, ProtocolIsTheCommonOneMostMembersPreferred) {
+  Group group("g");
+  group.add_member(member("a", protocols({"range", "roundrobin", "sticky"})));
+  group.add_member(member("b", protocols({"roundrobin", "range", "sticky"})));
+  group.add_member(member("c", protocols({"sticky", "roundrobin", "range"})));
+  group.add_member(member("d", protocols({"roundrobin", "range"})));
+  complete_join(group);
+  // sticky is not supported by d; among range and roundrobin, roundrobin gets 3 votes.
+  EXPECT_EQ(group.protocol_name(), "roundrobin");
+  EXPECT_EQ(group.generation_id(), 1);
+  EXPECT_EQ(group.state(), GroupState::kCompletingRebalance);
+}
+
+TEST(Group, ProtocolVoteTieGoesToTheLeadersPreference) {
+  Group group("g");
+  group.add_member(member("a", protocols({"range", "roundrobin"})));
+  group.add_member(member("b", protocols({"roundrobin", "range"})));
+  complete_join(group);
+  EXPECT_EQ(group.protocol_name(), "range");
+}
+
+TEST(Group, SupportsProtocolsNeedsTheSameTypeAndOneProtocolEveryOtherMemberHas) {
+  Group group("g");
+  EXPECT_FALSE(group.supports_protocols("consumer", {}, ""));
+  EXPECT_FALSE(group.supports_protocols("", protocols({"range"}), ""));
+  EXPECT_TRUE(group.supports_protocols("consumer", protocols({"anything"}), ""));
+  group.add_member(member("a", protocols({"range", "roundrobin"})));
+  EXPECT_TRUE(group.supports_protocols("consumer", protocols({"sticky", "roundrobin"}), ""));
+  EXPECT_FALSE(group.supports_protocols("consumer", protocols({"sticky"}), ""));
+  EXPECT_FALSE(group.supports_protocols("connect", protocols({"range"}), ""));
+  // The only member may change its protocols freely: its old ones do not count.
+  EXPECT_TRUE(group.supports_protocols("consumer", protocols({"sticky"}), "a"));
+}
+
+TEST(Group, AllMembersJoinedOnlyWhenEveryMemberIsParkedAndNoIdIsPending) {
+  Group group("g");
+  group.add_member(member("a", protocols({"range"})));
+  group.add_member(member("b", protocols({"range"}), /*parked_in_join=*/false));
+  EXPECT_FALSE(group.all_members_joined());
+  group.find_member("b")->join_callback = [](JoinGroupResult) {};
+  EXPECT_TRUE(group.all_members_joined());
+  group.pending_members().emplace("c", Clock::TimePoint{});
+  EXPECT_FALSE(group.all_members_joined());
+}
+
+TEST(Group, JoinedMembersCarryTheSelectedProtocolsMetadataInJoinOrder) {
+  Group group("g");
+  group.add_member(member("z", protocols({"roundrobin", "range"})));
+  group.add_member(member("a", protocols({"range"})));
+  complete_join(group);
+  std::vector<JoinedMember> joined = group.joined_members();
+  ASSERT_EQ(joined.size(), 2u);
+  EXPECT_EQ(joined[0], (JoinedMember{"z", bytes("range")}));
+  EXPECT_EQ(joined[1], (JoinedMember{"a", bytes("range")}));
+}
+
+TEST(Group, JoinPhaseWithoutMembersLeavesTheGroupEmptyWithTheNextGeneration) {
+  Group group("g");
+  group.transition_to(GroupState::kPreparingRebalance);
+  group.init_next_generation();
+  EXPECT_EQ(group.state(), GroupState::kEmpty);
+  EXPECT_EQ(group.generation_id(), 1);
+  EXPECT_EQ(group.protocol_name(), "");
+}
+
+TEST(GroupDeathTest, TransitionKafkaForbidsIsABug) {
+  Group group("g");
+  EXPECT_DEATH(group.transition_to(GroupState::kStable), "cannot go from Empty to Stable");
+}
+
+TEST(Group, StateNamesAreKafkas) {
+  EXPECT_EQ(group_state_name(GroupState::kEmpty), "Empty");
+  EXPECT_EQ(group_state_name(GroupState::kPreparingRebalance), "PreparingRebalance");
+  EXPECT_EQ(group_state_name(GroupState::kCompletingRebalance), "CompletingRebalance");
+  EXPECT_EQ(group_state_name(GroupState::kStable), "Stable");
+  EXPECT_EQ(group_state_name(GroupState::kDead), "Dead");
+}
+
+}  // namespace
+}  // namespace kgroups::broker

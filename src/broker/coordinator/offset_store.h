@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// OffsetStore: the committed offsets of one group, by topic and partition. A
+// partition nobody committed reads as offset -1 with empty metadata, as Kafka's
+// OffsetFetch answers it. Not thread-safe; owned by its Group.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kgroups::broker {
+
+struct TopicPartition {
+  std::string topic;
+  std::int32_t partition = 0;
+
+  auto operator<=>(const TopicPartition&) const = default;
+};
+
+struct CommittedOffset {
+  std::int64_t offset = -1;  // the next offset to consume; -1: nothing committed
+  std::string metadata;      // the client's free-form string, stored as given
+
+  bool operator==(const CommittedOffset&) const = default;
+};
+
+// One partition's committed offset, as OffsetCommit takes and OffsetFetch returns it.
+struct PartitionOffset {
+  TopicPartition topic_partition;
+  CommittedOffset committed;
+
+  bool operator==(const PartitionOffset&) const = default;
+};
+
+class OffsetStore {
+ public:
+  // Stores `committed` for the partition, replacing what was there.
+  void commit(const TopicPartition& topic_partition, CommittedOffset committed);
+
+  // Returns the partition's committed offset, or {-1, ""} if none was committed.
+  CommittedOffset fetch(const TopicPartition& topic_partition) const;
+
+  // Returns every committed partition, ordered by topic, then partition.
+  std::vector<PartitionOffset> fetch_all() const;
+
+  bool empty() const { return offsets_.empty(); }
+
+ private:
+  std::map<TopicPartition, CommittedOffset> offsets_;
+};
+
+}  // namespace kgroups::broker
