@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// PhaseClock: sums the wall time, this process's CPU time and the broker
+// process's CPU time (from /proc/<pid>/stat, utime + stime) over the timed
+// windows of a phase, so untimed set-up work between windows is left out.
+// Not thread-safe: one thread starts and stops it.
+#pragma once
+
+namespace kgroups::bench {
+
+// Seconds on a monotonic clock.
+double monotonic_seconds();
+
+// User + system CPU seconds of process `pid` (0: this process), or -1 if it
+// cannot be read.
+double process_cpu_seconds(int pid);
+
+class PhaseClock {
+ public:
+  // broker_pid 0 means "not measured": broker_cpu_seconds() is then -1.
+  explicit PhaseClock(int broker_pid) : broker_pid_(broker_pid) {}
+
+  // Opens a window at monotonic time `now` (default: the current time).
+  void start(double now = -1);
+  // Closes the open window at `now` (default: the current time).
+  void stop(double now = -1);
+
+  double wall_seconds() const { return wall_seconds_; }
+  double client_cpu_seconds() const { return client_cpu_seconds_; }
+  double broker_cpu_seconds() const { return broker_pid_ > 0 ? broker_cpu_seconds_ : -1; }
+
+ private:
+  int broker_pid_;
+  double window_wall_start_ = 0;
+  double window_client_cpu_start_ = 0;
+  double window_broker_cpu_start_ = 0;
+  double wall_seconds_ = 0;
+  double client_cpu_seconds_ = 0;
+  double broker_cpu_seconds_ = 0;
+};
+
+}  // namespace kgroups::bench
