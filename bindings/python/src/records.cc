@@ -2,9 +2,12 @@
 //
 // std::vector<Record> -> list[dict] (see records.h). This is the hot path of poll,
 // so it uses the C API directly: interned field names, a pre-sized list, and one
-// str/bytes object per key reused while consecutive records share the key.
+// str/bytes object per distinct key of the batch (see KeyObjectCache).
 #include "records.h"
 
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "key_value.h"
@@ -49,35 +52,67 @@ void set_field(PyObject* dict, PyObject* name, PyObject* value) {
   }
 }
 
+// Keys repeat within a batch (a key names an entity, and all records of a key are
+// on one partition), so each poll converts a key's bytes to a str/bytes object
+// once and shares it: a small direct-mapped cache that lives for one call. str and
+// bytes are immutable, so sharing cannot be observed.
+class KeyObjectCache {
+ public:
+  // A new reference to the key object for `bytes` tagged `encoding`; nullptr with
+  // a Python error set if creating it failed. `bytes` must outlive the cache.
+  PyObject* get(std::string_view bytes, kgroups::Encoding encoding) {
+    Slot& slot = slots_[slot_index(bytes)];
+    if (!slot.object || slot.encoding != encoding || slot.bytes != bytes) {
+      PyObject* created = key_value_to_python(bytes, encoding);
+      if (created == nullptr) {
+        return nullptr;
+      }
+      slot.object = py::reinterpret_steal<py::object>(created);
+      slot.bytes = bytes;
+      slot.encoding = encoding;
+    }
+    return slot.object.inc_ref().ptr();
+  }
+
+ private:
+  static constexpr int kSlotBits = 6;
+
+  struct Slot {
+    std::string_view bytes;  // views the Topic's log
+    kgroups::Encoding encoding = kgroups::Encoding::kBytes;
+    py::object object;
+  };
+
+  // Mixes the length with the last (up to) 8 bytes, where ids usually differ.
+  static std::size_t slot_index(std::string_view bytes) {
+    std::uint64_t tail = 0;
+    const std::size_t count = bytes.size() < sizeof(tail) ? bytes.size() : sizeof(tail);
+    if (count > 0) {
+      std::memcpy(&tail, bytes.data() + bytes.size() - count, count);
+    }
+    const std::uint64_t mixed = (tail ^ bytes.size()) * 0x9E3779B97F4A7C15ULL;
+    return static_cast<std::size_t>(mixed >> (64 - kSlotBits));
+  }
+
+  std::array<Slot, std::size_t{1} << kSlotBits> slots_;
+};
+
 }  // namespace
 
 py::list records_to_python(const std::vector<kgroups::Record>& records) {
   const FieldNames& names = field_names();
   py::list list(records.size());
-  // Records of one key are often adjacent: share one immutable key object.
-  py::object previous_key;
-  std::string_view previous_key_bytes;
-  kgroups::Encoding previous_key_encoding = kgroups::Encoding::kBytes;
+  KeyObjectCache keys;
 
   Py_ssize_t index = 0;
   for (const kgroups::Record& record : records) {
-    if (!previous_key || record.key_encoding != previous_key_encoding ||
-        record.key != previous_key_bytes) {
-      previous_key =
-          py::reinterpret_steal<py::object>(key_value_to_python(record.key, record.key_encoding));
-      if (!previous_key) {
-        throw py::error_already_set();
-      }
-      previous_key_bytes = record.key;
-      previous_key_encoding = record.key_encoding;
-    }
     py::object dict = py::reinterpret_steal<py::object>(PyDict_New());
     if (!dict) {
       throw py::error_already_set();
     }
     set_field(dict.ptr(), names.partition, PyLong_FromLong(record.partition));
     set_field(dict.ptr(), names.offset, PyLong_FromLongLong(record.offset));
-    set_field(dict.ptr(), names.key, previous_key.inc_ref().ptr());
+    set_field(dict.ptr(), names.key, keys.get(record.key, record.key_encoding));
     set_field(dict.ptr(), names.value, key_value_to_python(record.value, record.value_encoding));
     PyList_SET_ITEM(list.ptr(), index++, dict.release().ptr());
   }

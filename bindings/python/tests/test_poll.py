@@ -122,3 +122,16 @@ def test_poll_hands_out_independent_copies(topic):
     first["extra"] = 1
     (second,) = topic.poll("g2", "A")
     assert second["value"] == "v" and "extra" not in second
+
+
+def test_many_keys_in_one_batch_come_back_exactly():
+    topic = kgroups.Topic(1)
+    topic.join("g", "A")
+    written = []
+    for i in range(3000):
+        key = f"id-{i % 700}" if i % 3 else f"id-{i % 700}".encode()
+        written.append((key, f"v{i}"))
+        topic.append(*written[-1])
+    records = topic.poll("g", "A", max_records=3000)
+    assert [(r["key"], r["value"]) for r in records] == written
+    assert [type(r["key"]) for r in records] == [type(k) for k, _ in written]

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Python benchmark: the kgroups module against a pure-Python implementation of
+the same model (bindings/python/tests/reference_model.py, the oracle of the
+differential test), measured in one run on the same workload.
+
+  appends/s       Topic.append of 200,000 str records (1,000 keys, ~30-byte values)
+  records/s       poll(max_records=500) + commit by 4 consumers of one group taking
+                  turns until the topic is drained
+
+Each figure is the best of --repeat runs. Run with Debian's Python after building
+the module (scripts/test-python builds it in build/python):
+
+    /usr/bin/python3 bench/python_bench.py
+
+--check exits 1 if the module is below the targets (5x appends, 2x poll+commit).
+"""
+
+import argparse
+import pathlib
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bindings/python/tests"))
+try:
+    import kgroups
+except ImportError:
+    sys.path.insert(0, str(ROOT / "build/python/bindings/python"))
+    import kgroups
+
+import reference_model  # noqa: E402
+
+APPEND_TARGET = 5.0
+POLL_COMMIT_TARGET = 2.0
+CONSUMERS = ["A", "B", "C", "D"]
+NUM_PARTITIONS = 8
+MAX_RECORDS = 500
+
+
+def workload(count):
+    keys = [f"customer-{i % 1000:05d}" for i in range(count)]
+    values = [f'{{"order": {i}, "total": {i % 997}}}' for i in range(count)]
+    return keys, values
+
+
+def time_appends(module, keys, values):
+    topic = module.Topic(NUM_PARTITIONS)
+    append = topic.append
+    start = time.perf_counter()
+    for key, value in zip(keys, values):
+        append(key, value)
+    return time.perf_counter() - start, topic
+
+
+def time_poll_commit(topic):
+    for consumer in CONSUMERS:
+        topic.join("bench", consumer)
+    records = 0
+    start = time.perf_counter()
+    while True:
+        round_records = 0
+        for consumer in CONSUMERS:
+            round_records += len(topic.poll("bench", consumer, MAX_RECORDS))
+            topic.commit("bench", consumer)
+        records += round_records
+        if round_records == 0:
+            break
+    return time.perf_counter() - start, records
+
+
+def measure(module, keys, values, repeat):
+    best_append = best_poll = float("inf")
+    polled = 0
+    for _ in range(repeat):
+        seconds, topic = time_appends(module, keys, values)
+        best_append = min(best_append, seconds)
+        seconds, polled = time_poll_commit(topic)
+        best_poll = min(best_poll, seconds)
+    assert polled == len(keys), f"{module.__name__}: polled {polled} of {len(keys)} records"
+    return len(keys) / best_append, polled / best_poll
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=200_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--check", action="store_true", help="exit 1 if below the targets")
+    args = parser.parse_args()
+
+    keys, values = workload(args.records)
+    print(f"kgroups module: {kgroups.__file__}")
+    print(f"Python {sys.version.split()[0]}; {args.records} records, {NUM_PARTITIONS} partitions, "
+          f"best of {args.repeat}")
+    pure_append, pure_poll = measure(reference_model, keys, values, args.repeat)
+    native_append, native_poll = measure(kgroups, keys, values, args.repeat)
+    append_ratio = native_append / pure_append
+    poll_ratio = native_poll / pure_poll
+
+    print(f"{'':26}{'kgroups':>14}{'pure Python':>14}{'ratio':>9}{'target':>9}")
+    print(f"{'append (appends/s)':26}{native_append:>14,.0f}{pure_append:>14,.0f}"
+          f"{append_ratio:>8.1f}x{APPEND_TARGET:>8.0f}x")
+    print(f"{'poll+commit (records/s)':26}{native_poll:>14,.0f}{pure_poll:>14,.0f}"
+          f"{poll_ratio:>8.1f}x{POLL_COMMIT_TARGET:>8.0f}x")
+    met = append_ratio >= APPEND_TARGET and poll_ratio >= POLL_COMMIT_TARGET
+    print("targets met" if met else "BELOW TARGET")
+    return 0 if met or not args.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
