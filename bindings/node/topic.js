@@ -11,19 +11,23 @@
 function defineTopic(addon) {
   const { NativeTopic } = addon;
 
-  // [key0, value0, key1, value1, ..., runs, bytes] -> records (src/record_batch.h):
-  // a key or value is a string, or the length of its bytes, which come next in
-  // `bytes`; runs holds (partition, first offset, count) triples in record order.
+  // [key0, value0, ..., runs, bytes, byteLengths] -> records (src/record_batch.h):
+  // a key or value is a string, or undefined for bytes: a Buffer view of the
+  // next byteLengths entry's count of bytes. runs holds (partition, first
+  // offset, count) triples in record order.
   function recordsFromBatch(batch) {
-    const bytes = batch[batch.length - 1];
-    const runs = batch[batch.length - 2];
+    const byteLengths = batch[batch.length - 1];
+    const bytes = batch[batch.length - 2];
+    const runs = batch[batch.length - 3];
     const records = [];
     let index = 0;
     let byteOffset = 0;
+    let byteEntry = 0;
     const take = (element) => {
-      if (typeof element === 'string') return element;
-      byteOffset += element;
-      return Buffer.from(bytes, byteOffset - element, element);
+      if (element !== undefined) return element;
+      const size = byteLengths[byteEntry++];
+      byteOffset += size;
+      return Buffer.from(bytes, byteOffset - size, size);
     };
     for (let run = 0; run < runs.length; run += 3) {
       const partition = runs[run];

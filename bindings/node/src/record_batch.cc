@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <unordered_map>
 
 #include "js_array.h"
 
@@ -60,22 +61,35 @@ Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records) 
     check(env, napi_get_undefined(env, &bytes));
   }
 
+  napi_value undefined = nullptr;
+  check(env, napi_get_undefined(env, &undefined));
+  std::vector<double> byte_lengths;
   std::vector<napi_value> elements;
-  elements.reserve(2 * records.size() + 2);
-  const auto add = [&](std::string_view content, Encoding encoding) {
-    napi_value element = nullptr;
-    if (encoding == Encoding::kText) {
-      check(env, napi_create_string_utf8(env, content.data(), content.size(), &element));
-    } else {
+  elements.reserve(2 * records.size() + 3);
+  // Keys repeat (one key's records share a partition), so each distinct text
+  // key becomes one JS string per batch; values are mostly distinct.
+  std::unordered_map<std::string_view, napi_value> text_keys;
+  const auto add = [&](std::string_view content, Encoding encoding, bool is_key) {
+    if (encoding == Encoding::kBytes) {
       if (!content.empty()) std::memcpy(bytes_cursor, content.data(), content.size());
       bytes_cursor += content.size();
-      check(env, napi_create_double(env, static_cast<double>(content.size()), &element));
+      byte_lengths.push_back(static_cast<double>(content.size()));
+      elements.push_back(undefined);
+      return;
     }
-    elements.push_back(element);
+    napi_value* cached = is_key ? &text_keys[content] : nullptr;
+    if (cached != nullptr && *cached != nullptr) {
+      elements.push_back(*cached);
+      return;
+    }
+    napi_value text = nullptr;
+    check(env, napi_create_string_utf8(env, content.data(), content.size(), &text));
+    if (cached != nullptr) *cached = text;
+    elements.push_back(text);
   };
   for (const Record& record : records) {
-    add(record.key, record.key_encoding);
-    add(record.value, record.value_encoding);
+    add(record.key, record.key_encoding, true);
+    add(record.value, record.value_encoding, false);
   }
 
   const std::vector<double> runs = offset_runs(records);
@@ -83,6 +97,9 @@ Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records) 
   std::copy(runs.begin(), runs.end(), run_array.Data());
   elements.push_back(run_array);
   elements.push_back(bytes);
+  auto byte_length_array = Napi::Float64Array::New(env, byte_lengths.size());
+  std::copy(byte_lengths.begin(), byte_lengths.end(), byte_length_array.Data());
+  elements.push_back(byte_length_array);
   return new_js_array(env, elements);
 }
 

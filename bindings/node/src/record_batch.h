@@ -3,13 +3,16 @@
 // The compact form in which poll hands records to topic.js, which turns it into
 // the { partition, offset, key, value } objects of SPEC.md. Plain objects and
 // Buffer views are much cheaper to make in JS than through Node-API calls, so
-// the addon crosses once per key and value and once per batch otherwise:
+// the addon makes one JS value per distinct text key and per text value, and a
+// fixed number of others per batch:
 //
-//   [key0, value0, key1, value1, ..., runs, bytes]
+//   [key0, value0, key1, value1, ..., runs, bytes, byteLengths]
 //
-// - A text key or value is a string. A byte key or value is its length n: its
-//   bytes are the next n bytes of `bytes`, an ArrayBuffer holding the bytes of
-//   all byte keys and values in order (undefined if there are none).
+// - A text key or value is a string. A byte key or value is `undefined`: its
+//   bytes are the next n bytes of `bytes`, where n is the next entry of
+//   byteLengths (a Float64Array). `bytes` is an ArrayBuffer holding the bytes
+//   of all byte keys and values in order (undefined if there are none); JS
+//   hands out Buffer views of it.
 // - runs is a Float64Array of (partition, first offset, count) triples: `count`
 //   records of `partition` with offsets first, first + 1, ... in record order.
 // Used on the JS thread only.
