@@ -24,8 +24,8 @@ std::optional<ByteView> read_varint_bytes(WireReader& reader) {
 Result<std::vector<BatchRecord>> decode_batch_records(std::span<const std::uint8_t> batch) {
   Result<RecordBatchHeader> header = parse_record_batch_header(batch);
   if (!header) return header.error();
-  if (header->size_bytes() > batch.size() || header->size_bytes() < kBatchHeaderSize ||
-      header->record_count < 0) {
+  if (header->batch_length < static_cast<std::int32_t>(kBatchHeaderSize - kBatchLogOverhead) ||
+      header->size_bytes() > batch.size() || header->record_count < 0) {
     return ErrorCode::kCorruptMessage;
   }
   if (header->compression() != Compression::kNone) return ErrorCode::kUnsupportedCompressionType;
