@@ -7,8 +7,8 @@ __all__ = ["NotAssignedError", "Topic", "partition_for"]
 class NotAssignedError(Exception):
     """A commit named a partition not assigned to the consumer; nothing was committed."""
 
-class Record(TypedDict):
-    """One record from Topic.poll (not a runtime class: poll returns plain dicts)."""
+class _Record(TypedDict):
+    """A record from Topic.poll; only for type checkers (poll returns plain dicts)."""
 
     partition: int
     offset: int
@@ -26,7 +26,7 @@ class Topic:
     def join(self, group: str, consumer_id: str) -> None: ...
     def leave(self, group: str, consumer_id: str) -> None: ...
     def assignment(self, group: str, consumer_id: str) -> list[int]: ...
-    def poll(self, group: str, consumer_id: str, max_records: int = 100) -> list[Record]: ...
+    def poll(self, group: str, consumer_id: str, max_records: int = 100) -> list[_Record]: ...
     def commit(
         self, group: str, consumer_id: str, offsets: Mapping[int, int] | None = None
     ) -> None: ...

@@ -48,7 +48,7 @@ void register_errors(py::module_& module) {
     }
   }
   module.add_object("NotAssignedError", py::handle(not_assigned_error_type));
-  py::register_exception_translator(&translate_engine_error);
+  py::register_local_exception_translator(&translate_engine_error);
 }
 
 void raise_current_exception() noexcept {

@@ -13,7 +13,8 @@
 namespace kgroups::python {
 
 // Creates the exception class kgroups.NotAssignedError, adds it to `module` and
-// registers the mapping with pybind11 (for the functions pybind11 dispatches).
+// registers the mapping with pybind11, for this module only (for the functions
+// pybind11 dispatches: the constructor).
 // Call once, from the module's init function.
 void register_errors(pybind11::module_& module);
 
