@@ -151,6 +151,16 @@ bool wait_for(const MessageLedger& ledger, std::int64_t target, const GroupContr
   return ledger.unique() >= target;
 }
 
+// Waits until some member has received a message, a member failed, or
+// `deadline` passed; returns whether a message arrived.
+bool wait_for_join(const GroupControl& control, double deadline) {
+  while (control.first_message.load() < 0 && !control.stop.load() &&
+         monotonic_seconds() < deadline) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return control.first_message.load() >= 0;
+}
+
 bool wait_paused(const std::vector<std::unique_ptr<Member>>& members, const GroupControl& control,
                  double deadline) {
   auto all_paused = [&] {
@@ -194,6 +204,10 @@ PhaseResult run_group(const BenchOptions& options) {
   }
 
   std::string failure;
+  if (!wait_for_join(control, std::min(deadline, start + options.join_timeout_s))) {
+    failure = "no member received a message within " + std::to_string(options.join_timeout_s) +
+              " s of subscribing: the group did not form (librdkafka's log lines above say why)";
+  }
   while (failure.empty()) {
     if (!wait_for(ledger, round_end, control, deadline)) {
       failure = "timed out or failed with " + std::to_string(ledger.unique()) + " of " +
@@ -242,7 +256,8 @@ PhaseResult run_group(const BenchOptions& options) {
                      .messages = options.messages,
                      .seconds = clock.wall_seconds(),
                      .client_cpu_seconds = clock.client_cpu_seconds(),
-                     .broker_cpu_seconds = clock.broker_cpu_seconds()};
+                     .broker_cpu_seconds = clock.broker_cpu_seconds(),
+                     .broker_run_seconds = clock.broker_run_seconds()};
   result.join_ms = (control.first_message.load() - start) * 1000;
   result.after_join_seconds = result.seconds - result.join_ms / 1000;
   result.assignments = 0;

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -42,10 +43,26 @@ double process_cpu_seconds(int pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
+double process_run_seconds(int pid) {
+  std::error_code error;
+  std::filesystem::directory_iterator tasks("/proc/" + std::to_string(pid) + "/task", error);
+  if (error) return -1;
+  long long nanoseconds = 0;
+  for (const auto& task : tasks) {
+    std::ifstream file(task.path() / "schedstat");
+    long long run = 0;
+    if (file >> run) nanoseconds += run;
+  }
+  return static_cast<double>(nanoseconds) / 1e9;
+}
+
 void PhaseClock::start(double now) {
   window_wall_start_ = now >= 0 ? now : monotonic_seconds();
   window_client_cpu_start_ = process_cpu_seconds(0);
-  if (broker_pid_ > 0) window_broker_cpu_start_ = process_cpu_seconds(broker_pid_);
+  if (broker_pid_ > 0) {
+    window_broker_cpu_start_ = process_cpu_seconds(broker_pid_);
+    window_broker_run_start_ = process_run_seconds(broker_pid_);
+  }
 }
 
 void PhaseClock::stop(double now) {
@@ -53,6 +70,7 @@ void PhaseClock::stop(double now) {
   client_cpu_seconds_ += process_cpu_seconds(0) - window_client_cpu_start_;
   if (broker_pid_ > 0) {
     broker_cpu_seconds_ += process_cpu_seconds(broker_pid_) - window_broker_cpu_start_;
+    broker_run_seconds_ += process_run_seconds(broker_pid_) - window_broker_run_start_;
   }
 }
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // PhaseClock: sums the wall time, this process's CPU time and the broker
-// process's CPU time (from /proc/<pid>/stat, utime + stime) over the timed
-// windows of a phase, so untimed set-up work between windows is left out.
+// process's CPU time over the timed windows of a phase, so untimed set-up work
+// between windows is left out. The broker's CPU time is read two ways: utime +
+// stime from /proc/<pid>/stat (clock ticks, 10 ms here), and the sum of its
+// threads' run time from /proc/<pid>/task/*/schedstat (nanoseconds; misses
+// threads that exit inside a window, which neither broker does).
 // Not thread-safe: one thread starts and stops it.
 #pragma once
 
@@ -14,6 +17,9 @@ double monotonic_seconds();
 // User + system CPU seconds of process `pid` (0: this process), or -1 if it
 // cannot be read.
 double process_cpu_seconds(int pid);
+
+// Run time of process `pid`'s live threads in seconds from schedstat, or -1.
+double process_run_seconds(int pid);
 
 class PhaseClock {
  public:
@@ -28,15 +34,18 @@ class PhaseClock {
   double wall_seconds() const { return wall_seconds_; }
   double client_cpu_seconds() const { return client_cpu_seconds_; }
   double broker_cpu_seconds() const { return broker_pid_ > 0 ? broker_cpu_seconds_ : -1; }
+  double broker_run_seconds() const { return broker_pid_ > 0 ? broker_run_seconds_ : -1; }
 
  private:
   int broker_pid_;
   double window_wall_start_ = 0;
   double window_client_cpu_start_ = 0;
   double window_broker_cpu_start_ = 0;
+  double window_broker_run_start_ = 0;
   double wall_seconds_ = 0;
   double client_cpu_seconds_ = 0;
   double broker_cpu_seconds_ = 0;
+  double broker_run_seconds_ = 0;
 };
 
 }  // namespace kgroups::bench

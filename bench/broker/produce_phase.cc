@@ -18,7 +18,8 @@ PhaseResult run_produce(const BenchOptions& options) {
                      .messages = options.messages,
                      .seconds = clock.wall_seconds(),
                      .client_cpu_seconds = clock.client_cpu_seconds(),
-                     .broker_cpu_seconds = clock.broker_cpu_seconds()};
+                     .broker_cpu_seconds = clock.broker_cpu_seconds(),
+                     .broker_run_seconds = clock.broker_run_seconds()};
 }
 
 }  // namespace kgroups::bench

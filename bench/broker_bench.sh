@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Broker benchmark (issues 5 and 6): the same librdkafka workload against
+# kgroupsd and against librdkafka's own mock cluster (the baseline), in one run.
+# Phases: produce (acks=all, every delivery report awaited), consume (plain
+# assignment) and group (a 2-member consumer group; join time and throughput).
+# Each broker's CPU time comes from /proc/<pid>/stat (utime+stime), read by the
+# client around each timed window. Prints a table, the kgroupsd/mock ratios and
+# PASS/MISS per target of the issues. Everything listens on 127.0.0.1 and is
+# killed on exit. Run with --help for the options.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+  cat <<'EOF'
+usage: bench/broker_bench.sh [options]
+  --phases LIST          comma-separated: produce,consume,group (default: all three)
+  --targets LIST         comma-separated: mock,kgroupsd (default: both)
+  --messages N           messages per phase (default 1000000)
+  --round-messages R     consume/group phases write and read in rounds of R messages,
+                         because the mock cluster keeps only 5 MiB per partition
+                         (default 150000)
+  --repeat K             run every phase K times per target, report the median (default 1)
+  --build-dir DIR        build directory (default build/release; configured as the
+                         release preset, or as Release if it is another new directory)
+  --no-build             use the binaries already in the build directory
+  --keep-logs            keep the brokers' and clients' logs (path printed at the end)
+EOF
+}
+
+phases=produce,consume,group
+targets=mock,kgroupsd
+messages=1000000
+round_messages=150000
+repeat=1
+build_dir=build/release
+build=1
+keep_logs=0
+while (($#)); do
+  case $1 in
+    --phases) phases=$2; shift 2 ;;
+    --targets) targets=$2; shift 2 ;;
+    --messages) messages=$2; shift 2 ;;
+    --round-messages) round_messages=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --build-dir) build_dir=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
+    --keep-logs) keep_logs=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "broker_bench: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+IFS=, read -r -a phase_list <<<"$phases"
+IFS=, read -r -a target_list <<<"$targets"
+for phase in "${phase_list[@]}"; do
+  [[ $phase =~ ^(produce|consume|group)$ ]] ||
+    { echo "broker_bench: unknown phase '$phase' (produce, consume or group)" >&2; exit 2; }
+done
+for target in "${target_list[@]}"; do
+  [[ $target =~ ^(mock|kgroupsd)$ ]] ||
+    { echo "broker_bench: unknown target '$target' (mock or kgroupsd)" >&2; exit 2; }
+done
+for number in "$messages" "$round_messages" "$repeat"; do
+  [[ $number =~ ^[1-9][0-9]*$ ]] ||
+    { echo "broker_bench: '$number' is not a positive integer" >&2; exit 2; }
+done
+
+client=$build_dir/bench/broker/kgroups_broker_bench
+mock=$build_dir/bench/broker/kgroups_mock_cluster
+kgroupsd=$build_dir/tools/kgroupsd/kgroupsd
+
+# ---- build ----------------------------------------------------------------
+if ((build)); then
+  if [[ ! -f $build_dir/CMakeCache.txt ]]; then
+    if [[ $build_dir == build/release ]]; then
+      cmake --preset release >/dev/null
+    else
+      cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKGROUPS_BUILD_TESTS=OFF \
+        -DKGROUPS_BUILD_BENCH=ON -DKGROUPS_BUILD_BROKER=ON -DKGROUPS_BUILD_CLI=OFF \
+        -DKGROUPS_BUILD_PYTHON=OFF -DKGROUPS_BUILD_NODE=OFF -DKGROUPS_INSTALL=OFF >/dev/null
+    fi
+  fi
+  build_targets=(kgroups_mock_cluster kgroups_broker_bench)
+  [[ ,$targets, == *,kgroupsd,* ]] && build_targets+=(kgroupsd)
+  cmake --build "$build_dir" -j2 --target "${build_targets[@]}"
+fi
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build_dir/CMakeCache.txt" 2>/dev/null || true)
+if [[ $build_type != Release && $build_type != RelWithDebInfo ]]; then
+  echo "broker_bench: warning: $build_dir is a '${build_type:-unknown}' build; figures from an" \
+    "unoptimized kgroupsd mean little" >&2
+fi
+for binary in "$client" "$mock"; do
+  [[ -x $binary ]] || { echo "broker_bench: $binary is missing; build it or drop --no-build" >&2; exit 1; }
+done
+if [[ ,$targets, == *,kgroupsd,* && ! -x $kgroupsd ]]; then
+  echo "broker_bench: $kgroupsd is missing; build it or use --targets mock" >&2
+  exit 1
+fi
+
+# ---- brokers --------------------------------------------------------------
+work=$(mktemp -d /tmp/broker_bench.XXXXXX)
+declare -A broker_pid broker_address startup_ms
+drain_pids=()
+cleanup() {
+  local pid
+  for pid in "${broker_pid[@]}" "${drain_pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${broker_pid[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+  if ((keep_logs)); then
+    echo "broker_bench: logs kept in $work" >&2
+  else
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Every phase and repetition gets its own topic of 6 partitions, created at start-up.
+topic_flags=()
+for phase in "${phase_list[@]}"; do
+  for ((rep = 1; rep <= repeat; rep++)); do
+    topic_flags+=(--topic "bench-$phase-$rep:6")
+  done
+done
+
+# start_broker NAME COMMAND...: starts the broker with its stdout on a FIFO, reads
+# its ready line ("... listening on HOST:PORT") and times launch-to-ready.
+start_broker() {
+  local name=$1 fifo=$work/$1.stdout line started ready
+  shift
+  mkfifo "$fifo"
+  exec {fd}<>"$fifo"
+  started=$EPOCHREALTIME
+  "$@" >"$fifo" 2>"$work/$name.log" &
+  broker_pid[$name]=$!
+  if ! read -r -t 10 -u "$fd" line; then
+    echo "broker_bench: $name printed no ready line within 10 s; its log:" >&2
+    tail -20 "$work/$name.log" >&2
+    exit 1
+  fi
+  ready=$EPOCHREALTIME
+  cat <&"$fd" >>"$work/$name.log" &  # keep draining its stdout
+  drain_pids+=($!)
+  broker_address[$name]=${line##* }
+  startup_ms[$name]=$(awk -v a="$started" -v b="$ready" 'BEGIN { printf "%.1f", (b - a) * 1000 }')
+  echo "broker_bench: $name ready in ${startup_ms[$name]} ms at ${broker_address[$name]}" \
+    "(pid ${broker_pid[$name]})" >&2
+}
+
+# startup_median NAME COMMAND...: launches the broker 5 more times, each until its
+# ready line, and prints the median launch-to-ready time in ms (one launch is noisy
+# on a loaded machine).
+startup_median() {
+  local name=$1 fifo=$work/$1.probe line started ready pid times=()
+  shift
+  mkfifo "$fifo"
+  exec {probe_fd}<>"$fifo"
+  for ((i = 0; i < 5; i++)); do
+    started=$EPOCHREALTIME
+    "$@" >"$fifo" 2>/dev/null &
+    pid=$!
+    read -r -t 10 -u "$probe_fd" line || { kill "$pid"; echo -; return; }
+    ready=$EPOCHREALTIME
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+    times+=("$(awk -v a="$started" -v b="$ready" 'BEGIN { printf "%.1f", (b - a) * 1000 }')")
+  done
+  exec {probe_fd}<&-
+  printf '%s\n' "${times[@]}" | sort -n | sed -n 3p
+}
+
+for target in "${target_list[@]}"; do
+  case $target in
+    mock) command=("$mock" "${topic_flags[@]}") ;;
+    kgroupsd) command=("$kgroupsd" --listen 127.0.0.1:0 "${topic_flags[@]}") ;;
+  esac
+  start_broker "$target" "${command[@]}"
+  startup_ms[$target]=$(startup_median "$target" "${command[@]}")
+  echo "broker_bench: $target start-up to ready, median of 5 more launches:" \
+    "${startup_ms[$target]} ms" >&2
+done
+
+# ---- runs -----------------------------------------------------------------
+# results holds one line per run: "target phase rep key=value ..." or "target phase rep FAILED".
+results=$work/results
+: >"$results"
+for ((rep = 1; rep <= repeat; rep++)); do
+  for phase in "${phase_list[@]}"; do
+    for target in "${target_list[@]}"; do
+      log=$work/client-$target-$phase-$rep.log
+      echo "broker_bench: $phase against $target (run $rep of $repeat)..." >&2
+      if line=$(timeout 600 "$client" --bootstrap "${broker_address[$target]}" --phase "$phase" \
+        --topic "bench-$phase-$rep" --messages "$messages" --round-messages "$round_messages" \
+        --broker-pid "${broker_pid[$target]}" --group-id "bench-$target-$rep" 2>"$log"); then
+        echo "$target $phase $rep ${line#result }" >>"$results"
+      else
+        echo "$target $phase $rep FAILED" >>"$results"
+        echo "broker_bench: $phase against $target FAILED:" >&2
+        grep -v '^%[0-9]|' "$log" | tail -5 >&2 || true
+      fi
+      if ! kill -0 "${broker_pid[$target]}" 2>/dev/null; then
+        echo "broker_bench: $target exited during the $phase phase; its log:" >&2
+        tail -20 "$work/$target.log" >&2
+        exit 1
+      fi
+    done
+  done
+done
+
+# ---- report ---------------------------------------------------------------
+# median TARGET PHASE KEY: the median of KEY over the successful runs, or "-".
+median() {
+  awk -v t="$1" -v p="$2" -v k="$3" '
+    $1 == t && $2 == p && $4 != "FAILED" {
+      for (i = 4; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) v[n++] = kv[2] + 0 }
+    }
+    END {
+      if (n == 0) { print "-"; exit }
+      for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
+      print (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
+    }' "$results"
+}
+# per_million VALUE MESSAGES: VALUE * 1e6 / MESSAGES, or "-".
+per_million() {
+  [[ $1 == - ]] && { echo -; return; }
+  awk -v v="$1" -v n="$2" 'BEGIN { printf "%.3f", v * 1e6 / n }'
+}
+failures() { awk -v t="$1" -v p="$2" '$1 == t && $2 == p && $4 == "FAILED"' "$results" | wc -l; }
+
+declare -A figure
+echo
+echo "Broker throughput: $messages messages of 8-byte keys and 100-byte values, 6 partitions," \
+  "acks=all; consume/group in rounds of $round_messages; median of $repeat run(s)"
+row='%-9s %-8s %10s %7s %10s %10s %10s %8s %12s %6s\n'
+printf "$row" target phase 'msgs/s' 'MB/s' 'broker CPU' 'broker CPU' 'client CPU' 'join ms' \
+  'after-join' failed
+printf "$row" '' '' '' '' 's/1M stat' 's/1M sched' 's/1M' '' 'msgs/s' ''
+for phase in "${phase_list[@]}"; do
+  for target in "${target_list[@]}"; do
+    rate=$(median "$target" "$phase" msgs_per_s)
+    mb=$(median "$target" "$phase" mb_per_s)
+    broker_cpu=$(per_million "$(median "$target" "$phase" broker_cpu_s)" "$messages")
+    broker_run=$(per_million "$(median "$target" "$phase" broker_run_s)" "$messages")
+    client_cpu=$(per_million "$(median "$target" "$phase" client_cpu_s)" "$messages")
+    join=$(median "$target" "$phase" join_ms)
+    after=$(median "$target" "$phase" after_join_msgs_per_s)
+    figure[$target.$phase.rate]=$rate
+    figure[$target.$phase.cpu]=$broker_run
+    figure[$target.$phase.join]=$join
+    figure[$target.$phase.after]=$after
+    printf "$row" "$target" "$phase" "$rate" "$mb" "$broker_cpu" "$broker_run" "$client_cpu" \
+      "$join" "$after" "$(failures "$target" "$phase")"
+  done
+done
+for target in "${target_list[@]}"; do
+  echo "start-up to ready (median of 5 launches): $target ${startup_ms[$target]} ms"
+done
+echo "Broker CPU: utime+stime from /proc/<pid>/stat (10 ms ticks) and the threads' run time" \
+  "from /proc/<pid>/task/*/schedstat (ns); the targets use the schedstat figure."
+
+# check NAME VALUE OP LIMIT: prints "PASS"/"MISS" for VALUE OP LIMIT, "n/a" without figures.
+check() {
+  local name=$1 value=$2 op=$3 limit=$4 verdict
+  if [[ $value == - || $limit == - || -z $value || -z $limit ]]; then
+    verdict=n/a
+  elif awk -v v="$value" -v l="$limit" -v op="$op" \
+    'BEGIN { exit !((op == ">=" && v >= l) || (op == "<=" && v <= l) || (op == "<" && v < l)) }'; then
+    verdict=PASS
+  else
+    verdict=MISS
+  fi
+  printf '  %-4s %-52s %s %s %s\n' "$verdict" "$name" "$value" "$op" "$limit"
+}
+ratio() {
+  [[ $1 == - || $2 == - ]] && { echo -; return; }
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f", a / b }'
+}
+half() { [[ $1 == - ]] && echo - || awk -v v="$1" 'BEGIN { printf "%.3f", v / 2 }'; }
+
+if [[ ,$targets, == *,kgroupsd,* ]]; then
+  echo
+  echo "Targets (kgroupsd vs mock):"
+  check "kgroupsd start-up to ready (ms)" "${startup_ms[kgroupsd]}" "<" 50
+  for phase in "${phase_list[@]}"; do
+    if [[ ,$targets, == *,mock,* ]]; then
+      echo "  $phase: throughput ratio kgroupsd/mock" \
+        "$(ratio "${figure[kgroupsd.$phase.rate]}" "${figure[mock.$phase.rate]}")," \
+        "broker CPU ratio kgroupsd/mock" \
+        "$(ratio "${figure[kgroupsd.$phase.cpu]}" "${figure[mock.$phase.cpu]}")"
+    fi
+    if [[ $phase == group ]]; then
+      check "group join (ms)" "${figure[kgroupsd.group.join]}" "<" 100
+      [[ ,$targets, == *,mock,* ]] || continue
+      check "group msgs/s after the join >= mock" "${figure[kgroupsd.group.after]}" ">=" \
+        "${figure[mock.group.after]}"
+    else
+      [[ ,$targets, == *,mock,* ]] || continue
+      check "$phase msgs/s >= mock" "${figure[kgroupsd.$phase.rate]}" ">=" \
+        "${figure[mock.$phase.rate]}"
+    fi
+    check "$phase broker CPU s per 1M msgs <= half the mock's" \
+      "${figure[kgroupsd.$phase.cpu]}" "<=" "$(half "${figure[mock.$phase.cpu]}")"
+  done
+fi
+if grep -q FAILED "$results"; then
+  echo "broker_bench: some runs FAILED (see above)" >&2
+  exit 1
+fi
