@@ -36,7 +36,7 @@ constexpr std::chrono::seconds kDeadline{60};
 
 // True while the test's time budget lasts: loops that wait for the writers stop
 // at the deadline even if something hangs.
-bool InTime(std::chrono::steady_clock::time_point started) {
+bool in_time(std::chrono::steady_clock::time_point started) {
   return std::chrono::steady_clock::now() - started < kDeadline;
 }
 
@@ -52,7 +52,7 @@ struct Seen {
 
 // Records of one poll must be in partition order and, within a partition, at
 // consecutive offsets. Returns "" or what was wrong.
-std::string CheckPollOrder(const std::vector<kgroups::Record>& records) {
+std::string check_poll_order(const std::vector<kgroups::Record>& records) {
   for (std::size_t i = 1; i < records.size(); ++i) {
     const kgroups::Record& before = records[i - 1];
     const kgroups::Record& after = records[i];
@@ -67,13 +67,13 @@ std::string CheckPollOrder(const std::vector<kgroups::Record>& records) {
 }
 
 // The offsets a consumer has polled up to, per partition, for commit with offsets.
-std::map<int, std::int64_t> NextOffsets(const std::vector<kgroups::Record>& records) {
+std::map<int, std::int64_t> next_offsets(const std::vector<kgroups::Record>& records) {
   std::map<int, std::int64_t> next;
   for (const kgroups::Record& record : records) next[record.partition] = record.offset + 1;
   return next;
 }
 
-void Append(const std::vector<kgroups::Record>& records, std::vector<Seen>& seen) {
+void append_seen(const std::vector<kgroups::Record>& records, std::vector<Seen>& seen) {
   for (const kgroups::Record& record : records) {
     seen.push_back(
         {record.partition, record.offset, std::string(record.key), std::string(record.value)});
@@ -89,6 +89,7 @@ TEST(TopicConcurrency, ConcurrentAppendPollCommitKeepsOffsetsDenseAndLosesNothin
   // Writers: the (partition, offset) of every append, with its value.
   std::vector<std::vector<Seen>> appended(kWriters);
   std::vector<std::thread> writers;
+  writers.reserve(kWriters);
   for (int w = 0; w < kWriters; ++w) {
     writers.emplace_back([&, w] {
       start.arrive_and_wait();
@@ -108,24 +109,25 @@ TEST(TopicConcurrency, ConcurrentAppendPollCommitKeepsOffsetsDenseAndLosesNothin
   std::atomic<int> stale_commits{0};
   std::atomic<int> consumer_polls{0};
   std::vector<std::thread> consumers;
+  consumers.reserve(kConsumers);
   for (int c = 0; c < kConsumers; ++c) {
     consumers.emplace_back([&, c] {
       const std::string id = "c" + std::to_string(c);
       std::mt19937 rng(1234 + c);
       topic.join("g", id);
       start.arrive_and_wait();
-      for (int loop = 0; loop < kMaxLoops && !writers_done.load() && InTime(started); ++loop) {
+      for (int loop = 0; loop < kMaxLoops && !writers_done.load() && in_time(started); ++loop) {
         const auto records = topic.poll("g", id, 1 + static_cast<int>(rng() % 64));
         consumer_polls.fetch_add(1);
         if (records.empty()) std::this_thread::yield();
-        const std::string order = CheckPollOrder(records);
+        const std::string order = check_poll_order(records);
         if (!order.empty() && consumer_errors[c].empty()) consumer_errors[c] = order;
-        Append(records, delivered[c]);
+        append_seen(records, delivered[c]);
         if (loop % 2 == 0) {
           topic.commit("g", id);
         } else {
           try {
-            topic.commit("g", id, NextOffsets(records));
+            topic.commit("g", id, next_offsets(records));
           } catch (const kgroups::NotAssignedError&) {
             stale_commits.fetch_add(1);  // lost the partition in a rebalance: refused, fine
           }
@@ -142,7 +144,7 @@ TEST(TopicConcurrency, ConcurrentAppendPollCommitKeepsOffsetsDenseAndLosesNothin
   // Membership churn in "g": members that join and leave without polling.
   std::thread churn([&] {
     start.arrive_and_wait();
-    for (int i = 0; i < kMaxLoops && !writers_done.load() && InTime(started); ++i) {
+    for (int i = 0; i < kMaxLoops && !writers_done.load() && in_time(started); ++i) {
       const std::string id = "x" + std::to_string(i % 4);
       topic.join("g", id);
       std::this_thread::yield();
@@ -167,9 +169,9 @@ TEST(TopicConcurrency, ConcurrentAppendPollCommitKeepsOffsetsDenseAndLosesNothin
         }
         next[record.partition] = record.offset + 1;
       }
-      Append(records, solo_seen);
+      append_seen(records, solo_seen);
     };
-    while (!writers_done.load() && InTime(started)) {
+    while (!writers_done.load() && in_time(started)) {
       const auto records = topic.poll("solo", "only", 37);
       if (records.empty()) std::this_thread::yield();
       take(records);
@@ -188,7 +190,7 @@ TEST(TopicConcurrency, ConcurrentAppendPollCommitKeepsOffsetsDenseAndLosesNothin
   std::thread reader([&] {
     start.arrive_and_wait();
     std::vector<std::int64_t> last_end(kPartitions, 0);
-    for (int loop = 0; loop < kMaxLoops && !writers_done.load() && InTime(started); ++loop) {
+    for (int loop = 0; loop < kMaxLoops && !writers_done.load() && in_time(started); ++loop) {
       const int p = loop % kPartitions;
       const std::int64_t committed = topic.committed("g", p);
       const std::int64_t end = topic.end_offset(p);
@@ -250,8 +252,8 @@ TEST(TopicConcurrency, ConcurrentAppendPollCommitKeepsOffsetsDenseAndLosesNothin
   for (int loop = 0; loop < kMaxLoops; ++loop) {
     const auto records = topic.poll("g", "final", 500);
     if (records.empty()) break;
-    ASSERT_EQ(CheckPollOrder(records), "");
-    Append(records, drained);
+    ASSERT_EQ(check_poll_order(records), "");
+    append_seen(records, drained);
   }
   topic.commit("g", "final");
   for (int p = 0; p < kPartitions; ++p) {

@@ -40,7 +40,7 @@ class Oracle {
   int num_partitions() const { return static_cast<int>(logs_.size()); }
 
   // SPEC.md, "Partitioning": FNV-1a, then modulo.
-  static int PartitionFor(const std::string& key, int num_partitions) {
+  static int partition_for(const std::string& key, int num_partitions) {
     if (num_partitions < 1) throw std::invalid_argument("oracle: num_partitions < 1");
     std::uint64_t hash = 2166136261U;
     for (const char byte : key) {
@@ -50,47 +50,47 @@ class Oracle {
     return static_cast<int>(hash % static_cast<std::uint64_t>(num_partitions));
   }
 
-  std::pair<int, std::int64_t> Append(const std::string& key, const std::string& value,
+  std::pair<int, std::int64_t> append(const std::string& key, const std::string& value,
                                       kgroups::Encoding key_encoding,
                                       kgroups::Encoding value_encoding) {
-    const int partition = PartitionFor(key, num_partitions());
+    const int partition = partition_for(key, num_partitions());
     const auto offset = static_cast<std::int64_t>(logs_[partition].size());
     logs_[partition].push_back({partition, offset, key, value, key_encoding, value_encoding});
     return {partition, offset};
   }
 
-  std::int64_t EndOffset(int partition) const {
-    CheckPartition(partition);
+  std::int64_t end_offset(int partition) const {
+    check_partition(partition);
     return static_cast<std::int64_t>(logs_[partition].size());
   }
 
-  void Join(const std::string& group, const std::string& consumer) {
+  void join(const std::string& group, const std::string& consumer) {
     Group& state = groups_[group];
     if (state.members.count(consumer) == 1) return;
     state.members.insert(consumer);
-    Rebalance(state);
+    rebalance(state);
   }
 
-  void Leave(const std::string& group, const std::string& consumer) {
+  void leave(const std::string& group, const std::string& consumer) {
     auto found = groups_.find(group);
     if (found == groups_.end() || found->second.members.count(consumer) == 0) return;
     found->second.members.erase(consumer);
-    Rebalance(found->second);
+    rebalance(found->second);
   }
 
-  std::vector<int> Assignment(const std::string& group, const std::string& consumer) const {
+  std::vector<int> assignment(const std::string& group, const std::string& consumer) const {
     auto found = groups_.find(group);
     if (found == groups_.end()) return {};
-    return RangeOf(found->second.members, num_partitions(), consumer);
+    return range_of(found->second.members, num_partitions(), consumer);
   }
 
-  std::vector<OracleRecord> Poll(const std::string& group, const std::string& consumer,
+  std::vector<OracleRecord> poll(const std::string& group, const std::string& consumer,
                                  int max_records) {
     if (max_records < 0) throw std::invalid_argument("oracle: max_records < 0");
     std::vector<OracleRecord> result;
-    for (int partition : Assignment(group, consumer)) {
+    for (int partition : assignment(group, consumer)) {
       std::int64_t& position = groups_.at(group).positions[consumer][partition];
-      while (static_cast<int>(result.size()) < max_records && position < EndOffset(partition)) {
+      while (static_cast<int>(result.size()) < max_records && position < end_offset(partition)) {
         result.push_back(logs_[partition][position]);
         ++position;
       }
@@ -98,31 +98,31 @@ class Oracle {
     return result;
   }
 
-  void Commit(const std::string& group, const std::string& consumer) {
-    for (int partition : Assignment(group, consumer)) {
+  void commit(const std::string& group, const std::string& consumer) {
+    for (int partition : assignment(group, consumer)) {
       Group& state = groups_.at(group);
       state.committed[partition] = state.positions[consumer][partition];
     }
   }
 
-  void Commit(const std::string& group, const std::string& consumer,
+  void commit(const std::string& group, const std::string& consumer,
               const std::map<int, std::int64_t>& offsets) {
-    const std::vector<int> assigned = Assignment(group, consumer);
+    const std::vector<int> assigned = assignment(group, consumer);
     for (const auto& [partition, offset] : offsets) {
       bool is_assigned = false;
       for (int mine : assigned) is_assigned = is_assigned || mine == partition;
       if (!is_assigned) throw kgroups::NotAssignedError("oracle: not assigned", partition);
     }
     for (const auto& [partition, offset] : offsets) {
-      if (offset < 0 || offset > EndOffset(partition)) {
+      if (offset < 0 || offset > end_offset(partition)) {
         throw std::invalid_argument("oracle: offset out of range");
       }
     }
     for (const auto& [partition, offset] : offsets) groups_.at(group).committed[partition] = offset;
   }
 
-  std::int64_t Committed(const std::string& group, int partition) const {
-    CheckPartition(partition);
+  std::int64_t committed(const std::string& group, int partition) const {
+    check_partition(partition);
     auto found = groups_.find(group);
     if (found == groups_.end()) return 0;
     auto committed = found->second.committed.find(partition);
@@ -136,7 +136,7 @@ class Oracle {
     std::map<int, std::int64_t> committed;  // partition -> next offset to read
   };
 
-  void CheckPartition(int partition) const {
+  void check_partition(int partition) const {
     if (partition < 0 || partition >= num_partitions()) {
       throw std::out_of_range("oracle: partition out of range");
     }
@@ -144,10 +144,10 @@ class Oracle {
 
   // SPEC.md, "Rebalance", step 3: every member restarts every partition it now
   // owns from the group's committed offset (0 if none).
-  void Rebalance(Group& state) {
+  void rebalance(Group& state) {
     state.positions.clear();
     for (const std::string& member : state.members) {
-      for (int partition : RangeOf(state.members, num_partitions(), member)) {
+      for (int partition : range_of(state.members, num_partitions(), member)) {
         auto committed = state.committed.find(partition);
         state.positions[member][partition] =
             committed == state.committed.end() ? 0 : committed->second;
@@ -158,8 +158,8 @@ class Oracle {
   // SPEC.md, "Rebalance", steps 1 and 2: members sorted by id (std::set of
   // std::string orders by char_traits<char>, which compares bytes as unsigned
   // char), n / m consecutive partitions each, one extra for the first n % m.
-  static std::vector<int> RangeOf(const std::set<std::string>& members, int n,
-                                  const std::string& consumer) {
+  static std::vector<int> range_of(const std::set<std::string>& members, int n,
+                                   const std::string& consumer) {
     const int m = static_cast<int>(members.size());
     int next = 0;
     int index = 0;

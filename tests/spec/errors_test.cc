@@ -21,7 +21,7 @@
 
 namespace {
 
-using kgroups_spec::AppendToPartition;
+using kgroups_spec::append_to_partition;
 constexpr int kIntMax = std::numeric_limits<int>::max();
 constexpr int kIntMin = std::numeric_limits<int>::min();
 
@@ -83,7 +83,7 @@ TEST(SpecErrors, NegativeMaxRecordsIsInvalidEvenWithoutPartitions) {
 
 TEST(SpecErrors, AssignmentIsCheckedBeforeOffsetRange) {
   kgroups::Topic topic(2);
-  AppendToPartition(topic, 0, 1);
+  append_to_partition(topic, 0, 1);
   topic.join("g", "A");
   topic.join("g", "B");  // A [0], B [1]
   // A bad offset on an assigned partition, next to an unassigned partition.
@@ -122,8 +122,8 @@ TEST(SpecErrors, ErrorMessagesAreNotEmpty) {
 
 // Builds the same rich state on any topic: two groups, positions ahead of
 // committed offsets, an idle member.
-void BuildState(kgroups::Topic& topic) {
-  for (int p = 0; p < 3; ++p) AppendToPartition(topic, p, 4 + p);
+void build_state(kgroups::Topic& topic) {
+  for (int p = 0; p < 3; ++p) append_to_partition(topic, p, 4 + p);
   for (const char* id : {"A", "B", "C", "D"}) topic.join("g", id);  // D idle
   topic.join("h", "A");
   (void)topic.poll("g", "A", 1);
@@ -183,10 +183,10 @@ TEST(SpecErrors, EveryErrorLeavesTheTopicExactlyAsItWas) {
     SCOPED_TRACE(bad.name);
     kgroups::Topic topic(3);
     kgroups::Topic twin(3);
-    BuildState(topic);
-    BuildState(twin);
+    build_state(topic);
+    build_state(twin);
     EXPECT_ANY_THROW(bad.call(topic));
-    kgroups_spec::CompareWholeState(topic, twin, groups, consumers);
+    kgroups_spec::compare_whole_state(topic, twin, groups, consumers);
   }
 }
 
@@ -194,7 +194,7 @@ TEST(SpecErrors, TopicWorksNormallyAfterAnError) {
   kgroups::Topic topic(2);
   topic.join("g", "A");
   EXPECT_THROW(topic.commit("g", "A", {{0, 5}}), std::invalid_argument);
-  const auto [p, offset] = topic.append(kgroups_spec::KeyOnPartition(0, 2), "v");
+  const auto [p, offset] = topic.append(kgroups_spec::key_on_partition(0, 2), "v");
   EXPECT_EQ(p, 0);
   EXPECT_EQ(offset, 0);
   EXPECT_EQ(topic.poll("g", "A").size(), 1U);

@@ -17,12 +17,12 @@
 
 namespace {
 
-using kgroups_spec::ReferenceFnv1a;
-using kgroups_spec::ReferencePartition;
+using kgroups_spec::reference_fnv1a;
+using kgroups_spec::reference_partition;
 
 // Keys with ASCII, empty, embedded NUL and high-bit bytes (a signed-char hash breaks on these).
-const std::vector<std::string>& SampleKeys() {
-  static const std::vector<std::string> keys = {
+const std::vector<std::string>& sample_keys() {
+  static const std::vector<std::string> kKeys = {
       "",
       "a",
       "b",
@@ -35,7 +35,7 @@ const std::vector<std::string>& SampleKeys() {
       std::string("a\0b", 3),
       "orders",
       "a much longer key than the others, to cover many rounds of the hash loop"};
-  return keys;
+  return kKeys;
 }
 
 TEST(SpecPartitioning, ReferenceHashValues) {
@@ -44,9 +44,9 @@ TEST(SpecPartitioning, ReferenceHashValues) {
   EXPECT_EQ(kgroups::fnv1a_32("a"), 3826002220U);
   EXPECT_EQ(kgroups::fnv1a_32("foobar"), 3214735720U);
   // The test's own FNV-1a agrees with them, so it can serve as the reference below.
-  EXPECT_EQ(ReferenceFnv1a(""), 2166136261U);
-  EXPECT_EQ(ReferenceFnv1a("a"), 3826002220U);
-  EXPECT_EQ(ReferenceFnv1a("foobar"), 3214735720U);
+  EXPECT_EQ(reference_fnv1a(""), 2166136261U);
+  EXPECT_EQ(reference_fnv1a("a"), 3826002220U);
+  EXPECT_EQ(reference_fnv1a("foobar"), 3214735720U);
 }
 
 TEST(SpecPartitioning, ReferenceValuesModuloPartitionCount) {
@@ -58,10 +58,10 @@ TEST(SpecPartitioning, ReferenceValuesModuloPartitionCount) {
 }
 
 TEST(SpecPartitioning, HashIsFnv1aOverTheKeyBytes) {
-  for (const std::string& key : SampleKeys()) {
-    EXPECT_EQ(kgroups::fnv1a_32(key), ReferenceFnv1a(key)) << "key \"" << key << "\"";
+  for (const std::string& key : sample_keys()) {
+    EXPECT_EQ(kgroups::fnv1a_32(key), reference_fnv1a(key)) << "key \"" << key << "\"";
     for (int n : {1, 2, 3, 6, 7, 16, 1000}) {
-      EXPECT_EQ(kgroups::partition_for(key, n), ReferencePartition(key, n))
+      EXPECT_EQ(kgroups::partition_for(key, n), reference_partition(key, n))
           << "key \"" << key << "\" n=" << n;
     }
   }
@@ -70,14 +70,14 @@ TEST(SpecPartitioning, HashIsFnv1aOverTheKeyBytes) {
 TEST(SpecPartitioning, ModuloUsesTheUnsignedHash) {
   // Every sample hash here is above INT_MAX, so a signed modulo would go wrong.
   for (const std::string& key : {std::string(""), std::string("a"), std::string("foobar")}) {
-    ASSERT_GT(ReferenceFnv1a(key), static_cast<std::uint32_t>(INT_MAX));
+    ASSERT_GT(reference_fnv1a(key), static_cast<std::uint32_t>(INT_MAX));
     EXPECT_EQ(kgroups::partition_for(key, INT_MAX),
-              static_cast<int>(ReferenceFnv1a(key) % static_cast<std::uint32_t>(INT_MAX)));
+              static_cast<int>(reference_fnv1a(key) % static_cast<std::uint32_t>(INT_MAX)));
   }
 }
 
 TEST(SpecPartitioning, OnePartitionTakesEveryKey) {
-  for (const std::string& key : SampleKeys()) EXPECT_EQ(kgroups::partition_for(key, 1), 0);
+  for (const std::string& key : sample_keys()) EXPECT_EQ(kgroups::partition_for(key, 1), 0);
 }
 
 TEST(SpecPartitioning, CountBelowOneThrowsInvalidArgument) {
@@ -90,8 +90,8 @@ TEST(SpecPartitioning, CountBelowOneThrowsInvalidArgument) {
 TEST(SpecPartitioning, AppendWritesToTheKeysPartition) {
   for (int n : {1, 2, 6, 7}) {
     kgroups::Topic topic(n);
-    for (const std::string& key : SampleKeys()) {
-      EXPECT_EQ(topic.append(key, "v").first, ReferencePartition(key, n))
+    for (const std::string& key : sample_keys()) {
+      EXPECT_EQ(topic.append(key, "v").first, reference_partition(key, n))
           << "key \"" << key << "\" n=" << n;
     }
   }
@@ -99,7 +99,7 @@ TEST(SpecPartitioning, AppendWritesToTheKeysPartition) {
 
 TEST(SpecPartitioning, OneKeyKeepsOnePartitionAndItsOrder) {
   kgroups::Topic topic(7);
-  const int partition = ReferencePartition("user-42", 7);
+  const int partition = reference_partition("user-42", 7);
   for (int i = 0; i < 20; ++i) {
     topic.append("other-" + std::to_string(i), "x");
     const auto [p, offset] = topic.append("user-42", std::to_string(i));
@@ -127,7 +127,7 @@ TEST(SpecAppend, OffsetsAreDenseFromZeroPerPartition) {
   for (int i = 0; i < 500; ++i) {
     const std::string key = "k" + std::to_string(i % 37);
     const auto [partition, offset] = topic.append(key, "v" + std::to_string(i));
-    ASSERT_EQ(partition, ReferencePartition(key, kPartitions));
+    ASSERT_EQ(partition, reference_partition(key, kPartitions));
     EXPECT_EQ(offset, next[partition]) << "append #" << i << " partition " << partition;
     next[partition] = offset + 1;
     EXPECT_EQ(topic.end_offset(partition), next[partition]);
@@ -137,7 +137,7 @@ TEST(SpecAppend, OffsetsAreDenseFromZeroPerPartition) {
 
 TEST(SpecAppend, EndOffsetIsTheNextOffsetAndTheRecordCount) {
   kgroups::Topic topic(3);
-  const std::string key = kgroups_spec::KeyOnPartition(1, 3);
+  const std::string key = kgroups_spec::key_on_partition(1, 3);
   for (std::int64_t i = 0; i < 10; ++i) {
     EXPECT_EQ(topic.end_offset(1), i);
     EXPECT_EQ(topic.append(key, "v").second, i);

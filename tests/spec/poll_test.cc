@@ -17,12 +17,12 @@
 
 namespace {
 
-using kgroups_spec::AppendToPartition;
-using kgroups_spec::KeyOnPartition;
+using kgroups_spec::append_to_partition;
+using kgroups_spec::key_on_partition;
 using kgroups_spec::OwnedRecord;
-using kgroups_spec::PartitionOffsets;
-using kgroups_spec::PollAll;
-using kgroups_spec::Spans;
+using kgroups_spec::partition_offsets;
+using kgroups_spec::poll_all;
+using kgroups_spec::spans;
 
 TEST(SpecPoll, PartitionsAscendingThenOffsetOrder) {
   constexpr int kPartitions = 4;
@@ -32,7 +32,7 @@ TEST(SpecPoll, PartitionsAscendingThenOffsetOrder) {
   for (int i = 0; i < 5; ++i) {
     for (int p : {3, 1, 0, 2}) {
       const std::string value = "p" + std::to_string(p) + "-" + std::to_string(i);
-      topic.append(KeyOnPartition(p, kPartitions), value);
+      topic.append(key_on_partition(p, kPartitions), value);
       values[p].push_back(value);
     }
   }
@@ -44,7 +44,7 @@ TEST(SpecPoll, PartitionsAscendingThenOffsetOrder) {
     for (std::int64_t offset = 0; offset < 5; ++offset, ++index) {
       EXPECT_EQ(records[index].partition, p);
       EXPECT_EQ(records[index].offset, offset);
-      EXPECT_EQ(records[index].key, KeyOnPartition(p, kPartitions));
+      EXPECT_EQ(records[index].key, key_on_partition(p, kPartitions));
       EXPECT_EQ(records[index].value, values[p][offset]);
     }
   }
@@ -52,38 +52,38 @@ TEST(SpecPoll, PartitionsAscendingThenOffsetOrder) {
 
 TEST(SpecPoll, ReturnsOnlyTheConsumersPartitions) {
   kgroups::Topic topic(4);
-  for (int p = 0; p < 4; ++p) AppendToPartition(topic, p, 2);
+  for (int p = 0; p < 4; ++p) append_to_partition(topic, p, 2);
   topic.join("g", "A");
   topic.join("g", "B");
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "B")), Spans({{2, 0, 2}, {3, 0, 2}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 0, 2}, {1, 0, 2}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "B")), spans({{2, 0, 2}, {3, 0, 2}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 0, 2}, {1, 0, 2}}));
 }
 
 TEST(SpecPoll, MaxRecordsLimitsEachPollAndLaterPollsContinue) {
   kgroups::Topic topic(3);
-  for (int p = 0; p < 3; ++p) AppendToPartition(topic, p, 4);
+  for (int p = 0; p < 3; ++p) append_to_partition(topic, p, 4);
   topic.join("g", "A");
   // Batches of 5 cross partition boundaries: p0 0-3 + p1 0, p1 1-3 + p2 0-1, p2 2-3.
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A", 5)), Spans({{0, 0, 4}, {1, 0, 1}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A", 5)), Spans({{1, 1, 4}, {2, 0, 2}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A", 5)), Spans({{2, 2, 4}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A", 5)), spans({{0, 0, 4}, {1, 0, 1}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A", 5)), spans({{1, 1, 4}, {2, 0, 2}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A", 5)), spans({{2, 2, 4}}));
   EXPECT_TRUE(topic.poll("g", "A", 5).empty());
 }
 
 TEST(SpecPoll, MaxRecordsOneStepsThroughEveryRecord) {
   kgroups::Topic topic(2);
-  AppendToPartition(topic, 0, 2);
-  AppendToPartition(topic, 1, 1);
+  append_to_partition(topic, 0, 2);
+  append_to_partition(topic, 1, 1);
   topic.join("g", "A");
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A", 1)), Spans({{0, 0, 1}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A", 1)), Spans({{0, 1, 2}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A", 1)), Spans({{1, 0, 1}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A", 1)), spans({{0, 0, 1}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A", 1)), spans({{0, 1, 2}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A", 1)), spans({{1, 0, 1}}));
   EXPECT_TRUE(topic.poll("g", "A", 1).empty());
 }
 
 TEST(SpecPoll, DefaultMaxRecordsIsOneHundred) {
   kgroups::Topic topic(1);
-  AppendToPartition(topic, 0, 250);
+  append_to_partition(topic, 0, 250);
   topic.join("g", "A");
   EXPECT_EQ(topic.poll("g", "A").size(), 100U);
   EXPECT_EQ(topic.poll("g", "A").size(), 100U);
@@ -92,24 +92,24 @@ TEST(SpecPoll, DefaultMaxRecordsIsOneHundred) {
 
 TEST(SpecPoll, MaxRecordsZeroReturnsNothingAndMovesNothing) {
   kgroups::Topic topic(1);
-  AppendToPartition(topic, 0, 3);
+  append_to_partition(topic, 0, 3);
   topic.join("g", "A");
   EXPECT_TRUE(topic.poll("g", "A", 0).empty());
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 0, 3}}));
 }
 
 TEST(SpecPoll, NegativeMaxRecordsThrowsInvalidArgumentAndMovesNothing) {
   kgroups::Topic topic(1);
-  AppendToPartition(topic, 0, 3);
+  append_to_partition(topic, 0, 3);
   topic.join("g", "A");
   EXPECT_THROW((void)topic.poll("g", "A", -1), std::invalid_argument);
   EXPECT_THROW((void)topic.poll("g", "A", INT32_MIN), std::invalid_argument);
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 0, 3}}));
 }
 
 TEST(SpecPoll, ConsumerWithoutPartitionsGetsNothing) {
   kgroups::Topic topic(1);
-  AppendToPartition(topic, 0, 3);
+  append_to_partition(topic, 0, 3);
   topic.join("g", "A");
   topic.join("g", "B");  // idle: one partition, two members
   ASSERT_TRUE(topic.assignment("g", "B").empty());
@@ -117,14 +117,14 @@ TEST(SpecPoll, ConsumerWithoutPartitionsGetsNothing) {
   EXPECT_TRUE(topic.poll("g", "C").empty());        // non-member
   EXPECT_TRUE(topic.poll("unknown", "A").empty());  // unknown group
   // None of that touched A, nor created members.
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 0, 3}}));
   EXPECT_TRUE(topic.assignment("unknown", "A").empty());
 }
 
 TEST(SpecPoll, PollCommitsNothing) {
   kgroups::Topic topic(2);
-  AppendToPartition(topic, 0, 3);
-  AppendToPartition(topic, 1, 3);
+  append_to_partition(topic, 0, 3);
+  append_to_partition(topic, 1, 3);
   topic.join("g", "A");
   ASSERT_EQ(topic.poll("g", "A").size(), 6U);
   EXPECT_EQ(topic.committed("g", 0), 0);
@@ -138,13 +138,13 @@ TEST(SpecPoll, RecordsAppendedAfterAPollComeInLaterPolls) {
   kgroups::Topic topic(2);
   topic.join("g", "A");
   EXPECT_TRUE(topic.poll("g", "A").empty());
-  AppendToPartition(topic, 1, 2);
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{1, 0, 2}}));
+  append_to_partition(topic, 1, 2);
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{1, 0, 2}}));
   EXPECT_TRUE(topic.poll("g", "A").empty());
-  AppendToPartition(topic, 0, 1);
-  AppendToPartition(topic, 1, 1, "later");
+  append_to_partition(topic, 0, 1);
+  append_to_partition(topic, 1, 1, "later");
   const auto records = topic.poll("g", "A");
-  EXPECT_EQ(PartitionOffsets(records), Spans({{0, 0, 1}, {1, 2, 3}}));
+  EXPECT_EQ(partition_offsets(records), spans({{0, 0, 1}, {1, 2, 3}}));
   ASSERT_EQ(records.size(), 2U);
   EXPECT_EQ(records[1].value, "later0");
 }
@@ -178,14 +178,14 @@ TEST(SpecRecordBytes, RecordViewsStayValidWhileTheTopicLives) {
     }
     for (const kgroups::Record& record : topic.poll("g", "A", 10'000)) {
       kept.push_back(record);
-      expected.push_back(kgroups_spec::Own({record})[0]);
+      expected.push_back(kgroups_spec::own({record})[0]);
     }
     topic.commit("g", "A");
     topic.join("g", "B" + std::to_string(round));
     topic.leave("g", "B" + std::to_string(round));
   }
   ASSERT_EQ(kept.size(), 10'000U);
-  EXPECT_EQ(kgroups_spec::Own(kept), expected);
+  EXPECT_EQ(kgroups_spec::own(kept), expected);
 }
 
 TEST(SpecRecordBytes, PolledRecordsAreTheAppendedBytes) {
@@ -201,7 +201,7 @@ TEST(SpecRecordBytes, PolledRecordsAreTheAppendedBytes) {
   std::vector<OwnedRecord> expected;
   for (const auto& partition : appended)
     expected.insert(expected.end(), partition.begin(), partition.end());
-  EXPECT_EQ(PollAll(topic, "g", "A"), expected);
+  EXPECT_EQ(poll_all(topic, "g", "A"), expected);
 }
 
 TEST(SpecRecordBytes, EncodingTagsRoundTrip) {

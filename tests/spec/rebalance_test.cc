@@ -16,14 +16,14 @@
 
 namespace {
 
-using kgroups_spec::AppendToPartition;
-using kgroups_spec::PartitionOffsets;
-using kgroups_spec::Spans;
+using kgroups_spec::append_to_partition;
+using kgroups_spec::partition_offsets;
+using kgroups_spec::spans;
 using Partitions = std::vector<int>;
 
 // A topic with `per_partition` records on each partition.
-void Fill(kgroups::Topic& topic, int per_partition) {
-  for (int p = 0; p < topic.num_partitions(); ++p) AppendToPartition(topic, p, per_partition);
+void fill_partitions(kgroups::Topic& topic, int per_partition) {
+  for (int p = 0; p < topic.num_partitions(); ++p) append_to_partition(topic, p, per_partition);
 }
 
 TEST(SpecRebalance, SingleMemberOwnsEveryPartition) {
@@ -67,6 +67,7 @@ TEST(SpecRebalance, RangeAssignmentForEveryShape) {
     for (int m = 1; m <= 12; ++m) {
       kgroups::Topic topic(n);
       std::vector<std::string> members;
+      members.reserve(m);
       for (int i = 0; i < m; ++i) members.push_back("member-" + std::string(1, char('a' + i)));
       for (int i = m - 1; i >= 0; --i) topic.join("g", members[i]);  // reverse of sorted order
       int next = 0;
@@ -132,34 +133,34 @@ TEST(SpecRebalance, LeaveRebalancesTheRemainingMembers) {
 
 TEST(SpecRebalance, JoinOfAMemberChangesNothingAndKeepsPositions) {
   kgroups::Topic topic(2);
-  Fill(topic, 4);
+  fill_partitions(topic, 4);
   topic.join("g", "A");
   topic.join("g", "B");
-  ASSERT_EQ(PartitionOffsets(topic.poll("g", "A", 2)), Spans({{0, 0, 2}}));
-  ASSERT_EQ(PartitionOffsets(topic.poll("g", "B", 3)), Spans({{1, 0, 3}}));
+  ASSERT_EQ(partition_offsets(topic.poll("g", "A", 2)), spans({{0, 0, 2}}));
+  ASSERT_EQ(partition_offsets(topic.poll("g", "B", 3)), spans({{1, 0, 3}}));
   topic.join("g", "A");  // already a member: no rebalance
   topic.join("g", "B");
   EXPECT_EQ(topic.assignment("g", "A"), (Partitions{0}));
   EXPECT_EQ(topic.assignment("g", "B"), (Partitions{1}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 2, 4}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "B")), Spans({{1, 3, 4}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 2, 4}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "B")), spans({{1, 3, 4}}));
 }
 
 TEST(SpecRebalance, LeaveOfANonMemberChangesNothingAndKeepsPositions) {
   kgroups::Topic topic(2);
-  Fill(topic, 4);
+  fill_partitions(topic, 4);
   topic.join("g", "A");
-  ASSERT_EQ(PartitionOffsets(topic.poll("g", "A", 3)), Spans({{0, 0, 3}}));
+  ASSERT_EQ(partition_offsets(topic.poll("g", "A", 3)), spans({{0, 0, 3}}));
   topic.leave("g", "Z");        // not a member
   topic.leave("other", "A");    // a member of another group only
   topic.leave("unknown", "Q");  // a group that never existed
   EXPECT_EQ(topic.assignment("g", "A"), (Partitions{0, 1}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 3, 4}, {1, 0, 4}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 3, 4}, {1, 0, 4}}));
 }
 
 TEST(SpecRebalance, JoinResetsEveryMembersPositionsToCommitted) {
   kgroups::Topic topic(4);
-  Fill(topic, 3);
+  fill_partitions(topic, 3);
   topic.join("g", "A");
   topic.join("g", "B");  // A [0, 1], B [2, 3]
   ASSERT_EQ(topic.poll("g", "A").size(), 6U);
@@ -167,25 +168,25 @@ TEST(SpecRebalance, JoinResetsEveryMembersPositionsToCommitted) {
   topic.commit("g", "A", {{0, 1}});
   topic.commit("g", "B", {{2, 1}});
   topic.join("g", "C");  // A [0, 1], B [2], C [3]: A keeps its partitions, yet restarts
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 1, 3}, {1, 0, 3}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "B")), Spans({{2, 1, 3}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "C")), Spans({{3, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 1, 3}, {1, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "B")), spans({{2, 1, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "C")), spans({{3, 0, 3}}));
 }
 
 TEST(SpecRebalance, LeaveResetsEveryRemainingMembersPositions) {
   kgroups::Topic topic(3);
-  Fill(topic, 3);
+  fill_partitions(topic, 3);
   for (const char* id : {"A", "B", "C"}) topic.join("g", id);  // A [0], B [1], C [2]
   for (const char* id : {"A", "B", "C"}) ASSERT_EQ(topic.poll("g", id).size(), 3U);
   topic.commit("g", "A", {{0, 2}});
   topic.leave("g", "C");  // A [0, 1], B [2]
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 2, 3}, {1, 0, 3}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "B")), Spans({{2, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 2, 3}, {1, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "B")), spans({{2, 0, 3}}));
 }
 
 TEST(SpecRebalance, IdleMemberJoiningStillResetsEveryPosition) {
   kgroups::Topic topic(2);
-  Fill(topic, 2);
+  fill_partitions(topic, 2);
   topic.join("g", "A");
   topic.join("g", "B");
   ASSERT_EQ(topic.poll("g", "A").size(), 2U);
@@ -193,24 +194,24 @@ TEST(SpecRebalance, IdleMemberJoiningStillResetsEveryPosition) {
   topic.commit("g", "B", {{1, 1}});
   topic.join("g", "C");  // C is idle; A and B keep the same partitions but restart
   EXPECT_EQ(topic.assignment("g", "C"), (Partitions{}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 0, 2}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "B")), Spans({{1, 1, 2}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 0, 2}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "B")), spans({{1, 1, 2}}));
 }
 
 TEST(SpecRebalance, IdleMemberLeavingStillResetsEveryPosition) {
   kgroups::Topic topic(2);
-  Fill(topic, 2);
+  fill_partitions(topic, 2);
   for (const char* id : {"A", "B", "C"}) topic.join("g", id);
   ASSERT_EQ(topic.poll("g", "A").size(), 2U);
   ASSERT_EQ(topic.poll("g", "B").size(), 2U);
   topic.leave("g", "C");
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 0, 2}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "B")), Spans({{1, 0, 2}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 0, 2}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "B")), spans({{1, 0, 2}}));
 }
 
 TEST(SpecRebalance, RejoiningAfterLeavingStartsFromCommitted) {
   kgroups::Topic topic(1);
-  Fill(topic, 5);
+  fill_partitions(topic, 5);
   topic.join("g", "A");
   ASSERT_EQ(topic.poll("g", "A", 4).size(), 4U);
   topic.commit("g", "A", {{0, 2}});
@@ -218,12 +219,12 @@ TEST(SpecRebalance, RejoiningAfterLeavingStartsFromCommitted) {
   EXPECT_EQ(topic.assignment("g", "A"), (Partitions{}));
   EXPECT_TRUE(topic.poll("g", "A").empty());
   topic.join("g", "A");
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "A")), Spans({{0, 2, 5}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "A")), spans({{0, 2, 5}}));
 }
 
 TEST(SpecRebalance, GroupWhoseLastMemberLeftKeepsCommittedOffsets) {
   kgroups::Topic topic(2);
-  Fill(topic, 3);
+  fill_partitions(topic, 3);
   topic.join("g", "A");
   ASSERT_EQ(topic.poll("g", "A", 4).size(), 4U);  // p0 0..2, p1 0
   topic.commit("g", "A");
@@ -231,23 +232,23 @@ TEST(SpecRebalance, GroupWhoseLastMemberLeftKeepsCommittedOffsets) {
   EXPECT_EQ(topic.committed("g", 0), 3);
   EXPECT_EQ(topic.committed("g", 1), 1);
   topic.join("g", "B");
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "B")), Spans({{1, 1, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "B")), spans({{1, 1, 3}}));
 }
 
 TEST(SpecRebalance, NewMemberStartsFromCommittedOffsets) {
   kgroups::Topic topic(2);
-  Fill(topic, 3);
+  fill_partitions(topic, 3);
   topic.join("g", "A");
   ASSERT_EQ(topic.poll("g", "A").size(), 6U);
   topic.commit("g", "A", {{0, 3}, {1, 2}});
   topic.join("g", "B");  // A [0], B [1]
-  EXPECT_EQ(PartitionOffsets(topic.poll("g", "B")), Spans({{1, 2, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g", "B")), spans({{1, 2, 3}}));
   EXPECT_TRUE(topic.poll("g", "A").empty());
 }
 
 TEST(SpecRebalance, GroupsAreIndependent) {
   kgroups::Topic topic(2);
-  Fill(topic, 3);
+  fill_partitions(topic, 3);
   topic.join("g1", "A");
   topic.join("g2", "A");
   ASSERT_EQ(topic.poll("g1", "A", 2).size(), 2U);
@@ -262,10 +263,10 @@ TEST(SpecRebalance, GroupsAreIndependent) {
   EXPECT_EQ(topic.assignment("g2", "A"), (Partitions{0}));
   EXPECT_EQ(topic.assignment("g2", "B"), (Partitions{1}));
   // g1's A kept its position (offset 3 on p0), untouched by g2's rebalance.
-  EXPECT_EQ(PartitionOffsets(topic.poll("g1", "A")), Spans({{1, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g1", "A")), spans({{1, 0, 3}}));
   // g2 reads everything from 0, whatever g1 did.
-  EXPECT_EQ(PartitionOffsets(topic.poll("g2", "A")), Spans({{0, 0, 3}}));
-  EXPECT_EQ(PartitionOffsets(topic.poll("g2", "B")), Spans({{1, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g2", "A")), spans({{0, 0, 3}}));
+  EXPECT_EQ(partition_offsets(topic.poll("g2", "B")), spans({{1, 0, 3}}));
   topic.leave("g2", "A");
   topic.leave("g2", "B");
   EXPECT_EQ(topic.assignment("g1", "A"), (Partitions{0, 1}));

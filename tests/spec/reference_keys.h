@@ -15,7 +15,7 @@
 namespace kgroups_spec {
 
 // SPEC.md, "Partitioning": h = 2166136261; per byte h = (h XOR b) * 16777619 mod 2^32.
-inline std::uint32_t ReferenceFnv1a(std::string_view key) {
+inline std::uint32_t reference_fnv1a(std::string_view key) {
   std::uint64_t hash = 2166136261U;
   for (const char byte : key) {
     hash ^= static_cast<unsigned char>(byte);
@@ -24,24 +24,24 @@ inline std::uint32_t ReferenceFnv1a(std::string_view key) {
   return static_cast<std::uint32_t>(hash);
 }
 
-inline int ReferencePartition(std::string_view key, int num_partitions) {
-  return static_cast<int>(ReferenceFnv1a(key) % static_cast<std::uint32_t>(num_partitions));
+inline int reference_partition(std::string_view key, int num_partitions) {
+  return static_cast<int>(reference_fnv1a(key) % static_cast<std::uint32_t>(num_partitions));
 }
 
 // The first key "<prefix><i>" (i = 0, 1, ...) that lands on `partition` of a
 // topic with `num_partitions` partitions.
-inline std::string KeyOnPartition(int partition, int num_partitions,
-                                  std::string_view prefix = "key-") {
+inline std::string key_on_partition(int partition, int num_partitions,
+                                    std::string_view prefix = "key-") {
   for (int i = 0;; ++i) {
     std::string key = std::string(prefix) + std::to_string(i);
-    if (ReferencePartition(key, num_partitions) == partition) return key;
+    if (reference_partition(key, num_partitions) == partition) return key;
   }
 }
 
 // Appends `count` records with values "<value_prefix><i>" to `partition`.
-inline void AppendToPartition(kgroups::Topic& topic, int partition, int count,
-                              std::string_view value_prefix = "v") {
-  const std::string key = KeyOnPartition(partition, topic.num_partitions());
+inline void append_to_partition(kgroups::Topic& topic, int partition, int count,
+                                std::string_view value_prefix = "v") {
+  const std::string key = key_on_partition(partition, topic.num_partitions());
   for (int i = 0; i < count; ++i) topic.append(key, std::string(value_prefix) + std::to_string(i));
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Whole-state comparison for the spec tests. A Topic's state is only visible
-// through its API, so CompareWholeState checks everything a caller can see:
+// through its API, so compare_whole_state checks everything a caller can see:
 // end offsets, committed offsets and assignments of the named groups and
 // consumers, and finally every consumer's positions, by polling each consumer
 // of both topics until empty (which moves positions: call it last).
@@ -37,7 +37,7 @@ struct OwnedRecord {
   }
 };
 
-inline std::vector<OwnedRecord> Own(const std::vector<kgroups::Record>& records) {
+inline std::vector<OwnedRecord> own(const std::vector<kgroups::Record>& records) {
   std::vector<OwnedRecord> owned;
   for (const kgroups::Record& record : records) {
     owned.push_back({record.partition, record.offset, std::string(record.key),
@@ -49,7 +49,7 @@ inline std::vector<OwnedRecord> Own(const std::vector<kgroups::Record>& records)
 using PartitionOffset = std::pair<int, std::int64_t>;
 
 // The (partition, offset) of each record, in order.
-inline std::vector<PartitionOffset> PartitionOffsets(const std::vector<kgroups::Record>& records) {
+inline std::vector<PartitionOffset> partition_offsets(const std::vector<kgroups::Record>& records) {
   std::vector<PartitionOffset> result;
   for (const kgroups::Record& record : records)
     result.emplace_back(record.partition, record.offset);
@@ -64,7 +64,7 @@ struct Span {
 };
 
 // The (partition, offset) pairs of the spans, one span after another.
-inline std::vector<PartitionOffset> Spans(std::initializer_list<Span> spans) {
+inline std::vector<PartitionOffset> spans(std::initializer_list<Span> spans) {
   std::vector<PartitionOffset> result;
   for (const Span& span : spans) {
     for (std::int64_t offset = span.from; offset < span.to; ++offset) {
@@ -75,16 +75,16 @@ inline std::vector<PartitionOffset> Spans(std::initializer_list<Span> spans) {
 }
 
 // Everything one consumer can still poll, in poll order (one big poll).
-inline std::vector<OwnedRecord> PollAll(kgroups::Topic& topic, const std::string& group,
-                                        const std::string& consumer) {
-  return Own(topic.poll(group, consumer, 1'000'000));
+inline std::vector<OwnedRecord> poll_all(kgroups::Topic& topic, const std::string& group,
+                                         const std::string& consumer) {
+  return own(topic.poll(group, consumer, 1'000'000));
 }
 
 // Expects `actual` and `expected` to look the same through every call of the
 // API, for the given groups and consumer ids. Polls both topics to the end.
-inline void CompareWholeState(kgroups::Topic& actual, kgroups::Topic& expected,
-                              const std::vector<std::string>& groups,
-                              const std::vector<std::string>& consumers) {
+inline void compare_whole_state(kgroups::Topic& actual, kgroups::Topic& expected,
+                                const std::vector<std::string>& groups,
+                                const std::vector<std::string>& consumers) {
   ASSERT_EQ(actual.num_partitions(), expected.num_partitions());
   for (int partition = 0; partition < expected.num_partitions(); ++partition) {
     EXPECT_EQ(actual.end_offset(partition), expected.end_offset(partition))
@@ -102,7 +102,7 @@ inline void CompareWholeState(kgroups::Topic& actual, kgroups::Topic& expected,
   }
   for (const std::string& group : groups) {
     for (const std::string& consumer : consumers) {
-      EXPECT_EQ(PollAll(actual, group, consumer), PollAll(expected, group, consumer))
+      EXPECT_EQ(poll_all(actual, group, consumer), poll_all(expected, group, consumer))
           << "positions of group \"" << group << "\" consumer \"" << consumer << "\"";
     }
   }

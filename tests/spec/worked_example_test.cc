@@ -16,7 +16,7 @@
 namespace {
 
 using kgroups_spec::OwnedRecord;
-using kgroups_spec::ReferencePartition;
+using kgroups_spec::reference_partition;
 
 TEST(SpecWorkedExample, BillingAndAnalytics) {
   kgroups::Topic t(6);
@@ -34,7 +34,7 @@ TEST(SpecWorkedExample, BillingAndAnalytics) {
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const std::string value = "invoice-" + std::to_string(i);
     const auto [p, offset] = t.append(keys[i], value);
-    ASSERT_EQ(p, ReferencePartition(keys[i], 6)) << keys[i];
+    ASSERT_EQ(p, reference_partition(keys[i], 6)) << keys[i];
     ASSERT_EQ(offset, static_cast<std::int64_t>(by_partition[p].size())) << keys[i];
     by_partition[p].push_back({p, offset, keys[i], value});
   }
@@ -45,7 +45,7 @@ TEST(SpecWorkedExample, BillingAndAnalytics) {
   // A's records, partition 0 first, then 1.
   std::vector<OwnedRecord> a_records = by_partition[0];
   a_records.insert(a_records.end(), by_partition[1].begin(), by_partition[1].end());
-  EXPECT_EQ(kgroups_spec::Own(t.poll("billing", "A")), a_records);
+  EXPECT_EQ(kgroups_spec::own(t.poll("billing", "A")), a_records);
 
   // committed(billing, 0/1) = A's positions.
   t.commit("billing", "A");
@@ -60,7 +60,7 @@ TEST(SpecWorkedExample, BillingAndAnalytics) {
   EXPECT_EQ(t.assignment("billing", "C"), (std::vector<int>{3, 4, 5}));
 
   // Partition 2 from billing's committed offset (0); 0 and 1 were committed to the end.
-  EXPECT_EQ(kgroups_spec::Own(t.poll("billing", "A")), by_partition[2]);
+  EXPECT_EQ(kgroups_spec::own(t.poll("billing", "A")), by_partition[2]);
 
   // NotAssignedError: 2 belongs to A now.
   try {
@@ -78,7 +78,7 @@ TEST(SpecWorkedExample, BillingAndAnalytics) {
   for (const auto& records : by_partition) {
     everything.insert(everything.end(), records.begin(), records.end());
   }
-  EXPECT_EQ(kgroups_spec::Own(t.poll("analytics", "X")), everything);
+  EXPECT_EQ(kgroups_spec::own(t.poll("analytics", "X")), everything);
   EXPECT_EQ(everything.size(), 10U);
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 int failures = 0;
 
-void Check(bool ok, const char* what) {
+void check(bool ok, const char* what) {
   if (!ok) {
     std::fprintf(stderr, "find_package_test: FAILED: %s\n", what);
     ++failures;
@@ -24,36 +24,36 @@ void Check(bool ok, const char* what) {
 }  // namespace
 
 int main() {
-  Check(kgroups::fnv1a_32("foobar") == 3214735720U, "fnv1a_32(\"foobar\") == 3214735720");
-  Check(kgroups::partition_for("a", 6) == static_cast<int>(3826002220U % 6),
+  check(kgroups::fnv1a_32("foobar") == 3214735720U, "fnv1a_32(\"foobar\") == 3214735720");
+  check(kgroups::partition_for("a", 6) == static_cast<int>(3826002220U % 6),
         "partition_for(\"a\", 6) == 3826002220 % 6");
 
   kgroups::Topic topic(6);
   for (const char* id : {"A", "B", "C"}) topic.join("billing", id);
-  Check(topic.assignment("billing", "A") == std::vector<int>{0, 1}, "A owns [0, 1]");
-  Check(topic.assignment("billing", "C") == std::vector<int>{4, 5}, "C owns [4, 5]");
+  check(topic.assignment("billing", "A") == std::vector<int>{0, 1}, "A owns [0, 1]");
+  check(topic.assignment("billing", "C") == std::vector<int>{4, 5}, "C owns [4, 5]");
 
   std::int64_t appended_to_a = 0;
   for (int i = 0; i < 10; ++i) {
     const auto [partition, offset] = topic.append("key-" + std::to_string(i), "value");
     if (partition <= 1) ++appended_to_a;
-    Check(offset + 1 == topic.end_offset(partition), "append returns end_offset - 1");
+    check(offset + 1 == topic.end_offset(partition), "append returns end_offset - 1");
   }
   const std::vector<kgroups::Record> batch = topic.poll("billing", "A");
-  Check(static_cast<std::int64_t>(batch.size()) == appended_to_a, "A polls its records");
+  check(static_cast<std::int64_t>(batch.size()) == appended_to_a, "A polls its records");
   topic.commit("billing", "A");
-  Check(topic.committed("billing", 0) + topic.committed("billing", 1) == appended_to_a,
+  check(topic.committed("billing", 0) + topic.committed("billing", 1) == appended_to_a,
         "commit stores A's positions");
 
   topic.leave("billing", "B");
-  Check(topic.assignment("billing", "A") == std::vector<int>{0, 1, 2}, "A owns [0, 1, 2]");
+  check(topic.assignment("billing", "A") == std::vector<int>{0, 1, 2}, "A owns [0, 1, 2]");
   bool refused = false;
   try {
     topic.commit("billing", "C", {{2, 0}});
   } catch (const kgroups::NotAssignedError& error) {
     refused = error.partition() == 2;
   }
-  Check(refused, "C's commit of partition 2 raises NotAssignedError");
+  check(refused, "C's commit of partition 2 raises NotAssignedError");
 
   if (failures == 0) std::puts("find_package_test: installed kgroups works");
   return failures == 0 ? 0 : 1;
