@@ -7,6 +7,7 @@
 // regular points. A failure prints the sequence's seed and its operations;
 // rerun one sequence with KGROUPS_MODEL_SEED=<seed> KGROUPS_MODEL_SEQUENCES=1.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -150,13 +151,12 @@ struct Mix {
 class Sequence {
  public:
   Sequence(std::uint64_t seed, const Mix& mix) : rng_(seed), mix_(mix) {
-    static const std::vector<std::string> kGroups = {"g", "h", "", "\xc3\xa9t\xc3\xa9"};
-    static const std::vector<std::string> kConsumers = {"A", "B", "C",    "D",    "",
-                                                        "a", "Z", "\xff", "\x80", "AB"};
-    groups_.assign(kGroups.begin(),
-                   kGroups.begin() + 1 + static_cast<std::ptrdiff_t>(pick(kGroups.size())));
-    const auto consumer_count = 1 + static_cast<std::ptrdiff_t>(pick(kConsumers.size()));
-    consumers_.assign(kConsumers.begin(), kConsumers.begin() + consumer_count);
+    static const std::vector<std::string> kGroups = {"g", "h", "", "\xc3\xa9t\xc3\xa9",
+                                                     std::string("g\0", 2)};
+    static const std::vector<std::string> kConsumers = {
+        "A", "B", "C", "D", "", "a", "Z", "\xff", "\x80", "AB", std::string("A\0", 2)};
+    groups_ = random_subset(kGroups);
+    consumers_ = random_subset(kConsumers);
     for (int i = 0; i < 12; ++i) keys_.push_back("key-" + std::to_string(i));
     keys_.emplace_back();
   }
@@ -190,6 +190,13 @@ class Sequence {
  private:
   std::size_t pick(std::size_t bound) { return static_cast<std::size_t>(rng_() % bound); }
   int pick_int(int low, int high) { return low + static_cast<int>(pick(high - low + 1)); }
+
+  // A random non-empty subset of `pool`, in random order.
+  std::vector<std::string> random_subset(std::vector<std::string> pool) {
+    std::shuffle(pool.begin(), pool.end(), rng_);
+    pool.resize(1 + pick(pool.size()));
+    return pool;
+  }
 
   const std::string& pick_group() { return groups_[pick(groups_.size())]; }
   const std::string& pick_consumer() { return consumers_[pick(consumers_.size())]; }

@@ -122,6 +122,19 @@ TEST(SpecRebalance, IdsSortByUnsignedBytes) {
   }
 }
 
+TEST(SpecRebalance, IdsAreWholeByteStringsEvenWithNulBytes) {
+  using std::string_literals::operator""s;
+  kgroups::Topic topic(3);
+  for (const std::string& id : {"a\0b"s, "a"s, "a\0"s}) topic.join("g", id);
+  EXPECT_EQ(topic.assignment("g", "a"), (Partitions{0}));
+  EXPECT_EQ(topic.assignment("g", "a\0"s), (Partitions{1}));
+  EXPECT_EQ(topic.assignment("g", "a\0b"s), (Partitions{2}));
+  topic.join("g\0x"s, "A");  // another group than "g"
+  EXPECT_EQ(topic.assignment("g\0x"s, "A"), (Partitions{0, 1, 2}));
+  EXPECT_EQ(topic.assignment("g", "A"), (Partitions{}));
+  EXPECT_EQ(topic.assignment("g", "a"), (Partitions{0}));
+}
+
 TEST(SpecRebalance, LeaveRebalancesTheRemainingMembers) {
   kgroups::Topic topic(6);
   for (const char* id : {"A", "B", "C"}) topic.join("g", id);
