@@ -9,7 +9,8 @@
 //   node bench/node_bench.mjs [--records N] [--repeat R]
 //
 // Needs the addon built (scripts/test-node or `npm install` in bindings/node).
-// Each figure is the best of R runs (default 3), after one warm-up run.
+// Each figure is the best of R runs (default 3) after one warm-up run; the two
+// implementations take turns.
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
@@ -29,7 +30,8 @@ const PARTITIONS = 8;
 const CONSUMERS = ['consumer-1', 'consumer-2', 'consumer-3', 'consumer-4'];
 const MAX_RECORDS = 500;
 
-// RECORDS keys and values: 1000 distinct keys, 100-byte values.
+// Keys and values: 1000 distinct keys (`user-42`), 64 distinct 100-byte values,
+// as strings or as Buffers.
 function makeData(kind) {
   const keys = Array.from({ length: 1000 }, (_, i) => `user-${i}`);
   const values = Array.from({ length: 64 }, (_, i) => `${i}:`.padEnd(100, 'abcdefghij'));
@@ -41,23 +43,27 @@ function appendAll(topic, { keys, values }) {
   for (let i = 0; i < RECORDS; i++) topic.append(keys[i % keys.length], values[i % values.length]);
 }
 
-// Seconds taken by fn, best of REPEAT after a warm-up, each on a fresh set-up.
+// Seconds taken by fn for each implementation, best of REPEAT after a warm-up,
+// each run on a fresh set-up. The implementations take turns, so that changes
+// in machine load hit both alike.
 function best(setUp, fn) {
-  let bestSeconds = Infinity;
+  const seconds = { addon: Infinity, pureJs: Infinity };
   for (let run = 0; run <= REPEAT; run++) {
-    const state = setUp();
-    const start = process.hrtime.bigint();
-    const check = fn(state);
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    if (check !== RECORDS) throw new Error(`benchmark processed ${check} records, not ${RECORDS}`);
-    if (run > 0) bestSeconds = Math.min(bestSeconds, seconds);
+    for (const [name, TopicClass] of [['addon', Topic], ['pureJs', ModelTopic]]) {
+      const state = setUp(TopicClass);
+      const start = process.hrtime.bigint();
+      const processed = fn(state);
+      const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+      if (processed !== RECORDS) throw new Error(`${name} processed ${processed} records, not ${RECORDS}`);
+      if (run > 0) seconds[name] = Math.min(seconds[name], elapsed);
+    }
   }
-  return bestSeconds;
+  return { addon: RECORDS / seconds.addon, pureJs: RECORDS / seconds.pureJs };
 }
 
-function appendRate(TopicClass, data) {
-  const seconds = best(
-    () => new TopicClass(PARTITIONS),
+function appendRates(data) {
+  return best(
+    (TopicClass) => new TopicClass(PARTITIONS),
     (topic) => {
       appendAll(topic, data);
       let total = 0;
@@ -65,12 +71,11 @@ function appendRate(TopicClass, data) {
       return total;
     },
   );
-  return RECORDS / seconds;
 }
 
-function pollCommitRate(TopicClass, data) {
-  const seconds = best(
-    () => {
+function pollCommitRates(data) {
+  return best(
+    (TopicClass) => {
       const topic = new TopicClass(PARTITIONS);
       appendAll(topic, data);
       for (const consumer of CONSUMERS) topic.join('bench', consumer);
@@ -89,16 +94,14 @@ function pollCommitRate(TopicClass, data) {
       return total;
     },
   );
-  return RECORDS / seconds;
 }
 
 const format = (rate) => `${(rate / 1e6).toFixed(2)} M/s`;
 const rows = [];
 for (const kind of ['text', 'bytes']) {
   const data = makeData(kind);
-  for (const [label, measure] of [['append', appendRate], ['poll+commit (maxRecords=500)', pollCommitRate]]) {
-    const addon = measure(Topic, data);
-    const pureJs = measure(ModelTopic, data);
+  for (const [label, measure] of [['append', appendRates], ['poll+commit (maxRecords=500)', pollCommitRates]]) {
+    const { addon, pureJs } = measure(data);
     rows.push({ operation: `${label}, ${kind}`, addon, pureJs });
   }
 }

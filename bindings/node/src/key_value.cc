@@ -3,6 +3,7 @@
 // Keys and values between JS and the engine; see key_value.h.
 #include "key_value.h"
 
+#include <cstdint>
 #include <string>
 
 #include "errors.h"
@@ -37,14 +38,13 @@ KeyValueArg::KeyValueArg(Napi::Value value) {
   encoding_ = Encoding::kBytes;
 }
 
-napi_value key_value_to_js(napi_env env, std::string_view bytes, Encoding encoding) {
+napi_value text_to_js(napi_env env, std::string_view utf8) {
+  std::uint8_t high_bits = 0;
+  for (const char byte : utf8) high_bits |= static_cast<std::uint8_t>(byte);
   napi_value result = nullptr;
-  napi_status status = napi_ok;
-  if (encoding == Encoding::kText) {
-    status = napi_create_string_utf8(env, bytes.data(), bytes.size(), &result);
-  } else {
-    status = napi_create_buffer_copy(env, bytes.size(), bytes.data(), nullptr, &result);
-  }
+  const napi_status status = high_bits < 0x80U
+                                 ? napi_create_string_latin1(env, utf8.data(), utf8.size(), &result)
+                                 : napi_create_string_utf8(env, utf8.data(), utf8.size(), &result);
   if (status != napi_ok) throw Napi::Error::New(env);
   return result;
 }

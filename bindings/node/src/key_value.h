@@ -2,8 +2,8 @@
 //
 // Record keys and values between JS and the engine (SPEC.md, "Bindings"): a JS
 // string is UTF-8 text (Encoding::kText), a Uint8Array (a Buffer is one) is
-// bytes (Encoding::kBytes), and each comes back as the kind it went in as: a
-// string, or a Buffer holding a copy of the bytes. Used on the JS thread only.
+// bytes (Encoding::kBytes), and each comes back as the kind it went in as (text
+// here, bytes in record_batch.h). Used on the JS thread only.
 #pragma once
 
 #include <napi.h>
@@ -35,7 +35,8 @@ class KeyValueArg {
   Encoding encoding_ = Encoding::kBytes;
 };
 
-// A new JS value for engine bytes: a string for kText, a Buffer copy for kBytes.
-[[nodiscard]] napi_value key_value_to_js(napi_env env, std::string_view bytes, Encoding encoding);
+// A new JS string holding UTF-8 text from the engine. ASCII text takes V8's
+// one-byte path (no UTF-8 decoding), which is about twice as fast.
+[[nodiscard]] napi_value text_to_js(napi_env env, std::string_view utf8);
 
 }  // namespace kgroups::node

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "js_array.h"
+#include "key_value.h"
 
 namespace kgroups::node {
 namespace {
@@ -82,8 +83,7 @@ Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records) 
       elements.push_back(*cached);
       return;
     }
-    napi_value text = nullptr;
-    check(env, napi_create_string_utf8(env, content.data(), content.size(), &text));
+    const napi_value text = text_to_js(env, content);
     if (cached != nullptr) *cached = text;
     elements.push_back(text);
   };
