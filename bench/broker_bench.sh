@@ -179,7 +179,9 @@ for target in "${target_list[@]}"; do
     kgroupsd) command=("$kgroupsd" --listen 127.0.0.1:0 "${topic_flags[@]}") ;;
   esac
   start_broker "$target" "${command[@]}"
-  startup_ms[$target]=$(startup_median "$target" "${command[@]}")
+  # One topic: the mock stalls about 1 s on its second rd_kafka_mock_topic_create.
+  startup_ms[$target]=$(startup_median "$target" "${command[@]:0:${#command[@]}-${#topic_flags[@]}}" \
+    --topic bench-startup:6)
   echo "broker_bench: $target start-up to ready, median of 5 more launches:" \
     "${startup_ms[$target]} ms" >&2
 done

@@ -206,7 +206,8 @@ PhaseResult run_group(const BenchOptions& options) {
   std::string failure;
   if (!wait_for_join(control, std::min(deadline, start + options.join_timeout_s))) {
     failure = "no member received a message within " + std::to_string(options.join_timeout_s) +
-              " s of subscribing: the group did not form (librdkafka's log lines above say why)";
+              " s of subscribing: the group did not form (does the broker answer FindCoordinator, "
+              "JoinGroup and SyncGroup? see its log)";
   }
   while (failure.empty()) {
     if (!wait_for(ledger, round_end, control, deadline)) {
