@@ -70,5 +70,7 @@ setup(
     package_data={"kgroups": ["__init__.pyi", "py.typed"]},
     ext_modules=[CMakeExtension("kgroups._kgroups", ROOT)],
     cmdclass={"build_ext": CMakeBuild},
+    # Everything setuptools builds goes under build/setuptools (build/ is git-ignored).
+    options={"build": {"build_base": "build/setuptools"}},
     zip_safe=False,
 )
