@@ -185,11 +185,14 @@ TEST(TopicConcurrency, ConcurrentAppendPollCommitKeepsOffsetsDenseAndLosesNothin
     topic.commit("solo", "only");
   });
 
-  // A reader: end offsets never go down, committed offsets never pass them.
+  // A reader: end offsets never go down, committed offsets never pass them, and
+  // the solo group's committed offsets (its lone member only moves forward)
+  // never go down either.
   std::string reader_error;
   std::thread reader([&] {
     start.arrive_and_wait();
     std::vector<std::int64_t> last_end(kPartitions, 0);
+    std::vector<std::int64_t> last_solo(kPartitions, 0);
     for (int loop = 0; loop < kMaxLoops && !writers_done.load() && in_time(started); ++loop) {
       const int p = loop % kPartitions;
       const std::int64_t committed = topic.committed("g", p);
@@ -202,6 +205,11 @@ TEST(TopicConcurrency, ConcurrentAppendPollCommitKeepsOffsetsDenseAndLosesNothin
                        " outside 0.." + std::to_string(end);
       }
       last_end[p] = end;
+      const std::int64_t solo_committed = topic.committed("solo", p);
+      if (reader_error.empty() && solo_committed < last_solo[p]) {
+        reader_error = "committed(solo, " + std::to_string(p) + ") went down";
+      }
+      last_solo[p] = solo_committed;
       (void)topic.assignment("g", "c" + std::to_string(loop % kConsumers));
       std::this_thread::yield();
     }
