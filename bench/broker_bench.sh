@@ -102,9 +102,10 @@ fi
 work=$(mktemp -d /tmp/broker_bench.XXXXXX)
 declare -A broker_pid broker_address startup_ms
 drain_pids=()
+client_pid=
 cleanup() {
   local pid
-  for pid in "${broker_pid[@]}" "${drain_pids[@]}"; do
+  for pid in $client_pid "${broker_pid[@]}" "${drain_pids[@]}"; do
     kill "$pid" 2>/dev/null || true
   done
   for pid in "${broker_pid[@]}"; do
@@ -195,9 +196,17 @@ for ((rep = 1; rep <= repeat; rep++)); do
     for target in "${target_list[@]}"; do
       log=$work/client-$target-$phase-$rep.log
       echo "broker_bench: $phase against $target (run $rep of $repeat)..." >&2
-      if line=$(timeout 600 "$client" --bootstrap "${broker_address[$target]}" --phase "$phase" \
+      # In the background with `wait`, so that SIGINT/SIGTERM reach the trap at once.
+      "$client" --bootstrap "${broker_address[$target]}" --phase "$phase" \
         --topic "bench-$phase-$rep" --messages "$messages" --round-messages "$round_messages" \
-        --broker-pid "${broker_pid[$target]}" --group-id "bench-$target-$rep" 2>"$log"); then
+        --broker-pid "${broker_pid[$target]}" --group-id "bench-$target-$rep" \
+        >"$log.out" 2>"$log" &
+      client_pid=$!
+      status=0
+      wait "$client_pid" || status=$?
+      client_pid=
+      if ((status == 0)); then
+        line=$(<"$log.out")
         echo "$target $phase $rep ${line#result }" >>"$results"
       else
         echo "$target $phase $rep FAILED" >>"$results"
@@ -231,6 +240,8 @@ per_million() {
   [[ $1 == - ]] && { echo -; return; }
   awk -v v="$1" -v n="$2" 'BEGIN { printf "%.3f", v * 1e6 / n }'
 }
+# fixed VALUE DECIMALS: VALUE rounded to DECIMALS places, or "-".
+fixed() { [[ $1 == - ]] && echo - || printf "%.${2}f" "$1"; }
 failures() { awk -v t="$1" -v p="$2" '$1 == t && $2 == p && $4 == "FAILED"' "$results" | wc -l; }
 
 declare -A figure
@@ -243,13 +254,13 @@ printf "$row" target phase 'msgs/s' 'MB/s' 'broker CPU' 'broker CPU' 'client CPU
 printf "$row" '' '' '' '' 's/1M stat' 's/1M sched' 's/1M' '' 'msgs/s' ''
 for phase in "${phase_list[@]}"; do
   for target in "${target_list[@]}"; do
-    rate=$(median "$target" "$phase" msgs_per_s)
-    mb=$(median "$target" "$phase" mb_per_s)
+    rate=$(fixed "$(median "$target" "$phase" msgs_per_s)" 0)
+    mb=$(fixed "$(median "$target" "$phase" mb_per_s)" 1)
     broker_cpu=$(per_million "$(median "$target" "$phase" broker_cpu_s)" "$messages")
     broker_run=$(per_million "$(median "$target" "$phase" broker_run_s)" "$messages")
     client_cpu=$(per_million "$(median "$target" "$phase" client_cpu_s)" "$messages")
-    join=$(median "$target" "$phase" join_ms)
-    after=$(median "$target" "$phase" after_join_msgs_per_s)
+    join=$(fixed "$(median "$target" "$phase" join_ms)" 1)
+    after=$(fixed "$(median "$target" "$phase" after_join_msgs_per_s)" 0)
     figure[$target.$phase.rate]=$rate
     figure[$target.$phase.cpu]=$broker_run
     figure[$target.$phase.join]=$join
