@@ -298,4 +298,56 @@ TEST(TopicConcurrency, ConcurrentAppendPollCommitKeepsOffsetsDenseAndLosesNothin
   EXPECT_EQ(solo_seen.size(), appended_at.size()) << "solo must see every record exactly once";
 }
 
+// SPEC.md: "Every call is atomic". One writer appends to partition 0 and then
+// to partition 1, over and over, so at every instant partition 0 holds as many
+// records as partition 1 or one more. A poll that reads everything is one
+// instant's view, so after each poll the consumer's positions (its record
+// counts) must keep that relation.
+TEST(TopicConcurrency, PollSeesOneInstantOfEveryPartition) {
+  constexpr int kRounds = 20'000;
+  kgroups::Topic topic(2);
+  std::string keys[2];
+  for (int i = 0; keys[0].empty() || keys[1].empty(); ++i) {
+    const std::string key = "key-" + std::to_string(i);
+    keys[kgroups::partition_for(key, 2)] = key;
+  }
+  topic.join("snap", "c");
+  const auto started = std::chrono::steady_clock::now();
+  std::atomic<bool> done{false};
+  std::latch start(2);
+  std::thread writer([&] {
+    start.arrive_and_wait();
+    for (int i = 0; i < kRounds; ++i) {
+      topic.append(keys[0], "v");
+      topic.append(keys[1], "v");
+      if (i % 64 == 63) std::this_thread::yield();
+    }
+    done.store(true);
+  });
+  std::int64_t count[2] = {0, 0};
+  std::string error;
+  int polls = 0;
+  start.arrive_and_wait();
+  for (bool last = false; !last && in_time(started); ++polls) {
+    last = done.load();  // a poll after the writer finished sees everything
+    for (const kgroups::Record& record : topic.poll("snap", "c", 1'000'000)) {
+      if (error.empty() && record.offset != count[record.partition]) {
+        error = "p" + std::to_string(record.partition) + " jumped to offset " +
+                std::to_string(record.offset);
+      }
+      count[record.partition] = record.offset + 1;
+    }
+    if (error.empty() && !(count[1] <= count[0] && count[0] <= count[1] + 1)) {
+      error = "one poll saw " + std::to_string(count[0]) + " records of partition 0 and " +
+              std::to_string(count[1]) + " of partition 1";
+    }
+    std::this_thread::yield();
+  }
+  writer.join();
+  RecordProperty("polls", polls);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(count[0], kRounds);
+  EXPECT_EQ(count[1], kRounds);
+}
+
 }  // namespace
