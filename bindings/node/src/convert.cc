@@ -118,7 +118,7 @@ int to_clamped_int(Napi::Value value, const char* what) {
 }
 
 Utf8::Utf8(Napi::Value string) {
-  const napi_env env = string.Env();
+  napi_env env = string.Env();
   std::size_t length = 0;
   if (napi_get_value_string_utf8(env, string, inline_.data(), inline_.size(), &length) != napi_ok) {
     throw Napi::Error::New(env);
@@ -149,7 +149,7 @@ std::optional<std::map<int, std::int64_t>> to_offsets(Napi::Value offsets, const
                          describe_type(offsets));
   };
   if (offsets.Type() != napi_object || offsets.IsArray()) not_plain();
-  const Napi::Object object = offsets.As<Napi::Object>();
+  const auto object = offsets.As<Napi::Object>();
 
   napi_value prototype = nullptr;
   if (napi_get_prototype(env, object, &prototype) != napi_ok) throw Napi::Error::New(env);

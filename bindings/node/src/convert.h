@@ -52,9 +52,9 @@ class Utf8 {
   [[nodiscard]] std::string_view view() const noexcept { return view_; }
 
  private:
-  std::array<char, 256> inline_;  // holds the bytes when they fit (with room for a NUL)
-  std::string heap_;              // holds them otherwise
-  std::string_view view_;         // the bytes, in inline_ or heap_
+  std::array<char, 256> inline_{};  // holds the bytes when they fit (with room for a NUL)
+  std::string heap_;                // holds them otherwise
+  std::string_view view_;           // the bytes, in inline_ or heap_
 };
 
 // commit's `offsets`: undefined or null give std::nullopt ("no offsets"); a

@@ -21,7 +21,7 @@ Napi::Error not_assigned_error(Napi::Env env, const kgroups::NotAssignedError& e
   }
   Napi::Object instance =
       constructor.New({message, Napi::Number::New(env, static_cast<double>(error.partition()))});
-  return Napi::Error(env, instance);
+  return {env, instance};
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records) 
       elements.push_back(*cached);
       return;
     }
-    const napi_value text = text_to_js(env, content);
+    napi_value text = text_to_js(env, content);
     if (cached != nullptr) *cached = text;
     elements.push_back(text);
   };
