@@ -6,7 +6,7 @@
 export type KeyOrValue = string | Uint8Array;
 
 /** One record returned by {@link Topic.poll}. */
-export interface Record<K extends KeyOrValue = KeyOrValue, V extends KeyOrValue = KeyOrValue> {
+export interface ConsumerRecord<K extends KeyOrValue = KeyOrValue, V extends KeyOrValue = KeyOrValue> {
   /** The partition the record is on. */
   partition: number;
   /** Its offset on that partition, from 0. */
@@ -62,7 +62,7 @@ export class Topic {
    * offset order from the consumer's position, which advances). Commits nothing.
    * @throws RangeError if maxRecords is negative.
    */
-  poll(group: string, consumerId: string, maxRecords?: number): Record[];
+  poll(group: string, consumerId: string, maxRecords?: number): ConsumerRecord[];
 
   /**
    * Without offsets (undefined or null): stores the consumer's position on each

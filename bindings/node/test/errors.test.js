@@ -169,3 +169,24 @@ test('a failing append changes nothing: no offset is used up', () => {
   assert.throws(() => topic.append('k', 42), TypeError);
   assert.deepEqual(topic.append('k', 'v'), [partition, end]);
 });
+
+test('NotAssignedError is recognized in a worker thread too (each thread loads the addon)', async () => {
+  const { Worker } = require('node:worker_threads');
+  const worker = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     const { Topic, NotAssignedError } = require('kgroups');
+     const topic = new Topic(2);
+     topic.join('g', 'A');
+     topic.join('g', 'B');
+     let recognized = false;
+     try { topic.commit('g', 'A', { 1: 0 }); } catch (error) { recognized = error instanceof NotAssignedError; }
+     parentPort.postMessage({ recognized, assignment: topic.assignment('g', 'B') });`,
+    { eval: true },
+  );
+  const message = await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  assert.deepEqual(message, { recognized: true, assignment: [1] });
+});

@@ -136,3 +136,28 @@ test('each consumer has its own positions; a position is not shared across the g
   assert.equal(topic.poll('h', 'A').length, 1);
   assert.equal(topic.poll('g', 'A').length, 0);
 });
+
+test('a large batch comes back complete and in order, text and bytes mixed', () => {
+  const topic = new Topic(3);
+  const count = 30000; // more elements than the addon hands over in one Node-API call
+  for (let i = 0; i < count; i++) {
+    const key = `key-${i % 97}`;
+    topic.append(i % 3 === 0 ? Buffer.from(key) : key, i % 2 === 0 ? `value-${i}` : Uint8Array.of(i % 256, 7));
+  }
+  topic.join('g', 'A');
+  const records = topic.poll('g', 'A', count + 5);
+  assert.equal(records.length, count);
+  const seen = new Set();
+  for (let i = 0; i < records.length; i++) {
+    const { partition, offset, key, value } = records[i];
+    if (i > 0) {
+      const previous = records[i - 1];
+      assert.ok(partition > previous.partition || (partition === previous.partition && offset === previous.offset + 1));
+    }
+    const text = typeof value === 'string' ? value : null;
+    seen.add(text ?? `${value[0]},${value[1]}`);
+    assert.equal(partitionFor(key, 3), partition);
+  }
+  assert.equal([0, 1, 2].reduce((sum, p) => sum + topic.endOffset(p), 0), count);
+  assert.ok(seen.has('value-0') && seen.has(`value-${count - 2}`) && seen.has('1,7'));
+});

@@ -3,14 +3,14 @@
 // A small typed use of kgroups (CommonJS side), checked by `tsc --noEmit` in
 // scripts/test-node. The @ts-expect-error lines must stay errors: they check
 // that index.d.ts rejects what SPEC.md calls a TypeError.
-import { NotAssignedError, Topic, partitionFor, type Offsets, type Record } from 'kgroups';
+import { NotAssignedError, Topic, partitionFor, type ConsumerRecord, type Offsets } from 'kgroups';
 
 const topic: Topic = new Topic(6);
 topic.join('billing', 'A');
 const [partition, offset]: [number, number] = topic.append('key', new Uint8Array([1, 2]));
 const end: number = topic.endOffset(partition) + offset;
 const partitions: number[] = topic.assignment('billing', 'A');
-const records: Record[] = topic.poll('billing', 'A', 500);
+const records: ConsumerRecord[] = topic.poll('billing', 'A', 500);
 for (const record of records) {
   const key: string | Uint8Array = record.key;
   const text: string = typeof record.value === 'string' ? record.value : record.value.join(',');
