@@ -120,11 +120,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Every phase and repetition gets its own topic of 6 partitions, created at start-up.
+# Every phase and repetition gets its own topic of 6 partitions, and one for a
+# retry, created at start-up.
 topic_flags=()
 for phase in "${phase_list[@]}"; do
   for ((rep = 1; rep <= repeat; rep++)); do
-    topic_flags+=(--topic "bench-$phase-$rep:6")
+    topic_flags+=(--topic "bench-$phase-$rep:6" --topic "bench-$phase-$rep-retry:6")
   done
 done
 
@@ -188,35 +189,44 @@ for target in "${target_list[@]}"; do
 done
 
 # ---- runs -----------------------------------------------------------------
-# results holds one line per run: "target phase rep key=value ..." or "target phase rep FAILED".
+# results holds one line per run: "target phase rep key=value ..." or
+# "target phase rep FAILED reason".
 results=$work/results
 : >"$results"
+# run_client TARGET PHASE REP TOPIC: one client run; appends its line to $results.
+run_client() {
+  local target=$1 phase=$2 rep=$3 topic=$4 log=$work/client-$1-$2-$4.log status=0 line
+  # In the background with `wait`, so that SIGINT/SIGTERM reach the trap at once.
+  "$client" --bootstrap "${broker_address[$target]}" --phase "$phase" --topic "$topic" \
+    --messages "$messages" --round-messages "$round_messages" \
+    --broker-pid "${broker_pid[$target]}" --group-id "group-$topic" >"$log.out" 2>"$log" &
+  client_pid=$!
+  wait "$client_pid" || status=$?
+  client_pid=
+  if ((status == 0)); then
+    line=$(<"$log.out")
+    echo "$target $phase $rep ${line#result }" >>"$results"
+  else
+    line=$(grep 'FAILED' "$log" | tail -1)
+    echo "$target $phase $rep FAILED ${line:-exit status $status}" >>"$results"
+    echo "broker_bench: $phase against $target FAILED:" >&2
+    grep -v '^%[0-9]|' "$log" | tail -5 >&2 || true
+  fi
+  if ! kill -0 "${broker_pid[$target]}" 2>/dev/null; then
+    echo "broker_bench: $target exited during the $phase phase; its log:" >&2
+    tail -20 "$work/$target.log" >&2
+    exit 1
+  fi
+  return "$status"
+}
+
 for ((rep = 1; rep <= repeat; rep++)); do
   for phase in "${phase_list[@]}"; do
     for target in "${target_list[@]}"; do
-      log=$work/client-$target-$phase-$rep.log
       echo "broker_bench: $phase against $target (run $rep of $repeat)..." >&2
-      # In the background with `wait`, so that SIGINT/SIGTERM reach the trap at once.
-      "$client" --bootstrap "${broker_address[$target]}" --phase "$phase" \
-        --topic "bench-$phase-$rep" --messages "$messages" --round-messages "$round_messages" \
-        --broker-pid "${broker_pid[$target]}" --group-id "bench-$target-$rep" \
-        >"$log.out" 2>"$log" &
-      client_pid=$!
-      status=0
-      wait "$client_pid" || status=$?
-      client_pid=
-      if ((status == 0)); then
-        line=$(<"$log.out")
-        echo "$target $phase $rep ${line#result }" >>"$results"
-      else
-        echo "$target $phase $rep FAILED" >>"$results"
-        echo "broker_bench: $phase against $target FAILED:" >&2
-        grep -v '^%[0-9]|' "$log" | tail -5 >&2 || true
-      fi
-      if ! kill -0 "${broker_pid[$target]}" 2>/dev/null; then
-        echo "broker_bench: $target exited during the $phase phase; its log:" >&2
-        tail -20 "$work/$target.log" >&2
-        exit 1
+      if ! run_client "$target" "$phase" "$rep" "bench-$phase-$rep"; then
+        echo "broker_bench: retrying once on a fresh topic (the failure stays in the table)" >&2
+        run_client "$target" "$phase" "$rep" "bench-$phase-$rep-retry" || true
       fi
     done
   done
@@ -319,7 +329,21 @@ if [[ ,$targets, == *,kgroupsd,* ]]; then
       "${figure[kgroupsd.$phase.cpu]}" "<=" "$(half "${figure[mock.$phase.cpu]}")"
   done
 fi
-if grep -q FAILED "$results"; then
-  echo "broker_bench: some runs FAILED (see above)" >&2
-  exit 1
+# A failed kgroupsd run (lost, duplicated or altered messages, or an error) fails
+# the benchmark; so does a phase without any successful run. The mock's own
+# failures are listed but tolerated: librdkafka 2.0.2's mock sometimes leaves a
+# group member without its assignment until its session times out, then rejects
+# the other member's commit with REBALANCE_IN_PROGRESS, so messages repeat.
+status=0
+if grep -q ' FAILED' "$results"; then
+  echo
+  echo "Failed runs:"
+  awk '$4 == "FAILED" { $4 = ""; print "  " $0 }' "$results"
+  grep -q '^kgroupsd [a-z]* [0-9]* FAILED' "$results" && status=1
 fi
+for phase in "${phase_list[@]}"; do
+  for target in "${target_list[@]}"; do
+    [[ ${figure[$target.$phase.rate]} == - ]] && status=1
+  done
+done
+exit "$status"

@@ -116,6 +116,7 @@ std::unique_ptr<Member> make_member(const BenchOptions& options, int id) {
                                                {"group.id", options.group_id},
                                                {"client.id", "bench-member-" + std::to_string(id)},
                                                {"auto.offset.reset", "earliest"},
+                                               {"session.timeout.ms", "10000"},
                                                {"enable.auto.commit", "false"},
                                                {"enable.partition.eof", "false"},
                                                {"fetch.wait.max.ms", "100"}});
@@ -261,6 +262,9 @@ PhaseResult run_group(const BenchOptions& options) {
                      .broker_run_seconds = clock.broker_run_seconds()};
   result.join_ms = (control.first_message.load() - start) * 1000;
   result.after_join_seconds = result.seconds - result.join_ms / 1000;
+  double all_joined = start;
+  for (const auto& member : members) all_joined = std::max(all_joined, member->first_message);
+  result.all_joined_ms = (all_joined - start) * 1000;
   result.assignments = 0;
   for (const auto& member : members) result.assignments += member->assignments;
   return result;

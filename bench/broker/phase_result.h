@@ -17,6 +17,7 @@ struct PhaseResult {
   double broker_cpu_seconds = -1;  // the broker process over `seconds`; -1: not measured
   double broker_run_seconds = -1;  // the same from schedstat (ns resolution); -1: not measured
   double join_ms = -1;             // group phase: subscribe to first message; else -1
+  double all_joined_ms = -1;       // group phase: subscribe to every member's first message
   double after_join_seconds = -1;  // group phase: `seconds` minus the join; else -1
   int assignments = -1;            // group phase: assignments handed to members; else -1
 };
