@@ -282,6 +282,12 @@ done
 for target in "${target_list[@]}"; do
   echo "start-up to ready (median of 5 launches): $target ${startup_ms[$target]} ms"
 done
+if [[ ,$phases, == *,group,* ]]; then
+  for target in "${target_list[@]}"; do
+    echo "group: every member had its first message after" \
+      "$(fixed "$(median "$target" group all_joined_ms)" 1) ms ($target)"
+  done
+fi
 echo "Broker CPU: utime+stime from /proc/<pid>/stat (10 ms ticks) and the threads' run time" \
   "from /proc/<pid>/task/*/schedstat (ns); the targets use the schedstat figure."
 
