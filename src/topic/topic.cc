@@ -24,6 +24,7 @@
 #include "kgroups/partitioner.h"
 #include "log/partition_log.h"
 #include "partitioner/fnv1a_partitioner.h"
+#include "topic/partition_mutex.h"
 
 namespace kgroups {
 namespace {
@@ -33,7 +34,7 @@ namespace {
 struct alignas(64) Partition {
   explicit Partition(int index) : log(index) {}
 
-  mutable std::mutex mutex;  // guards log
+  mutable PartitionMutex mutex;  // guards log
   PartitionLog log;
 };
 
