@@ -113,3 +113,16 @@ for (const { operation, addon, pureJs } of rows) {
   console.log(operation.padEnd(38) + format(addon).padStart(12) + format(pureJs).padStart(12) +
     `${(addon / pureJs).toFixed(2)}x`.padStart(10));
 }
+
+const why = {
+  append: 'each append crosses Node-API and copies both strings into the log as UTF-8, ' +
+    'while pure JS keeps a reference; an appendMany taking arrays would amortize the crossing',
+  'poll+commit (maxRecords=500)': 'the engine stores bytes, so every polled value becomes a new V8 string, ' +
+    'while pure JS hands out the strings it was given; Buffers (no strings) or external strings would avoid it',
+};
+for (const { operation, addon, pureJs } of rows) {
+  if (addon < pureJs) {
+    const label = operation.slice(0, operation.lastIndexOf(','));
+    console.log(`addon slower for ${operation}: ${why[label]} (docs/PERFORMANCE.md, "Node binding")`);
+  }
+}
