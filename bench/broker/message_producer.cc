@@ -68,14 +68,16 @@ void MessageProducer::produce(std::int64_t first, std::int64_t count, double dea
     encode_key(i, key);
     encode_value(i, value);
     while (true) {
-      rd_kafka_resp_err_t err = rd_kafka_producev(
-          producer_, RD_KAFKA_V_RKT(topic_),
-          RD_KAFKA_V_PARTITION(static_cast<std::int32_t>(i % partitions_)),
-          RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key, kKeyBytes),
-          RD_KAFKA_V_VALUE(value, kValueBytes), RD_KAFKA_V_END);
+      // rd_kafka_produce rather than the rd_kafka_producev macros, which use
+      // GNU statement expressions (-Wpedantic under clang).
+      const int status =
+          rd_kafka_produce(topic_, static_cast<std::int32_t>(i % partitions_), RD_KAFKA_MSG_F_COPY,
+                           value, kValueBytes, key, kKeyBytes, nullptr);
+      const rd_kafka_resp_err_t err =
+          status == 0 ? RD_KAFKA_RESP_ERR_NO_ERROR : rd_kafka_last_error();
       if (err == RD_KAFKA_RESP_ERR_NO_ERROR) break;
       if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-        throw std::runtime_error(std::string("produce: rd_kafka_producev: ") +
+        throw std::runtime_error(std::string("produce: rd_kafka_produce: ") +
                                  rd_kafka_err2str(err));
       }
       rd_kafka_poll(producer_, 1);
