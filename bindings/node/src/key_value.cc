@@ -17,25 +17,25 @@ bool is_uint8_array(Napi::Value value) {
 
 }  // namespace
 
-void check_key_value(Napi::Value value, const char* what) {
-  if (!value.IsString() && !is_uint8_array(value)) {
+Encoding check_key_value(Napi::Value value, const char* what) {
+  if (value.IsString()) return Encoding::kText;
+  if (!is_uint8_array(value)) {
     throw_type_error(value.Env(), std::string(what) +
                                       " must be a string or a Uint8Array (a Buffer), got " +
                                       describe_type(value) +
                                       "; serialize other values first, e.g. with JSON.stringify");
   }
+  return Encoding::kBytes;
 }
 
-KeyValueArg::KeyValueArg(Napi::Value value) {
-  if (value.IsString()) {
+KeyValueArg::KeyValueArg(Napi::Value value, Encoding encoding) : encoding_(encoding) {
+  if (encoding == Encoding::kText) {
     text_.emplace(value);
     bytes_ = text_->view();
-    encoding_ = Encoding::kText;
     return;
   }
   const auto array = value.As<Napi::Uint8Array>();
   bytes_ = std::string_view(reinterpret_cast<const char*>(array.Data()), array.ElementLength());
-  encoding_ = Encoding::kBytes;
 }
 
 napi_value text_to_js(napi_env env, std::string_view utf8) {

@@ -16,15 +16,16 @@
 
 namespace kgroups::node {
 
-// Throws a TypeError, telling the user to serialize first, unless `value` is a
-// string or a Uint8Array. `what` names the argument, e.g. "append: key".
-void check_key_value(Napi::Value value, const char* what);
+// kText for a string, kBytes for a Uint8Array; throws a TypeError, telling the
+// user to serialize first, for anything else. `what` names the argument, e.g.
+// "append: key".
+[[nodiscard]] Encoding check_key_value(Napi::Value value, const char* what);
 
-// The bytes and encoding of a key or value already checked by check_key_value.
+// The bytes of a key or value whose encoding check_key_value returned.
 // A Uint8Array is viewed, not copied: do not run JS code while this lives.
 class KeyValueArg {
  public:
-  explicit KeyValueArg(Napi::Value value);
+  KeyValueArg(Napi::Value value, Encoding encoding);
 
   [[nodiscard]] std::string_view bytes() const noexcept { return bytes_; }
   [[nodiscard]] Encoding encoding() const noexcept { return encoding_; }

@@ -19,10 +19,10 @@ namespace {
 // partitionFor(key, numPartitions) -> partition.
 Napi::Value partition_for_js(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
-    check_key_value(info[0], "partitionFor: key");
+    const Encoding encoding = check_key_value(info[0], "partitionFor: key");
     check_number(info[1], "partitionFor: numPartitions");
     const int num_partitions = to_int(info[1], "partitionFor: numPartitions");
-    const KeyValueArg key(info[0]);
+    const KeyValueArg key(info[0], encoding);
     return Napi::Number::New(info.Env(), partition_for(key.bytes(), num_partitions));
   });
 }
