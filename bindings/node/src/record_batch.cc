@@ -52,18 +52,16 @@ Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records) 
     }
   }
 
-  napi_value bytes = nullptr;
+  napi_value undefined = nullptr;
+  check(env, napi_get_undefined(env, &undefined));
+  napi_value bytes = undefined;
   char* bytes_cursor = nullptr;
   if (any_bytes) {
     void* data = nullptr;
     check(env, napi_create_arraybuffer(env, byte_count, &data, &bytes));
     bytes_cursor = static_cast<char*>(data);
-  } else {
-    check(env, napi_get_undefined(env, &bytes));
   }
 
-  napi_value undefined = nullptr;
-  check(env, napi_get_undefined(env, &undefined));
   std::vector<double> byte_lengths;
   std::vector<napi_value> elements;
   elements.reserve(2 * records.size() + 3);
