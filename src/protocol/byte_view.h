@@ -6,17 +6,24 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 namespace kgroups::protocol {
 
 class ByteView : public std::span<const std::uint8_t> {
  public:
-  using std::span<const std::uint8_t>::span;
   ByteView() = default;
-  ByteView(std::span<const std::uint8_t> bytes)  // implicit: any byte span is a ByteView
+  ByteView(const std::uint8_t* data, std::size_t size)
+      : std::span<const std::uint8_t>(data, size) {}
+  // Implicit from anything that converts to a byte span (a span, a std::vector, an array),
+  // so ByteView can stand wherever std::span<const std::uint8_t> did.
+  template <class Bytes>
+  requires std::is_convertible_v<const Bytes&, std::span<const std::uint8_t>> &&
+      (!std::is_same_v<Bytes, ByteView>)ByteView(const Bytes& bytes)
       : std::span<const std::uint8_t>(bytes) {}
 
   // Views the characters of `text` as bytes (for tests and clients building requests).

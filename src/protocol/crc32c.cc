@@ -62,8 +62,8 @@ __attribute__((target("sse4.2"))) std::uint32_t crc32c_sse42(std::uint32_t crc,
 }
 
 bool cpu_has_sse42() {
-  static const bool has = __builtin_cpu_supports("sse4.2");
-  return has;
+  static const bool kHasSse42 = __builtin_cpu_supports("sse4.2");
+  return kHasSse42;
 }
 #endif
 

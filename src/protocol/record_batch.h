@@ -47,12 +47,14 @@ struct RecordBatchHeader {
   std::int32_t base_sequence = -1;
   std::int32_t record_count = 0;
 
-  Compression compression() const { return static_cast<Compression>(attributes & 0x07); }
-  bool log_append_time() const { return (attributes & 0x08) != 0; }
-  bool is_transactional() const { return (attributes & 0x10) != 0; }
-  bool is_control() const { return (attributes & 0x20) != 0; }
+  [[nodiscard]] Compression compression() const {
+    return static_cast<Compression>(attributes & 0x07);
+  }
+  [[nodiscard]] bool log_append_time() const { return (attributes & 0x08) != 0; }
+  [[nodiscard]] bool is_transactional() const { return (attributes & 0x10) != 0; }
+  [[nodiscard]] bool is_control() const { return (attributes & 0x20) != 0; }
   // Size of the whole batch in bytes.
-  std::size_t size_bytes() const {
+  [[nodiscard]] std::size_t size_bytes() const {
     return kBatchLogOverhead + static_cast<std::size_t>(batch_length);
   }
 

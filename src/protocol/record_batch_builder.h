@@ -28,12 +28,12 @@ class RecordBatchBuilder {
   void add(std::optional<ByteView> key, std::optional<ByteView> value, std::int64_t timestamp_ms,
            std::span<const RecordHeader> headers = {});
 
-  std::int32_t record_count() const { return record_count_; }
+  [[nodiscard]] std::int32_t record_count() const { return record_count_; }
 
   // Appends the finished batch to `out`. Valid with zero records only for tests of bad
   // input (Kafka rejects empty batches).
   void build(std::vector<std::uint8_t>& out) const;
-  std::vector<std::uint8_t> build() const;
+  [[nodiscard]] std::vector<std::uint8_t> build() const;
 
  private:
   std::vector<std::uint8_t> records_;  // encoded records, back to back

@@ -4,59 +4,30 @@
 
 namespace kgroups::protocol {
 
+namespace {
+
+struct FirstFlexibleVersion {
+  ApiKey key;
+  std::int16_t version;
+};
+
+// Kafka 3.6's first flexible version of each API this codec knows.
+constexpr FirstFlexibleVersion kFirstFlexibleVersions[] = {
+    {ApiKey::kProduce, 9},         {ApiKey::kFetch, 12},       {ApiKey::kListOffsets, 6},
+    {ApiKey::kMetadata, 9},        {ApiKey::kOffsetCommit, 8}, {ApiKey::kOffsetFetch, 6},
+    {ApiKey::kFindCoordinator, 3}, {ApiKey::kJoinGroup, 6},    {ApiKey::kHeartbeat, 4},
+    {ApiKey::kLeaveGroup, 4},      {ApiKey::kSyncGroup, 4},    {ApiKey::kDescribeGroups, 5},
+    {ApiKey::kListGroups, 3},      {ApiKey::kApiVersions, 3},  {ApiKey::kCreateTopics, 5},
+    {ApiKey::kInitProducerId, 2},
+};
+
+}  // namespace
+
 bool is_flexible_request(ApiKey key, std::int16_t version) {
-  std::int16_t first_flexible = 0;
-  switch (key) {
-    case ApiKey::kProduce:
-      first_flexible = 9;
-      break;
-    case ApiKey::kFetch:
-      first_flexible = 12;
-      break;
-    case ApiKey::kListOffsets:
-      first_flexible = 6;
-      break;
-    case ApiKey::kMetadata:
-      first_flexible = 9;
-      break;
-    case ApiKey::kOffsetCommit:
-      first_flexible = 8;
-      break;
-    case ApiKey::kOffsetFetch:
-      first_flexible = 6;
-      break;
-    case ApiKey::kFindCoordinator:
-      first_flexible = 3;
-      break;
-    case ApiKey::kJoinGroup:
-      first_flexible = 6;
-      break;
-    case ApiKey::kHeartbeat:
-    case ApiKey::kLeaveGroup:
-    case ApiKey::kSyncGroup:
-      first_flexible = 4;
-      break;
-    case ApiKey::kDescribeGroups:
-      first_flexible = 5;
-      break;
-    case ApiKey::kListGroups:
-      first_flexible = 3;
-      break;
-    case ApiKey::kApiVersions:
-      first_flexible = 3;
-      break;
-    case ApiKey::kCreateTopics:
-      first_flexible = 5;
-      break;
-    case ApiKey::kInitProducerId:
-      first_flexible = 2;
-      break;
-    case ApiKey::kSaslHandshake:
-      return false;
-    default:
-      return false;
+  for (const FirstFlexibleVersion& entry : kFirstFlexibleVersions) {
+    if (entry.key == key) return version >= entry.version;
   }
-  return version >= first_flexible;
+  return false;  // SaslHandshake has no flexible version; unknown keys are read as v1
 }
 
 Result<RequestHeader> decode_request_header(WireReader& reader) {

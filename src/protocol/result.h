@@ -26,7 +26,7 @@ class [[nodiscard]] Result {
   // A failure holding `error`; `error` should not be ErrorCode::kNone.
   Result(ErrorCode error) : error_(error) {}
 
-  bool has_value() const { return value_.has_value(); }
+  [[nodiscard]] bool has_value() const { return value_.has_value(); }
   explicit operator bool() const { return has_value(); }
 
   // The held value; only valid when has_value().
@@ -36,11 +36,11 @@ class [[nodiscard]] Result {
   T* operator->() { return &*value_; }
   const T* operator->() const { return &*value_; }
   T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
+  [[nodiscard]] const T& value() const& { return *value_; }
   T&& value() && { return *std::move(value_); }
 
   // The failure; ErrorCode::kNone when has_value().
-  ErrorCode error() const { return error_; }
+  [[nodiscard]] ErrorCode error() const { return error_; }
 
  private:
   std::optional<T> value_;
@@ -55,10 +55,10 @@ class [[nodiscard]] Result<void> {
   // A failure holding `error`; ErrorCode::kNone makes a success.
   Result(ErrorCode error) : error_(error) {}
 
-  bool has_value() const { return error_ == ErrorCode::kNone; }
+  [[nodiscard]] bool has_value() const { return error_ == ErrorCode::kNone; }
   explicit operator bool() const { return has_value(); }
   void value() const {}
-  ErrorCode error() const { return error_; }
+  [[nodiscard]] ErrorCode error() const { return error_; }
 
  private:
   ErrorCode error_ = ErrorCode::kNone;

@@ -86,10 +86,10 @@ class WireReader {
   // Consumes the rest of the span.
   ByteView read_rest() { return read_raw(remaining()); }
 
-  std::size_t remaining() const { return bytes_.size() - position_; }
-  std::size_t position() const { return position_; }
+  [[nodiscard]] std::size_t remaining() const { return bytes_.size() - position_; }
+  [[nodiscard]] std::size_t position() const { return position_; }
   // False once any read has failed.
-  bool ok() const { return ok_; }
+  [[nodiscard]] bool ok() const { return ok_; }
   // Marks the reader failed (a decoder found an invalid value).
   void fail() { ok_ = false; }
 

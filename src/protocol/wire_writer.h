@@ -80,7 +80,7 @@ class WireWriter {
   void patch_int32(std::size_t position, std::int32_t value);
 
   // Bytes in the vector (including anything it held before this writer).
-  std::size_t size() const { return out_.size(); }
+  [[nodiscard]] std::size_t size() const { return out_.size(); }
 
  private:
   template <class U>

@@ -3,8 +3,8 @@
 // libFuzzer target for the request decoder (run by scripts/test-fuzz). Each input is a
 // request frame without its size prefix. It is decoded the way the broker does (header, then
 // the body with the decoder its key and version pick), and the whole input is also fed to
-// every request decoder in every version (one past each end too) and to the record-batch
-// parsers. Nothing may crash, leak or read out of bounds, and whatever decodes must
+// every request and response decoder in every version (one past each end too) and to the
+// record-batch parsers. Nothing may crash, leak or read out of bounds, and whatever decodes must
 // re-encode to bytes that decode to an equal message (the process aborts otherwise).
 
 #include <cstddef>
@@ -43,6 +43,12 @@ void check_every_version(std::span<const std::uint8_t> body) {
   }
 }
 
+// Clients decode responses with the same reader, so they get the same treatment.
+template <class... Responses>
+void check_responses(std::span<const std::uint8_t> input) {
+  (check_every_version<Responses>(input), ...);
+}
+
 void fuzz_one(std::span<const std::uint8_t> input) {
   WireReader reader(input);
   Result<RequestHeader> header = decode_request_header(reader);
@@ -56,6 +62,11 @@ void fuzz_one(std::span<const std::uint8_t> input) {
     visit_request_type(
         key, [&](auto* tag) { check_every_version<std::remove_pointer_t<decltype(tag)>>(input); });
   }
+  check_responses<ProduceResponse, FetchResponse, ListOffsetsResponse, MetadataResponse,
+                  OffsetCommitResponse, OffsetFetchResponse, FindCoordinatorResponse,
+                  JoinGroupResponse, HeartbeatResponse, LeaveGroupResponse, SyncGroupResponse,
+                  DescribeGroupsResponse, ListGroupsResponse, ApiVersionsResponse,
+                  CreateTopicsResponse, InitProducerIdResponse>(input);
   Result<std::vector<RecordBatchView>> batches = split_record_batches(input);
   if (batches) {
     for (const RecordBatchView& batch : *batches) {

@@ -49,8 +49,8 @@ std::vector<ClientFrame> load_frames() {
 }
 
 const std::vector<ClientFrame>& frames() {
-  static const std::vector<ClientFrame> loaded = load_frames();
-  return loaded;
+  static const std::vector<ClientFrame> kLoaded = load_frames();
+  return kLoaded;
 }
 
 // Decodes header + body of `frame` with the decoder of `Request`.
