@@ -18,19 +18,19 @@ class Clock {
   virtual ~Clock() = default;
 
   // Returns the current time. Never goes backwards.
-  virtual TimePoint now() const = 0;
+  [[nodiscard]] virtual TimePoint now() const = 0;
 };
 
 // The monotonic system clock.
 class SteadyClock final : public Clock {
  public:
-  TimePoint now() const override { return std::chrono::steady_clock::now(); }
+  [[nodiscard]] TimePoint now() const override { return std::chrono::steady_clock::now(); }
 };
 
 // A clock that starts at an arbitrary fixed point and moves only by advance().
 class ManualClock final : public Clock {
  public:
-  TimePoint now() const override { return now_; }
+  [[nodiscard]] TimePoint now() const override { return now_; }
 
   // Moves the clock forward by `duration` (which must not be negative).
   void advance(std::chrono::milliseconds duration) { now_ += duration; }

@@ -25,10 +25,10 @@ class Capture {
   std::function<void(Result)> callback() {
     return [results = results_](Result result) { results->push_back(std::move(result)); };
   }
-  std::size_t calls() const { return results_->size(); }
-  bool done() const { return !results_->empty(); }
+  [[nodiscard]] std::size_t calls() const { return results_->size(); }
+  [[nodiscard]] bool done() const { return !results_->empty(); }
   // Returns the only result; fails the test unless there is exactly one.
-  const Result& result() const {
+  [[nodiscard]] const Result& result() const {
     EXPECT_EQ(results_->size(), 1u) << "the callback must run exactly once";
     static const Result kNone{};
     return results_->empty() ? kNone : results_->back();
@@ -41,9 +41,7 @@ class Capture {
 using JoinCapture = Capture<JoinGroupResult>;
 using SyncCapture = Capture<SyncGroupResult>;
 
-inline std::vector<std::uint8_t> bytes(std::string_view text) {
-  return std::vector<std::uint8_t>(text.begin(), text.end());
-}
+inline std::vector<std::uint8_t> bytes(std::string_view text) { return {text.begin(), text.end()}; }
 
 inline std::vector<GroupProtocol> protocols(std::initializer_list<std::string_view> names) {
   std::vector<GroupProtocol> list;
@@ -67,8 +65,8 @@ class CoordinatorHarness {
 
   GroupCoordinator& coordinator() { return *coordinator_; }
   ManualClock& clock() { return clock_; }
-  const std::vector<std::string>& log() const { return log_; }
-  bool logged(std::string_view fragment) const {
+  [[nodiscard]] const std::vector<std::string>& log() const { return log_; }
+  [[nodiscard]] bool logged(std::string_view fragment) const {
     for (const std::string& line : log_) {
       if (line.find(fragment) != std::string::npos) return true;
     }

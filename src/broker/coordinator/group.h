@@ -54,13 +54,15 @@ class Group {
  public:
   explicit Group(std::string group_id) : group_id_(std::move(group_id)) {}
 
-  const std::string& group_id() const { return group_id_; }
-  GroupState state() const { return state_; }
-  std::int32_t generation_id() const { return generation_id_; }
-  const std::string& protocol_type() const { return protocol_type_; }
-  const std::string& protocol_name() const { return protocol_name_; }  // "" until selected
-  const std::string& leader_id() const { return leader_id_; }          // "" without members
-  bool is_leader(std::string_view member_id) const { return member_id == leader_id_; }
+  [[nodiscard]] const std::string& group_id() const { return group_id_; }
+  [[nodiscard]] GroupState state() const { return state_; }
+  [[nodiscard]] std::int32_t generation_id() const { return generation_id_; }
+  [[nodiscard]] const std::string& protocol_type() const { return protocol_type_; }
+  // The selected assignor; "" until the first generation with members.
+  [[nodiscard]] const std::string& protocol_name() const { return protocol_name_; }
+  // "" while the group has no members.
+  [[nodiscard]] const std::string& leader_id() const { return leader_id_; }
+  [[nodiscard]] bool is_leader(std::string_view member_id) const { return member_id == leader_id_; }
 
   // Moves to `next`. Aborts if Kafka does not allow that transition: callers check
   // the state first, so a bad transition is a bug in the coordinator.
@@ -68,8 +70,10 @@ class Group {
 
   // Returns the member, or nullptr if `member_id` is not a member.
   GroupMember* find_member(std::string_view member_id);
-  const GroupMember* find_member(std::string_view member_id) const;
-  const std::map<std::string, GroupMember, std::less<>>& members() const { return members_; }
+  [[nodiscard]] const GroupMember* find_member(std::string_view member_id) const;
+  [[nodiscard]] const std::map<std::string, GroupMember, std::less<>>& members() const {
+    return members_;
+  }
   std::map<std::string, GroupMember, std::less<>>& members() { return members_; }
 
   // Adds `member` (whose id must be new) and returns it. The first member becomes the
@@ -86,7 +90,8 @@ class Group {
   std::map<std::string, Clock::TimePoint, std::less<>>& pending_members() {
     return pending_members_;
   }
-  const std::map<std::string, Clock::TimePoint, std::less<>>& pending_members() const {
+  [[nodiscard]] const std::map<std::string, Clock::TimePoint, std::less<>>& pending_members()
+      const {
     return pending_members_;
   }
 
@@ -94,15 +99,15 @@ class Group {
   // a group without other members takes any non-empty type and list; otherwise the
   // type must equal the group's and one protocol must be supported by every other
   // member. `member_id` is the joining member (its old protocols do not count).
-  bool supports_protocols(std::string_view protocol_type,
-                          const std::vector<GroupProtocol>& protocols,
-                          std::string_view member_id) const;
+  [[nodiscard]] bool supports_protocols(std::string_view protocol_type,
+                                        const std::vector<GroupProtocol>& protocols,
+                                        std::string_view member_id) const;
 
   // Returns whether every member has a JoinGroup parked and no id is pending.
-  bool all_members_joined() const;
+  [[nodiscard]] bool all_members_joined() const;
 
   // Returns the largest rebalance timeout among the members (0 without members).
-  std::int32_t rebalance_timeout_ms() const;
+  [[nodiscard]] std::int32_t rebalance_timeout_ms() const;
 
   // Starts the next generation: increments the generation id; with members, selects
   // the protocol by vote and moves to CompletingRebalance, otherwise moves to Empty.
@@ -111,27 +116,27 @@ class Group {
 
   // Returns every member with its metadata for the selected protocol, in join order
   // (the member list of the leader's JoinGroup result).
-  std::vector<JoinedMember> joined_members() const;
+  [[nodiscard]] std::vector<JoinedMember> joined_members() const;
 
   // Records that the member sent SyncGroup for this generation; the sync deadline
   // ends once every member has.
   void mark_synced(std::string_view member_id);
 
   RebalanceDeadlines& deadlines() { return deadlines_; }
-  const RebalanceDeadlines& deadlines() const { return deadlines_; }
+  [[nodiscard]] const RebalanceDeadlines& deadlines() const { return deadlines_; }
 
   // Returns the earliest of the group's deadlines (rebalance and member expiries),
   // or nullopt if none is set.
-  std::optional<Clock::TimePoint> next_deadline() const;
+  [[nodiscard]] std::optional<Clock::TimePoint> next_deadline() const;
 
   OffsetStore& offsets() { return offsets_; }
-  const OffsetStore& offsets() const { return offsets_; }
+  [[nodiscard]] const OffsetStore& offsets() const { return offsets_; }
 
  private:
   // Returns the protocol supported by every member that most members list first
   // among those; ties go to the earlier one in the leader's order of preference.
   // Requires at least one member and a common protocol.
-  std::string select_protocol() const;
+  [[nodiscard]] std::string select_protocol() const;
 
   std::string group_id_;
   GroupState state_ = GroupState::kEmpty;

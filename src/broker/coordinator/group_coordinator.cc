@@ -54,13 +54,12 @@ LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
   }
   Group* group = find_group(group_id);
   for (const std::string& member_id : member_ids) {
-    if (group == nullptr) {
-      result.member_errors.push_back(GroupError::kUnknownMemberId);
-    } else if (group->pending_members().erase(member_id) > 0) {
+    GroupMember* member = group == nullptr ? nullptr : group->find_member(member_id);
+    if (group != nullptr && group->pending_members().erase(member_id) > 0) {
       log("group \"" + group->group_id() + "\": pending member " + member_id + " left");
       maybe_complete_join(*group);
       result.member_errors.push_back(GroupError::kNone);
-    } else if (GroupMember* member = group->find_member(member_id); member != nullptr) {
+    } else if (member != nullptr) {
       std::string reason = "member " + member_id + " left the group";
       log("group \"" + group->group_id() + "\": " + reason);
       remove_member_and_update_group(*group, *member, reason);

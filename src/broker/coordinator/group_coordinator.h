@@ -122,7 +122,7 @@ class GroupCoordinator {
   void poll_timers();
 
   // Returns the earliest time at which poll_timers() has work, or nullopt if none.
-  std::optional<Clock::TimePoint> next_deadline() const;
+  [[nodiscard]] std::optional<Clock::TimePoint> next_deadline() const;
 
   // Completes every parked call with NOT_COORDINATOR and forgets every group.
   void shutdown();
@@ -132,7 +132,7 @@ class GroupCoordinator {
   Group& create_group(std::string_view group_id);
   void erase_group_if_unused(std::string_view group_id);
   std::string new_member_id(std::string_view client_id);
-  Clock::TimePoint now() const { return clock_.now(); }
+  [[nodiscard]] Clock::TimePoint now() const { return clock_.now(); }
   void log(const std::string& line) const;
 
   // Join phase (group_coordinator_join.cc).
@@ -142,7 +142,8 @@ class GroupCoordinator {
                                 JoinGroupCallback& done);
   void update_member_and_rebalance(Group& group, GroupMember& member, JoinGroupParams& params,
                                    JoinGroupCallback& done);
-  JoinGroupResult current_generation_result(const Group& group, const GroupMember& member) const;
+  [[nodiscard]] JoinGroupResult current_generation_result(const Group& group,
+                                                          const GroupMember& member) const;
 
   // Rebalance steps and expiries (group_coordinator_rebalance.cc).
   void prepare_rebalance(Group& group, const std::string& reason);

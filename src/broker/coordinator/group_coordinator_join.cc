@@ -12,7 +12,7 @@ namespace {
 
 void fail(JoinGroupCallback& done, GroupError error, std::string member_id,
           std::deque<std::function<void()>>& completions) {
-  completions.push_back([callback = std::move(done), error, member_id = std::move(member_id)] {
+  completions.emplace_back([callback = std::move(done), error, member_id = std::move(member_id)] {
     callback(join_error(error, member_id));
   });
 }

@@ -26,6 +26,7 @@ StableGroup join_three_members(CoordinatorHarness& harness) {
 
 std::vector<MemberAssignment> assignments_for(const std::vector<std::string>& ids) {
   std::vector<MemberAssignment> assignments;
+  assignments.reserve(ids.size());
   for (const std::string& id : ids) assignments.push_back({id, bytes("partitions of " + id)});
   return assignments;
 }

@@ -33,12 +33,13 @@ struct GroupMember {
   // When a new member's join, or a live member's session, runs out.
   Clock::TimePoint session_deadline{};
 
-  bool awaiting_join() const { return static_cast<bool>(join_callback); }
-  bool awaiting_sync() const { return static_cast<bool>(sync_callback); }
+  [[nodiscard]] bool awaiting_join() const { return static_cast<bool>(join_callback); }
+  [[nodiscard]] bool awaiting_sync() const { return static_cast<bool>(sync_callback); }
 
   // Returns the member's metadata for `protocol_name`, or nullptr if it does not
   // support it.
-  const std::vector<std::uint8_t>* metadata_for(std::string_view protocol_name) const {
+  [[nodiscard]] const std::vector<std::uint8_t>* metadata_for(
+      std::string_view protocol_name) const {
     for (const GroupProtocol& protocol : protocols) {
       if (protocol.name == protocol_name) return &protocol.metadata;
     }
@@ -49,7 +50,7 @@ struct GroupMember {
   // the coordinator: a member parked in JoinGroup or SyncGroup satisfies its
   // heartbeats (Kafka's MemberMetadata.hasSatisfiedHeartbeat), except a new member,
   // which may only wait new_member_join_timeout_ms for its first join.
-  std::optional<Clock::TimePoint> expiry() const {
+  [[nodiscard]] std::optional<Clock::TimePoint> expiry() const {
     if (!is_new && (awaiting_join() || awaiting_sync())) return std::nullopt;
     return session_deadline;
   }

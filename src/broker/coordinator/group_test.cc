@@ -15,7 +15,7 @@ GroupMember member(std::string id, std::vector<GroupProtocol> member_protocols,
   added.protocol_type = "consumer";
   added.protocols = std::move(member_protocols);
   added.rebalance_timeout_ms = 1000;
-  if (parked_in_join) added.join_callback = [](JoinGroupResult) {};
+  if (parked_in_join) added.join_callback = [](const JoinGroupResult&) {};
   return added;
 }
 
@@ -85,7 +85,7 @@ TEST(Group, AllMembersJoinedOnlyWhenEveryMemberIsParkedAndNoIdIsPending) {
   group.add_member(member("a", protocols({"range"})));
   group.add_member(member("b", protocols({"range"}), /*parked_in_join=*/false));
   EXPECT_FALSE(group.all_members_joined());
-  group.find_member("b")->join_callback = [](JoinGroupResult) {};
+  group.find_member("b")->join_callback = [](const JoinGroupResult&) {};
   EXPECT_TRUE(group.all_members_joined());
   group.pending_members().emplace("c", Clock::TimePoint{});
   EXPECT_FALSE(group.all_members_joined());

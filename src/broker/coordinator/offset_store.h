@@ -5,10 +5,10 @@
 // OffsetFetch answers it. Not thread-safe; owned by its Group.
 #pragma once
 
-#include <compare>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace kgroups::broker {
@@ -17,7 +17,11 @@ struct TopicPartition {
   std::string topic;
   std::int32_t partition = 0;
 
-  auto operator<=>(const TopicPartition&) const = default;
+  bool operator==(const TopicPartition&) const = default;
+  // Orders by topic, then partition.
+  bool operator<(const TopicPartition& other) const {
+    return std::tie(topic, partition) < std::tie(other.topic, other.partition);
+  }
 };
 
 struct CommittedOffset {
@@ -41,12 +45,12 @@ class OffsetStore {
   void commit(const TopicPartition& topic_partition, CommittedOffset committed);
 
   // Returns the partition's committed offset, or {-1, ""} if none was committed.
-  CommittedOffset fetch(const TopicPartition& topic_partition) const;
+  [[nodiscard]] CommittedOffset fetch(const TopicPartition& topic_partition) const;
 
   // Returns every committed partition, ordered by topic, then partition.
-  std::vector<PartitionOffset> fetch_all() const;
+  [[nodiscard]] std::vector<PartitionOffset> fetch_all() const;
 
-  bool empty() const { return offsets_.empty(); }
+  [[nodiscard]] bool empty() const { return offsets_.empty(); }
 
  private:
   std::map<TopicPartition, CommittedOffset> offsets_;
