@@ -5,6 +5,7 @@
 
 #include <exception>
 #include <stdexcept>
+#include <utility>
 
 #include "kgroups/errors.h"
 
@@ -26,7 +27,7 @@ PyObject* not_assigned_error_type = nullptr;
 void translate_engine_error(std::exception_ptr error) {
   try {
     if (error) {
-      std::rethrow_exception(error);
+      std::rethrow_exception(std::move(error));
     }
   } catch (const kgroups::NotAssignedError& e) {
     PyErr_SetString(not_assigned_error_type, e.what());

@@ -24,7 +24,7 @@ void require_int(py::handle object, const char* what) {
 
 Int64Arg int64_arg(py::handle object, const char* what) {
   require_int(object, what);
-  py::object integer = py::reinterpret_borrow<py::object>(object);
+  auto integer = py::reinterpret_borrow<py::object>(object);
   if (!PyLong_Check(object.ptr())) {
     integer = py::reinterpret_steal<py::object>(PyNumber_Index(object.ptr()));
     if (!integer) {

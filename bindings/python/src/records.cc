@@ -26,7 +26,7 @@ struct FieldNames {
 
 // Interned once; the strings live for the rest of the process.
 const FieldNames& field_names() {
-  static const FieldNames names = [] {
+  static const FieldNames kNames = [] {
     FieldNames created{PyUnicode_InternFromString("partition"),
                        PyUnicode_InternFromString("offset"), PyUnicode_InternFromString("key"),
                        PyUnicode_InternFromString("value")};
@@ -36,7 +36,7 @@ const FieldNames& field_names() {
     }
     return created;
   }();
-  return names;
+  return kNames;
 }
 
 // Sets dict[name] = value and drops the reference to value (a new reference, or
@@ -106,7 +106,7 @@ py::list records_to_python(const std::vector<kgroups::Record>& records) {
 
   Py_ssize_t index = 0;
   for (const kgroups::Record& record : records) {
-    py::object dict = py::reinterpret_steal<py::object>(PyDict_New());
+    auto dict = py::reinterpret_steal<py::object>(PyDict_New());
     if (!dict) {
       throw py::error_already_set();
     }

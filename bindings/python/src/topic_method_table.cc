@@ -27,10 +27,10 @@ using kgroups::Topic;
 // kgroups.Topic. py::cast would look the C++ type up in a hash map on every call
 // (a quarter of a small call's time); the type_info is looked up once instead.
 Topic& topic_of(PyObject* self) {
-  static const py::detail::type_info* const topic_type = py::detail::get_type_info(typeid(Topic));
+  static const py::detail::type_info* const kTopicType = py::detail::get_type_info(typeid(Topic));
   auto* instance = reinterpret_cast<py::detail::instance*>(self);
   const py::detail::value_and_holder holder =
-      instance->get_value_and_holder(topic_type, /*throw_if_missing=*/false);
+      instance->get_value_and_holder(kTopicType, /*throw_if_missing=*/false);
   if (!holder || !holder.holder_constructed()) {
     throw py::type_error("kgroups.Topic.__init__() was not called on this object");
   }
@@ -90,8 +90,8 @@ PyObject* assignment_method(PyObject* self, PyObject* const* args, Py_ssize_t na
 
 PyObject* poll_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return guarded([&] {
-    static PyObject* const default_max_records = PyLong_FromLong(kgroups::kDefaultMaxRecords);
-    std::array<PyObject*, 3> slots{nullptr, nullptr, default_max_records};
+    static PyObject* const kDefaultMaxRecordsObject = PyLong_FromLong(kgroups::kDefaultMaxRecords);
+    std::array<PyObject*, 3> slots{nullptr, nullptr, kDefaultMaxRecordsObject};
     bind_arguments("poll", kPoll, 2, args, nargs, kwnames, slots);
     return poll(topic_of(self), slots[0], slots[1], slots[2]);
   });
@@ -128,9 +128,9 @@ PyObject* partition_for_function(PyObject* /*module*/, PyObject* const* args, Py
   });
 }
 
-template <auto Function>
-PyMethodDef method(const char* name, const char* doc) {
-  return {name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function)),
+template <auto kFunction>
+PyMethodDef method(const char* name, const char* doc) noexcept {
+  return {name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kFunction)),
           METH_FASTCALL | METH_KEYWORDS, doc};
 }
 
@@ -213,7 +213,7 @@ Raises ValueError if num_partitions < 1, TypeError for other types.)doc");
 void add_topic_methods(py::handle topic_class) {
   auto* type = reinterpret_cast<PyTypeObject*>(topic_class.ptr());
   for (PyMethodDef* def = topic_methods; def->ml_name != nullptr; ++def) {
-    py::object descriptor = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, def));
+    auto descriptor = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, def));
     if (!descriptor) {
       throw py::error_already_set();
     }
@@ -222,7 +222,7 @@ void add_topic_methods(py::handle topic_class) {
 }
 
 void add_partition_for(py::module_& module) {
-  py::object function = py::reinterpret_steal<py::object>(
+  auto function = py::reinterpret_steal<py::object>(
       PyCFunction_NewEx(&partition_for_def, nullptr, module.attr("__name__").ptr()));
   if (!function) {
     throw py::error_already_set();

@@ -28,7 +28,7 @@ using kgroups::Topic;
 
 // Appends at least this large copy their bytes with the GIL released; below it,
 // releasing and taking back the GIL costs more than the copy.
-constexpr std::size_t kReleaseGilFromBytes = 64 * 1024;
+constexpr std::size_t kReleaseGilFromBytes = std::size_t{64} * 1024;
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
