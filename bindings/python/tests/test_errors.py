@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """SPEC.md "Errors" and "Validation order and edge cases", through the Python API."""
 
+import pickle
+
 import pytest
 
 import kgroups
@@ -146,3 +148,8 @@ def test_uninitialized_topic_is_a_type_error():
     bare = kgroups.Topic.__new__(kgroups.Topic)
     with pytest.raises(TypeError, match="__init__"):
         bare.append("k", "v")
+
+
+def test_not_assigned_error_pickles_by_its_public_name():
+    error = pickle.loads(pickle.dumps(kgroups.NotAssignedError("commit: partition 2")))
+    assert type(error) is kgroups.NotAssignedError and str(error) == "commit: partition 2"

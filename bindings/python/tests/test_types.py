@@ -3,6 +3,7 @@
 
 import ast
 import collections
+import doctest
 import inspect
 import json
 import pathlib
@@ -242,3 +243,8 @@ def test_type_stub_matches_the_runtime_api():
         if name in ("__init__", "num_partitions"):
             continue
         assert list(inspect.signature(getattr(t, name)).parameters) == params, name
+
+
+def test_package_docstring_example_holds():
+    results = doctest.testmod(kgroups)
+    assert results.attempted >= 3 and results.failed == 0
