@@ -169,8 +169,7 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
     co_return FrameOutcome::kClose;
   }
 
-  std::vector<std::uint8_t> response;
-  response.reserve(256);
+  std::vector<std::uint8_t> response = take_buffer();
   protocol::WireWriter writer(response);
   const std::size_t size_position = writer.reserve_int32();
   protocol::encode_response_header(writer, header->correlation_id);
@@ -187,12 +186,29 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
       queue_response(std::move(response));
       co_return FrameOutcome::kContinue;
     case Reply::kNoResponse:
+      recycle_buffer(std::move(response));
       co_return FrameOutcome::kContinue;
     case Reply::kClose:
       break;
   }
   log_warn(peer_ + " " + api_text(*header) + ": " + ctx.failure + "; closing the connection");
   co_return FrameOutcome::kClose;
+}
+
+std::vector<std::uint8_t> Connection::take_buffer() {
+  if (spare_buffers_.empty()) {
+    std::vector<std::uint8_t> buffer;
+    buffer.reserve(4096);
+    return buffer;
+  }
+  std::vector<std::uint8_t> buffer = std::move(spare_buffers_.back());
+  spare_buffers_.pop_back();
+  buffer.clear();
+  return buffer;
+}
+
+void Connection::recycle_buffer(std::vector<std::uint8_t> buffer) {
+  if (spare_buffers_.size() < kMaxSpareBuffers) spare_buffers_.push_back(std::move(buffer));
 }
 
 void Connection::queue_response(std::vector<std::uint8_t> response) {
@@ -221,6 +237,7 @@ asio::awaitable<void> Connection::write_loop() {
     for (const auto& response : writing) buffers.emplace_back(asio::buffer(response));
     std::error_code error;
     co_await asio::async_write(socket_, buffers, asio::redirect_error(asio::use_awaitable, error));
+    for (auto& written : writing) recycle_buffer(std::move(written));
     if (error) {
       if (error != asio::error::operation_aborted && error != asio::error::broken_pipe &&
           error != asio::error::connection_reset) {

@@ -45,17 +45,24 @@ class Connection {
   // Handles one request frame (without its size prefix) and queues its response.
   asio::awaitable<FrameOutcome> handle_frame(std::span<const std::uint8_t> frame);
   void queue_response(std::vector<std::uint8_t> response);
+  // An empty buffer for a response: a written one kept for reuse (its pages are already
+  // mapped, and it is usually big enough) or a new one.
+  std::vector<std::uint8_t> take_buffer();
+  void recycle_buffer(std::vector<std::uint8_t> buffer);
+
+  static constexpr std::size_t kMaxSpareBuffers = 4;  // bounds the memory a connection keeps
 
   asio::ip::tcp::socket socket_;
   Broker& broker_;
-  std::string peer_;                               // "host:port" of the client
-  std::vector<std::uint8_t> read_buffer_;          // bytes received, from read_begin_
-  std::size_t read_begin_ = 0;                     // first unconsumed byte
-  std::size_t read_end_ = 0;                       // one past the last received byte
-  std::deque<std::vector<std::uint8_t>> pending_;  // responses not yet handed to the socket
-  asio::steady_timer write_wakeup_;                // cancelled when pending_ gains a response
-  bool reading_done_ = false;   // the read loop ended; the writer flushes then ends
-  std::uint64_t requests_ = 0;  // requests handled, for the closing log line
+  std::string peer_;                                      // "host:port" of the client
+  std::vector<std::uint8_t> read_buffer_;                 // bytes received, from read_begin_
+  std::size_t read_begin_ = 0;                            // first unconsumed byte
+  std::size_t read_end_ = 0;                              // one past the last received byte
+  std::deque<std::vector<std::uint8_t>> pending_;         // responses not yet handed to the socket
+  std::vector<std::vector<std::uint8_t>> spare_buffers_;  // written responses, for reuse
+  asio::steady_timer write_wakeup_;  // cancelled when pending_ gains a response
+  bool reading_done_ = false;        // the read loop ended; the writer flushes then ends
+  std::uint64_t requests_ = 0;       // requests handled, for the closing log line
 };
 
 }  // namespace kgroups::broker
