@@ -9,6 +9,7 @@
 // Not thread-safe; cheap to copy (a copy is an independent cursor).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -111,9 +112,13 @@ class WireReader {
   template <class T, class ReadOne>
   void read_elements(std::vector<T>& out, std::int32_t count, ReadOne& read_one) {
     if (count <= 0) return;
-    out.reserve(static_cast<std::size_t>(count));
+    // The count is checked against the bytes left, but a claimed count is not yet elements:
+    // reserve a bounded amount so a lying frame cannot make us allocate far beyond its size.
+    out.reserve(std::min<std::size_t>(static_cast<std::size_t>(count), kMaxReservedElements));
     for (std::int32_t i = 0; i < count && ok_; ++i) out.push_back(read_one(*this));
   }
+
+  static constexpr std::size_t kMaxReservedElements = 1024;
 
   std::span<const std::uint8_t> bytes_;
   std::size_t position_ = 0;

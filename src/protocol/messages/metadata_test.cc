@@ -62,6 +62,18 @@ TEST(Metadata, V1NullTopicListMeansAllTopics) {
   EXPECT_FALSE(request->topics.has_value());
 }
 
+TEST(Metadata, HugeOrNegativeTopicCountIsInvalidRequest) {
+  for (const std::vector<std::uint8_t>& bytes :
+       {std::vector<std::uint8_t>{0x7F, 0xFF, 0xFF, 0xFF, 0, 1, 'a', 1},
+        std::vector<std::uint8_t>{0xFF, 0xFF, 0xFF, 0xFE, 1},
+        std::vector<std::uint8_t>{0, 0, 0, 1, 0x7F, 0xFF, 'a', 1}}) {
+    WireReader reader(bytes);
+    auto request = MetadataRequest::decode(reader, 4);
+    ASSERT_FALSE(request);
+    EXPECT_EQ(request.error(), ErrorCode::kInvalidRequest);
+  }
+}
+
 TEST(Metadata, ResponseRoundTripsInEveryVersion) {
   expect_round_trip_all_versions<MetadataResponse>(sample_response);
   expect_unsupported_versions_rejected<MetadataResponse>();
