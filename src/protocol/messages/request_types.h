@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The request message types of this codec, by API key, for code that must treat every
-// request alike (the fuzz target, the golden-frame tests, a dispatch table). A visitor is a
-// generic lambda called with a value-initialized pointer of the request type:
+// The request and response message types of this codec, by API key, for code that must
+// treat every message alike (the fuzz target, the golden-frame tests, a dispatch table). A
+// visitor is a generic lambda called with a null pointer of the message type:
 //   visit_request_type(key, [](auto* tag) { using Request = std::remove_pointer_t<decltype(tag)>;
 //   });
 // Thread-safe: constants only.
@@ -87,7 +87,66 @@ bool visit_request_type(ApiKey key, Visitor&& visitor) {
   return false;
 }
 
-// Every API key that visit_request_type() knows, in key order.
+// Calls visitor(static_cast<Response*>(nullptr)) for the response type of `key` and returns
+// true; returns false (without calling it) for a key this codec has no response type for.
+template <class Visitor>
+bool visit_response_type(ApiKey key, Visitor&& visitor) {
+  switch (key) {
+    case ApiKey::kProduce:
+      visitor(static_cast<ProduceResponse*>(nullptr));
+      return true;
+    case ApiKey::kFetch:
+      visitor(static_cast<FetchResponse*>(nullptr));
+      return true;
+    case ApiKey::kListOffsets:
+      visitor(static_cast<ListOffsetsResponse*>(nullptr));
+      return true;
+    case ApiKey::kMetadata:
+      visitor(static_cast<MetadataResponse*>(nullptr));
+      return true;
+    case ApiKey::kOffsetCommit:
+      visitor(static_cast<OffsetCommitResponse*>(nullptr));
+      return true;
+    case ApiKey::kOffsetFetch:
+      visitor(static_cast<OffsetFetchResponse*>(nullptr));
+      return true;
+    case ApiKey::kFindCoordinator:
+      visitor(static_cast<FindCoordinatorResponse*>(nullptr));
+      return true;
+    case ApiKey::kJoinGroup:
+      visitor(static_cast<JoinGroupResponse*>(nullptr));
+      return true;
+    case ApiKey::kHeartbeat:
+      visitor(static_cast<HeartbeatResponse*>(nullptr));
+      return true;
+    case ApiKey::kLeaveGroup:
+      visitor(static_cast<LeaveGroupResponse*>(nullptr));
+      return true;
+    case ApiKey::kSyncGroup:
+      visitor(static_cast<SyncGroupResponse*>(nullptr));
+      return true;
+    case ApiKey::kDescribeGroups:
+      visitor(static_cast<DescribeGroupsResponse*>(nullptr));
+      return true;
+    case ApiKey::kListGroups:
+      visitor(static_cast<ListGroupsResponse*>(nullptr));
+      return true;
+    case ApiKey::kApiVersions:
+      visitor(static_cast<ApiVersionsResponse*>(nullptr));
+      return true;
+    case ApiKey::kCreateTopics:
+      visitor(static_cast<CreateTopicsResponse*>(nullptr));
+      return true;
+    case ApiKey::kInitProducerId:
+      visitor(static_cast<InitProducerIdResponse*>(nullptr));
+      return true;
+    case ApiKey::kSaslHandshake:
+      return false;
+  }
+  return false;
+}
+
+// Every API key that visit_request_type() and visit_response_type() know, in key order.
 inline constexpr ApiKey kRequestTypeKeys[] = {
     ApiKey::kProduce,      ApiKey::kFetch,       ApiKey::kListOffsets,     ApiKey::kMetadata,
     ApiKey::kOffsetCommit, ApiKey::kOffsetFetch, ApiKey::kFindCoordinator, ApiKey::kJoinGroup,
