@@ -7,6 +7,7 @@
 #include <asio/io_context.hpp>
 #include <asio/signal_set.hpp>
 #include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -67,6 +68,8 @@ kgroups::broker::SeedTopic parse_seed(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A reader of stdout or stderr that goes away must not kill the broker on its next log line.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"kgroupsd: an in-memory broker that speaks the Kafka protocol"};
   std::string listen = "127.0.0.1:9092";
   std::string advertise;
