@@ -10,7 +10,13 @@
 namespace kgroups::broker {
 
 Broker::Broker(BrokerConfig config)
-    : config_(std::move(config)), cluster_(config_.default_partitions, config_.auto_create_topics) {
+    : config_(std::move(config)),
+      cluster_(config_.default_partitions, config_.auto_create_topics),
+      groups_(CoordinatorConfig{
+          .min_session_timeout_ms = config_.group_min_session_timeout_ms,
+          .max_session_timeout_ms = config_.group_max_session_timeout_ms,
+          .initial_rebalance_delay_ms = config_.initial_rebalance_delay_ms,
+      }) {
   if (config_.default_partitions < 1) {
     throw std::invalid_argument("default partitions must be at least 1, got " +
                                 std::to_string(config_.default_partitions));

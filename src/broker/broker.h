@@ -14,6 +14,7 @@
 #include "broker/append_notifier.h"
 #include "broker/broker_config.h"
 #include "broker/cluster.h"
+#include "broker/coordinator_service.h"
 
 namespace kgroups::broker {
 
@@ -32,11 +33,13 @@ class Broker {
 
   Cluster& cluster() { return cluster_; }
   AppendNotifier& append_notifier() { return append_notifier_; }
+  CoordinatorService& groups() { return groups_; }
 
  private:
   BrokerConfig config_;
   Cluster cluster_;
   AppendNotifier append_notifier_;
+  CoordinatorService groups_;  // consumer groups and committed offsets (issue 6)
 };
 
 }  // namespace kgroups::broker

@@ -31,6 +31,11 @@ struct BrokerConfig {
       104857600;  // largest request frame; larger ones close the connection
   std::int32_t max_fetch_wait_ms = 30000;  // cap on a Fetch's max_wait_ms
   std::vector<SeedTopic> seed_topics;
+  // Consumer groups (issue 6): JoinGroup's session timeout bounds (Kafka's defaults), and
+  // how long a new group's first rebalance waits for more members (Kafka: 3000).
+  std::int32_t group_min_session_timeout_ms = 6000;
+  std::int32_t group_max_session_timeout_ms = 1800000;
+  std::int32_t initial_rebalance_delay_ms = 0;
 };
 
 }  // namespace kgroups::broker

@@ -94,6 +94,14 @@ int main(int argc, char** argv) {
   app.add_flag(
       "--no-auto-create", [&config](std::int64_t) { config.auto_create_topics = false; },
       "Do not create unknown topics on Metadata or Produce");
+  app.add_option("--initial-rebalance-delay-ms", config.initial_rebalance_delay_ms,
+                 "How long a new group's first rebalance waits for more members (Kafka: 3000)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 300000));
+  app.add_option("--group-min-session-timeout-ms", config.group_min_session_timeout_ms,
+                 "Smallest session timeout JoinGroup accepts")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1800000));
   app.add_flag("--verbose", verbose, "Also log every request (debug level)");
   app.add_flag("--print-protocol-table", print_protocol_table,
                "Print the served APIs and versions as Markdown (docs/PROTOCOL.md) and exit");

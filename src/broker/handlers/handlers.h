@@ -18,5 +18,14 @@ asio::awaitable<Reply> handle_list_offsets(RequestContext& ctx);
 asio::awaitable<Reply> handle_metadata(RequestContext& ctx);
 asio::awaitable<Reply> handle_api_versions(RequestContext& ctx);
 asio::awaitable<Reply> handle_create_topics(RequestContext& ctx);
+asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx);
+asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx);
+asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx);
+asio::awaitable<Reply> handle_join_group(RequestContext& ctx);
+asio::awaitable<Reply> handle_heartbeat(RequestContext& ctx);
+asio::awaitable<Reply> handle_leave_group(RequestContext& ctx);
+asio::awaitable<Reply> handle_sync_group(RequestContext& ctx);
+asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx);
+asio::awaitable<Reply> handle_list_groups(RequestContext& ctx);
 
 }  // namespace kgroups::broker::handlers

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// DescribeGroups (key 15): v0.
+// - v0: each group's state (Kafka's names), protocol type and, when Stable, the selected
+//   assignor and every member's metadata and assignment. A group the broker does not have
+//   is described as Dead with no error, as Kafka does.
+// - Not served: v1+ (throttle time, authorized operations, group_instance_id).
+#include <string>
+#include <utility>
+
+#include "broker/handlers/group_error_code.h"
+#include "broker/handlers/handlers.h"
+#include "protocol/messages/describe_groups.h"
+
+namespace kgroups::broker::handlers {
+
+asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx) {
+  const auto request = protocol::DescribeGroupsRequest::decode(ctx.body, ctx.version());
+  if (!request) co_return ctx.close_because("malformed request body");
+  CoordinatorService& groups = ctx.broker.groups();
+  protocol::DescribeGroupsResponse response;
+  for (const std::string_view group_id : request->groups) {
+    GroupSummary summary = groups.coordinator().describe_group(group_id);
+    auto& group = response.groups.emplace_back();
+    group.error_code = to_error_code(summary.error);
+    group.group_id = std::move(summary.group_id);
+    group.group_state = std::move(summary.state);
+    group.protocol_type = std::move(summary.protocol_type);
+    group.protocol_data = std::move(summary.protocol_name);
+    for (MemberSummary& member : summary.members) {
+      auto& described = group.members.emplace_back();
+      described.member_id = std::move(member.member_id);
+      described.client_id = std::move(member.client_id);
+      described.client_host = std::move(member.client_host);
+      described.member_metadata = std::move(member.metadata);
+      described.member_assignment = std::move(member.assignment);
+    }
+  }
+  groups.schedule_expiries(co_await asio::this_coro::executor);
+  response.encode(ctx.response, ctx.version());
+  co_return Reply::kSend;
+}
+
+}  // namespace kgroups::broker::handlers

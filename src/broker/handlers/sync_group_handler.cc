@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// SyncGroup (key 14): v0-1.
+// - v0: the leader sends every member's assignment; each member gets its own back.
+//   v1: throttle_time_ms in the response (always 0).
+// - A follower that syncs before the leader parks until the leader's assignment arrives; one
+//   that syncs after it gets its assignment at once.
+// - Not served: v2+ (v3 group_instance_id: no static membership).
+#include <string>
+#include <utility>
+
+#include "broker/coordinator/sync_group.h"
+#include "broker/handlers/group_error_code.h"
+#include "broker/handlers/handlers.h"
+#include "broker/handlers/parked_call.h"
+#include "protocol/messages/sync_group.h"
+
+namespace kgroups::broker::handlers {
+
+asio::awaitable<Reply> handle_sync_group(RequestContext& ctx) {
+  const auto request = protocol::SyncGroupRequest::decode(ctx.body, ctx.version());
+  if (!request) co_return ctx.close_because("malformed request body");
+  SyncGroupParams params;
+  params.group_id = std::string(request->group_id);
+  params.generation_id = request->generation_id;
+  params.member_id = std::string(request->member_id);
+  for (const auto& assignment : request->assignments) {
+    params.assignments.push_back(
+        MemberAssignment{std::string(assignment.member_id),
+                         {assignment.assignment.begin(), assignment.assignment.end()}});
+  }
+
+  CoordinatorService& groups = ctx.broker.groups();
+  const auto executor = co_await asio::this_coro::executor;
+  SyncGroupResult result = co_await await_parked_call<SyncGroupResult>([&](SyncGroupCallback done) {
+    groups.coordinator().sync_group(std::move(params), std::move(done));
+    groups.schedule_expiries(executor);
+  });
+
+  protocol::SyncGroupResponse response;
+  response.error_code = to_error_code(result.error);
+  response.assignment = std::move(result.assignment);
+  response.encode(ctx.response, ctx.version());
+  co_return Reply::kSend;
+}
+
+}  // namespace kgroups::broker::handlers
