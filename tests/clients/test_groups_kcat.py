@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: Apache-2.0
+"""kcat -G (librdkafka 2.0.2 balanced consumer) against kgroupsd (issue 6): a group of one
+reads part of a topic and commits on exit; the next member of the group resumes from the
+committed offsets and reads nothing twice; two kcat members split a topic."""
+import subprocess
+import threading
+import time
+
+TIMEOUT_S = 30
+PARTITIONS = 6
+GROUP_OPTIONS = ("-X", "auto.offset.reset=earliest", "-X", "session.timeout.ms=6000",
+                 "-X", "heartbeat.interval.ms=500", "-q", "-u", "-f", "%p\t%o\t%s\n")
+
+
+def kcat(*args, stdin=None):
+    result = subprocess.run(["kcat", *args], input=stdin, capture_output=True,
+                            timeout=TIMEOUT_S, text=True)
+    assert result.returncode == 0, f"kcat {' '.join(args)} failed:\n{result.stderr}"
+    return result.stdout
+
+
+def produce(bootstrap, topic, count):
+    for partition in range(PARTITIONS):
+        lines = "".join(f"v{i}\n" for i in range(count) if i % PARTITIONS == partition)
+        kcat("-b", bootstrap, "-P", "-t", topic, "-p", str(partition), stdin=lines)
+    return {(i % PARTITIONS, f"v{i}") for i in range(count)}
+
+
+def group_read(bootstrap, group, topic, *extra):
+    rows = []
+    for line in kcat("-b", bootstrap, "-G", group, *GROUP_OPTIONS, *extra, topic).splitlines():
+        partition, offset, value = line.split("\t")
+        rows.append((int(partition), int(offset), value))
+    return rows
+
+
+def test_group_of_one_commits_and_a_new_member_resumes(kgroupsd):
+    sent = produce(kgroupsd.bootstrap, "kcat-resume", 60)
+    # -c: stop after 36 messages; on exit kcat commits the offsets of what it printed.
+    first = group_read(kgroupsd.bootstrap, "kcat-resume-group", "kcat-resume", "-c", "36")
+    rest = group_read(kgroupsd.bootstrap, "kcat-resume-group", "kcat-resume", "-e")
+    assert len(first) == 36
+    values = [(p, v) for p, _, v in first + rest]
+    assert len(values) == len(set(values)) == 60, "a message was read twice or lost"
+    assert set(values) == sent
+
+
+def wait_for_log(broker, text, deadline_s=TIMEOUT_S):
+    deadline = time.monotonic() + deadline_s
+    while text not in broker.log():
+        assert time.monotonic() < deadline, f"kgroupsd never logged {text!r}:\n{broker.log()}"
+        time.sleep(0.05)
+
+
+def test_two_members_split_a_topic_without_overlap_or_gap(start_kgroupsd):
+    kgroupsd = start_kgroupsd("--topic", "kcat-split:6")
+    members = [subprocess.Popen(["kcat", "-b", kgroupsd.bootstrap, "-G", "kcat-split-group",
+                                 *GROUP_OPTIONS, "kcat-split"],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+               for _ in range(2)]
+    results = [[], []]
+    threads = []
+    try:
+        wait_for_log(kgroupsd, "with 2 member(s)")
+        wait_for_log(kgroupsd, "is stable")
+        sent = produce(kgroupsd.bootstrap, "kcat-split", 120)
+
+        def collect(index):
+            for line in members[index].stdout:
+                partition, offset, value = line.rstrip("\n").split("\t")
+                results[index].append((int(partition), int(offset), value))
+
+        threads = [threading.Thread(target=collect, args=(i,), daemon=True) for i in range(2)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + TIMEOUT_S
+        while len(results[0]) + len(results[1]) < 120 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        for member in members:
+            member.terminate()
+            member.wait(timeout=TIMEOUT_S)
+        for thread in threads:
+            thread.join(TIMEOUT_S)  # the pipes are closed: this drains what is left
+    partitions = [{p for p, _, _ in rows} for rows in results]
+    assert all(partitions) and partitions[0].isdisjoint(partitions[1]), partitions
+    values = [(p, v) for p, _, v in results[0] + results[1]]
+    assert len(values) == len(set(values)) == 120 and set(values) == sent
