@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// kafkajs 2.2.4 consumer groups against kgroupsd (issue 6): a group of one commits and a new
+// member resumes from the committed offsets reading nothing twice; two members split a
+// 6-partition topic with no overlap and no gap; a clean leave (disconnect) rebalances at
+// once, without waiting for the session timeout.
+'use strict';
+
+process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { Kafka, logLevel } = require('kafkajs');
+const { startKgroupsd } = require('./kgroupsd');
+
+const PARTITIONS = 6;
+const TIMEOUT_MS = 30000;
+let broker;
+let kafka;
+
+test.before(async () => {
+  broker = await startKgroupsd(['--group-min-session-timeout-ms', '1000']);
+  kafka = new Kafka({ clientId: 'kgroups-groups-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+});
+
+test.after(async () => {
+  const code = await broker.stop();
+  assert.equal(code, 0, `kgroupsd exited with ${code} on SIGTERM; log:\n${broker.log()}`);
+});
+
+async function createTopic(topic) {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS }], waitForLeaders: false });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+// Sends `count` messages, message i to partition i % 6; returns the set of "partition:value".
+async function produce(topic, count) {
+  const producer = kafka.producer();
+  await producer.connect();
+  try {
+    const messages = [];
+    for (let i = 0; i < count; i += 1) messages.push({ partition: i % PARTITIONS, key: `k${i}`, value: `v${i}` });
+    await producer.send({ topic, messages });
+  } finally {
+    await producer.disconnect();
+  }
+  return new Set(Array.from({ length: count }, (_, i) => `${i % PARTITIONS}:v${i}`));
+}
+
+async function until(condition, what) {
+  const deadline = Date.now() + TIMEOUT_MS;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; log:\n${broker.log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+// A running member: rows it read ({partition, offset, value}) and its current assignment.
+async function startMember(groupId, topic, { sessionTimeout = 3000, limit = Infinity } = {}) {
+  // kafkajs heartbeats between fetches, so a fetch must not wait longer than the session.
+  const consumer = kafka.consumer({
+    groupId, sessionTimeout, heartbeatInterval: 300, rebalanceTimeout: 10000, maxWaitTimeInMs: 100,
+  });
+  const member = { consumer, rows: [], partitions: new Set() };
+  consumer.on(consumer.events.GROUP_JOIN, (event) => {
+    member.partitions = new Set(event.payload.memberAssignment[topic] || []);
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    eachMessage: async ({ partition, message }) => {
+      if (member.rows.length < limit) {
+        member.rows.push({ partition, offset: Number(message.offset), value: message.value.toString() });
+      }
+    },
+  });
+  return member;
+}
+
+test('a group of one commits and a new member resumes from the committed offsets', async () => {
+  const topic = 'js-resume';
+  const sent = await produce(topic, 60);
+  const first = await startMember('js-resume-group', topic, { limit: 36 });
+  await until(() => first.rows.length === 36, 'the first member to read 36 messages');
+  const next = new Map();
+  for (const row of first.rows) next.set(row.partition, Math.max(next.get(row.partition) ?? 0, row.offset + 1));
+  await first.consumer.commitOffsets([...next].map(([partition, offset]) => ({ topic, partition, offset: String(offset) })));
+  await first.consumer.disconnect();
+  const second = await startMember('js-resume-group', topic);
+  await until(() => second.rows.length >= 24, 'the second member to read the rest');
+  await new Promise((resolve) => setTimeout(resolve, 1000)); // anything read twice shows up now
+  await second.consumer.disconnect();
+  const values = [...first.rows, ...second.rows].map((row) => `${row.partition}:${row.value}`);
+  assert.equal(values.length, 60, 'a message was read twice or lost');
+  assert.deepEqual(new Set(values), sent);
+});
+
+test('two members split a 6-partition topic with no overlap and no gap', async () => {
+  const topic = 'js-split';
+  await createTopic(topic);
+  const members = [await startMember('js-split-group', topic), await startMember('js-split-group', topic)];
+  await until(() => members.every((m) => m.partitions.size > 0) &&
+    members[0].partitions.size + members[1].partitions.size === PARTITIONS, 'both members to get partitions');
+  const [a, b] = members.map((m) => m.partitions);
+  assert.deepEqual(new Set([...a, ...b]), new Set([0, 1, 2, 3, 4, 5]));
+  const sent = await produce(topic, 120);
+  await until(() => members[0].rows.length + members[1].rows.length >= 120, 'every message to be read');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  for (const member of members) await member.consumer.disconnect();
+  for (const member of members) {
+    for (const row of member.rows) assert.ok(member.partitions.has(row.partition), 'read outside its assignment');
+  }
+  const values = [...members[0].rows, ...members[1].rows].map((row) => `${row.partition}:${row.value}`);
+  assert.equal(values.length, 120, 'a message was read twice');
+  assert.deepEqual(new Set(values), sent);
+});
+
+test('a clean leave rebalances at once, without waiting for the session timeout', async () => {
+  const topic = 'js-leave';
+  await createTopic(topic);
+  const slow = { sessionTimeout: 30000 };
+  const members = [await startMember('js-leave-group', topic, slow), await startMember('js-leave-group', topic, slow)];
+  await until(() => members.every((m) => m.partitions.size > 0), 'both members to get partitions');
+  await members[1].consumer.disconnect(); // sends LeaveGroup
+  const started = Date.now();
+  await until(() => members[0].partitions.size === PARTITIONS, 'the survivor to get every partition');
+  const elapsedMs = Date.now() - started;
+  await members[0].consumer.disconnect();
+  assert.ok(elapsedMs < 10000, `the survivor got every partition only after ${elapsedMs} ms`);
+});
