@@ -25,6 +25,7 @@ usage: bench/broker_bench.sh [options]
   --build-dir DIR        build directory (default build/release; configured as the
                          release preset, or as Release if it is another new directory)
   --no-build             use the binaries already in the build directory
+  --kgroupsd PATH        the kgroupsd binary to measure (default: the build directory's)
   --keep-logs            keep the brokers' and clients' logs (path printed at the end)
 EOF
 }
@@ -37,6 +38,7 @@ repeat=1
 build_dir=build/release
 build=1
 keep_logs=0
+kgroupsd_override=
 while (($#)); do
   case $1 in
     --phases) phases=$2; shift 2 ;;
@@ -46,6 +48,7 @@ while (($#)); do
     --repeat) repeat=$2; shift 2 ;;
     --build-dir) build_dir=$2; shift 2 ;;
     --no-build) build=0; shift ;;
+    --kgroupsd) kgroupsd_override=$2; shift 2 ;;
     --keep-logs) keep_logs=1; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "broker_bench: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -68,7 +71,7 @@ done
 
 client=$build_dir/bench/broker/kgroups_broker_bench
 mock=$build_dir/bench/broker/kgroups_mock_cluster
-kgroupsd=$build_dir/tools/kgroupsd/kgroupsd
+kgroupsd=${kgroupsd_override:-$build_dir/tools/kgroupsd/kgroupsd}
 
 # ---- build ----------------------------------------------------------------
 if ((build)); then
@@ -284,8 +287,10 @@ for target in "${target_list[@]}"; do
 done
 if [[ ,$phases, == *,group,* ]]; then
   for target in "${target_list[@]}"; do
-    echo "group: every member had its first message after" \
-      "$(fixed "$(median "$target" group all_joined_ms)" 1) ms ($target)"
+    echo "group ($target): first assignment after" \
+      "$(fixed "$(median "$target" group assigned_ms)" 1) ms, first message after" \
+      "$(fixed "$(median "$target" group join_ms)" 1) ms, every member's first message after" \
+      "$(fixed "$(median "$target" group all_joined_ms)" 1) ms"
   done
 fi
 echo "Broker CPU: utime+stime from /proc/<pid>/stat (10 ms ticks) and the threads' run time" \

@@ -19,10 +19,12 @@ void print_phase_result(const PhaseResult& result) {
       result.broker_cpu_seconds, result.broker_run_seconds);
   if (result.join_ms >= 0) {
     std::printf(
-        " join_ms=%.1f all_joined_ms=%.1f after_join_msgs_per_s=%.0f after_join_mb_per_s=%.2f "
+        " join_ms=%.1f assigned_ms=%.1f all_joined_ms=%.1f after_join_msgs_per_s=%.0f "
+        "after_join_mb_per_s=%.2f "
         "assignments=%d",
-        result.join_ms, result.all_joined_ms, result.messages / result.after_join_seconds,
-        megabytes / result.after_join_seconds, result.assignments);
+        result.join_ms, result.assigned_ms, result.all_joined_ms,
+        result.messages / result.after_join_seconds, megabytes / result.after_join_seconds,
+        result.assignments);
   }
   std::printf("\n");
   std::fflush(stdout);

@@ -17,7 +17,9 @@ struct PhaseResult {
   double broker_cpu_seconds = -1;  // the broker process over `seconds`; -1: not measured
   double broker_run_seconds = -1;  // the same from schedstat (ns resolution); -1: not measured
   double join_ms = -1;             // group phase: subscribe to first message; else -1
-  double all_joined_ms = -1;       // group phase: subscribe to every member's first message
+  double assigned_ms = -1;         // group phase: subscribe to the first assignment of any member
+  double all_joined_ms =
+      -1;  // group phase: subscribe to every member's first message; -1 if one got none
   double after_join_seconds = -1;  // group phase: `seconds` minus the join; else -1
   int assignments = -1;            // group phase: assignments handed to members; else -1
 };

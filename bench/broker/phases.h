@@ -21,7 +21,7 @@ PhaseResult run_produce(const BenchOptions& options);
 PhaseResult run_consume(const BenchOptions& options);
 
 // Reads every message with options.members consumers of one group, one thread
-// each; every message must reach exactly one member and every member some.
+// each; every message must reach exactly one member.
 PhaseResult run_group(const BenchOptions& options);
 
 }  // namespace kgroups::bench
