@@ -18,7 +18,7 @@ namespace {
                "usage: %s --bootstrap HOST:PORT --phase produce|consume|group\n"
                "          [--topic NAME] [--messages N] [--partitions P] [--members M]\n"
                "          [--group-id ID] [--round-messages R] [--broker-pid PID]\n"
-               "          [--join-timeout-s S] [--timeout-s S]\n",
+               "          [--join-timeout-s S] [--timeout-s S] [--debug CONTEXTS]\n",
                program, problem.c_str(), program);
   std::exit(2);
 }
@@ -59,6 +59,8 @@ BenchOptions parse_bench_options(int argc, char** argv) {
       options.round_messages = parse_positive(program, flag, value);
     } else if (flag == "--broker-pid") {
       options.broker_pid = static_cast<int>(parse_positive(program, flag, value));
+    } else if (flag == "--debug") {
+      options.debug = value;
     } else if (flag == "--join-timeout-s") {
       options.join_timeout_s = static_cast<int>(parse_positive(program, flag, value));
     } else if (flag == "--timeout-s") {

@@ -19,8 +19,9 @@ struct BenchOptions {
   int members = 2;                       // consumers in the group phase, one thread each
   std::int64_t round_messages = 150000;  // consume/group: produced, then read, per round
   int broker_pid = 0;                    // the broker's pid, for its CPU time; 0: not measured
-  int join_timeout_s = 30;               // group phase: fails if no message arrives by then
-  int timeout_s = 300;                   // a phase fails if it has not finished by then
+  std::string debug;        // librdkafka "debug" contexts for the consumers, e.g. "cgrp,protocol"
+  int join_timeout_s = 30;  // group phase: fails if no message arrives by then
+  int timeout_s = 300;      // a phase fails if it has not finished by then
 };
 
 // Parses argv. On bad input, prints what was wrong and the usage to stderr and

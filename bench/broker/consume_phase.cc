@@ -80,7 +80,8 @@ PhaseResult run_consume(const BenchOptions& options) {
                                             {"group.id", options.group_id},
                                             {"enable.auto.commit", "false"},
                                             {"enable.partition.eof", "false"},
-                                            {"fetch.wait.max.ms", "100"}}));
+                                            {"fetch.wait.max.ms", "100"},
+                                            {"debug", options.debug}}));
   rd_kafka_poll_set_consumer(consumer);
   PhaseClock clock(options.broker_pid);
   double deadline = monotonic_seconds() + options.timeout_s;

@@ -121,7 +121,8 @@ std::unique_ptr<Member> make_member(const BenchOptions& options, int id) {
                                                {"session.timeout.ms", "10000"},
                                                {"enable.auto.commit", "false"},
                                                {"enable.partition.eof", "false"},
-                                               {"fetch.wait.max.ms", "100"}});
+                                               {"fetch.wait.max.ms", "100"},
+                                               {"debug", options.debug}});
   rd_kafka_conf_set_rebalance_cb(config, on_rebalance);
   rd_kafka_conf_set_opaque(config, member.get());
   member->consumer = make_kafka_client(RD_KAFKA_CONSUMER, config);

@@ -12,6 +12,7 @@ rd_kafka_conf_t* make_kafka_config(
   rd_kafka_conf_t* config = rd_kafka_conf_new();
   char error[512];
   for (const auto& [name, value] : settings) {
+    if (value.empty()) continue;
     if (rd_kafka_conf_set(config, name, value.c_str(), error, sizeof error) != RD_KAFKA_CONF_OK) {
       rd_kafka_conf_destroy(config);
       throw std::runtime_error(std::string("librdkafka rejected ") + name + "=" + value + ": " +

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // make_kafka_config: builds a librdkafka configuration from name/value pairs,
-// the same settings for every broker under test. Throws std::runtime_error
+// the same settings for every broker under test; a setting with an empty value
+// is left at librdkafka's default. Throws std::runtime_error
 // naming the property librdkafka rejected.
 #pragma once
 
