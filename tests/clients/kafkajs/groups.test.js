@@ -134,3 +134,55 @@ test('a clean leave rebalances at once, without waiting for the session timeout'
   await members[0].consumer.disconnect();
   assert.ok(elapsedMs < 10000, `the survivor got every partition only after ${elapsedMs} ms`);
 });
+
+// A member in its own process that commits offset 4 on every partition, says so, and stays.
+const CRASHING_MEMBER = `
+const { Kafka, logLevel } = require('kafkajs');
+const [bootstrap, topic, groupId] = process.argv.slice(1);
+const kafka = new Kafka({ clientId: 'crashing', brokers: [bootstrap], logLevel: logLevel.NOTHING });
+const consumer = kafka.consumer({ groupId, sessionTimeout: 3000, heartbeatInterval: 300, maxWaitTimeInMs: 100 });
+let partitions = 0;
+let committed = false;
+consumer.on(consumer.events.GROUP_JOIN, (event) => {
+  partitions = (event.payload.memberAssignment[topic] || []).length;
+});
+// kafkajs ignores commitOffsets until the consumer runs, so commit from eachMessage.
+const eachMessage = async () => {
+  if (committed || partitions !== 6) return;
+  committed = true;
+  await consumer.commitOffsets([0, 1, 2, 3, 4, 5].map((partition) => ({ topic, partition, offset: '4' })));
+  process.stdout.write('committed\\n');
+};
+(async () => {
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({ autoCommit: false, eachMessage });
+})();
+`;
+
+test('a crashed member\'s partitions are replayed from its last commit after the session timeout', async () => {
+  const { spawn } = require('node:child_process');
+  const topic = 'js-crash';
+  const sent = await produce(topic, 60);
+  const child = spawn(process.execPath, ['-e', CRASHING_MEMBER, broker.bootstrap, topic, 'js-crash-group'], {
+    cwd: __dirname, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => { output += chunk; });
+  try {
+    await until(() => output.includes('committed'), 'the member to commit');
+  } finally {
+    child.kill('SIGKILL'); // no LeaveGroup
+  }
+  const survivor = await startMember('js-crash-group', topic);
+  await until(() => survivor.rows.length >= 36, 'the survivor to replay the dead member\'s partitions');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await survivor.consumer.disconnect();
+  // Offsets 0-3 of each partition were committed: not read again; 4-9 are replayed.
+  const read = survivor.rows.map((row) => `${row.partition}:${row.offset}`).sort();
+  const expected = [];
+  for (let p = 0; p < PARTITIONS; p += 1) for (let o = 4; o < 10; o += 1) expected.push(`${p}:${o}`);
+  assert.deepEqual(read, expected.sort());
+  for (const row of survivor.rows) assert.ok(sent.has(`${row.partition}:${row.value}`));
+  assert.match(broker.log(), /sent no heartbeat within its session timeout of 3000 ms/);
+});
