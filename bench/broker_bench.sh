@@ -142,8 +142,8 @@ start_broker() {
   started=$EPOCHREALTIME
   "$@" >"$fifo" 2>"$work/$name.log" &
   broker_pid[$name]=$!
-  if ! read -r -t 10 -u "$fd" line; then
-    echo "broker_bench: $name printed no ready line within 10 s; its log:" >&2
+  if ! read -r -t 30 -u "$fd" line; then
+    echo "broker_bench: $name printed no ready line within 30 s; its log:" >&2
     tail -20 "$work/$name.log" >&2
     exit 1
   fi
