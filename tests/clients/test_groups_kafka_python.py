@@ -208,3 +208,25 @@ def test_members_without_a_common_assignor_get_inconsistent_group_protocol(kgrou
     assert {tp.partition for tp in ranged.assignment()} == set(range(PARTITIONS))
     robin.close(autocommit=False)
     ranged.close()
+
+
+def test_admin_lists_and_describes_groups(kgroupsd):
+    from kafka.admin import KafkaAdminClient
+    produce(kgroupsd.bootstrap, "kp-admin", 0)
+    member = consumer(kgroupsd.bootstrap, "kp-admin-group")
+    member.subscribe(["kp-admin"])
+    wait_for_assignment([member], set(range(PARTITIONS)))
+    admin = KafkaAdminClient(bootstrap_servers=kgroupsd.bootstrap, api_version=(0, 11, 0))
+    try:
+        assert ("kp-admin-group", "consumer") in admin.list_consumer_groups()  # ListGroups v0
+        described, unknown = admin.describe_consumer_groups(["kp-admin-group", "no-such-group"])
+    finally:
+        admin.close()
+        member.close()
+    assert (described.error_code, described.state, described.protocol) == (0, "Stable", "range")
+    assert [(m.client_id, m.client_host) for m in described.members] == [
+        ("kafka-python-2.0.2", "/127.0.0.1")]
+    assignment = described.members[0].member_assignment.assignment
+    assert [(topic, sorted(partitions)) for topic, partitions in assignment] == [
+        ("kp-admin", list(range(PARTITIONS)))]
+    assert (unknown.error_code, unknown.state, unknown.members) == (0, "Dead", [])
