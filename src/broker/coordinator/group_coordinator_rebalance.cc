@@ -181,7 +181,7 @@ void GroupCoordinator::fire_due_timers(Group& group, Clock::TimePoint at) {
                                                " sent no heartbeat within its session "
                                                "timeout of " +
                                                std::to_string(member.session_timeout_ms) + " ms";
-      log(group_label(group) + "removing " + reason);
+      log(group_label(group) + reason + "; removing it");
       remove_member_and_update_group(group, member, reason);
     }
   }
