@@ -12,14 +12,16 @@
 namespace kgroups::bench {
 namespace {
 
+// Follows "usage: <program>".
+constexpr const char* kUsage =
+    " --bootstrap HOST:PORT --phase produce|consume|group\n"
+    "          [--topic NAME] [--messages N] [--partitions P] [--members M]\n"
+    "          [--group-id ID] [--round-messages R] [--broker-pid PID]\n"
+    "          [--join-timeout-s S] [--timeout-s S] [--debug CONTEXTS]\n";
+
 [[noreturn]] void usage_error(const char* program, const std::string& problem) {
-  std::fprintf(stderr,
-               "%s: %s\n"
-               "usage: %s --bootstrap HOST:PORT --phase produce|consume|group\n"
-               "          [--topic NAME] [--messages N] [--partitions P] [--members M]\n"
-               "          [--group-id ID] [--round-messages R] [--broker-pid PID]\n"
-               "          [--join-timeout-s S] [--timeout-s S] [--debug CONTEXTS]\n",
-               program, problem.c_str(), program);
+  std::fprintf(stderr, "%s: %s\n", program, problem.c_str());
+  std::fprintf(stderr, "usage: %s%s", program, kUsage);
   std::exit(2);
 }
 
@@ -39,6 +41,10 @@ BenchOptions parse_bench_options(int argc, char** argv) {
   BenchOptions options;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
+    if (flag == "-h" || flag == "--help") {
+      std::printf("usage: %s%s", program, kUsage);
+      std::exit(0);
+    }
     if (i + 1 >= argc) usage_error(program, "missing value after " + flag);
     const char* value = argv[++i];
     if (flag == "--bootstrap") {
