@@ -37,6 +37,19 @@ void assign_from(rd_kafka_t* consumer, const std::string& topic,
   }
 }
 
+// Fetches the topic's metadata before any clock runs: otherwise the consumer may
+// learn it only at librdkafka's next 1 s metadata tick after the first assign.
+void learn_topic(rd_kafka_t* consumer, const std::string& topic) {
+  rd_kafka_topic_t* handle = rd_kafka_topic_new(consumer, topic.c_str(), nullptr);
+  const rd_kafka_metadata_t* metadata = nullptr;
+  rd_kafka_resp_err_t err = rd_kafka_metadata(consumer, 0, handle, &metadata, 10000);
+  rd_kafka_topic_destroy(handle);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw std::runtime_error("consume: metadata of topic " + topic + ": " + rd_kafka_err2str(err));
+  }
+  rd_kafka_metadata_destroy(metadata);
+}
+
 // Reads until the ledger holds `target` messages; each partition's offsets
 // must continue from `next_offset` with no gap.
 void read_until(rd_kafka_t* consumer, MessageLedger& ledger, std::int64_t target,
@@ -83,6 +96,7 @@ PhaseResult run_consume(const BenchOptions& options) {
                                             {"fetch.wait.max.ms", "100"},
                                             {"debug", options.debug}}));
   rd_kafka_poll_set_consumer(consumer);
+  learn_topic(consumer, options.topic);
   PhaseClock clock(options.broker_pid);
   double deadline = monotonic_seconds() + options.timeout_s;
   for (std::int64_t first = 0; first < options.messages; first += options.round_messages) {
