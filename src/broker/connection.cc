@@ -89,12 +89,18 @@ asio::awaitable<void> Connection::read_loop() {
       }
       const std::size_t frame_bytes = static_cast<std::size_t>(size);
       if (buffered - 4 < frame_bytes) {
-        // Make room for the whole frame, so it ends up contiguous.
+        // The frame must end up contiguous: move its start to the front, and once the buffer
+        // is nearly full, double it (up to the frame's size). Memory thus grows with the bytes
+        // that actually arrive: a size prefix alone cannot make the broker allocate up to
+        // max_frame_bytes.
         if (read_buffer_.size() - read_begin_ < 4 + frame_bytes) {
           std::memmove(read_buffer_.data(), read_buffer_.data() + read_begin_, buffered);
           read_end_ = buffered;
           read_begin_ = 0;
-          if (read_buffer_.size() < 4 + frame_bytes) read_buffer_.resize(4 + frame_bytes);
+          if (read_buffer_.size() - read_end_ < kReadChunkBytes / 4) {
+            read_buffer_.resize(std::min(
+                4 + frame_bytes, std::max(read_buffer_.size() * 2, read_end_ + kReadChunkBytes)));
+          }
         }
         need_more = true;
         break;

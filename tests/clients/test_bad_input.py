@@ -155,3 +155,37 @@ def test_random_bodies_for_every_api_never_crash_the_broker(kgroupsd):
         connection.close()
     assert kgroupsd.process.poll() is None
     assert_still_serving(kgroupsd.bootstrap)
+
+
+def resident_mib(process):
+    with open(f"/proc/{process.pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS line")
+
+
+def test_size_prefixes_alone_do_not_make_the_broker_allocate(kgroupsd):
+    before = resident_mib(kgroupsd.process)
+    claims = []
+    for _ in range(20):  # each claims a 90 MB frame (under the limit) and sends 1 KB of it
+        connection = RawConnection(kgroupsd.bootstrap)
+        connection.sock.sendall(struct.pack(">i", 90 << 20) + b"\x00" * 1024)
+        claims.append(connection)
+    assert_still_serving(kgroupsd.bootstrap)  # the broker has read the prefixes by now
+    grown = resident_mib(kgroupsd.process) - before
+    assert grown < 64, f"resident memory grew by {grown:.0f} MiB for 20 unfilled size prefixes"
+    for connection in claims:
+        connection.close()
+
+
+def test_a_large_frame_arriving_in_pieces_is_stored(start_kgroupsd):
+    broker = start_kgroupsd("--max-message-bytes", str(8 << 20), "--topic", "large:1")
+    connection = RawConnection(broker.bootstrap)
+    value = bytes(range(256)) * (5 << 12)  # 5 MiB
+    response = connection.request(ProduceRequest[3](
+        transactional_id=None, required_acks=1, timeout=1000,
+        topics=[("large", [(0, record_batch([(b"big", value)]))])]))
+    assert response.topics[0][1][0][1:3] == (0, 0)
+    assert latest_offset(connection, "large", 0) == 1
+    connection.close()
