@@ -183,6 +183,7 @@ PhaseResult run_group(const BenchOptions& options) {
   MessageProducer producer(options);
   MessageLedger ledger(options.messages, options.partitions);
   std::vector<std::unique_ptr<Member>> members;
+  members.reserve(static_cast<std::size_t>(options.members));
   for (int id = 0; id < options.members; ++id) members.push_back(make_member(options, id));
 
   double deadline = monotonic_seconds() + options.timeout_s;
@@ -203,6 +204,7 @@ PhaseResult run_group(const BenchOptions& options) {
   }
   rd_kafka_topic_partition_list_destroy(topics);
   std::vector<std::thread> threads;
+  threads.reserve(members.size());
   for (auto& member : members) {
     threads.emplace_back([&, m = member.get()] { poll_until_stopped(*m, ledger, control); });
   }

@@ -33,12 +33,14 @@ class MessageLedger {
   std::string record(const void* key, std::size_t key_size, const void* value,
                      std::size_t value_size, int partition);
 
-  std::int64_t unique() const { return unique_.load(std::memory_order_relaxed); }
-  std::int64_t duplicates() const { return duplicates_.load(std::memory_order_relaxed); }
-  std::int64_t messages() const { return messages_; }
+  [[nodiscard]] std::int64_t unique() const { return unique_.load(std::memory_order_relaxed); }
+  [[nodiscard]] std::int64_t duplicates() const {
+    return duplicates_.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] std::int64_t messages() const { return messages_; }
 
   // Indexes of up to `limit` messages never recorded, for an error message.
-  std::string first_missing(int limit) const;
+  [[nodiscard]] std::string first_missing(int limit) const;
 
  private:
   std::int64_t messages_;

@@ -33,7 +33,7 @@ class MessageProducer {
 
   // The offset each partition gave its first message in the last produce();
   // -1 for a partition that got none.
-  const std::vector<std::int64_t>& first_offsets() const { return first_offsets_; }
+  [[nodiscard]] const std::vector<std::int64_t>& first_offsets() const { return first_offsets_; }
 
   // Called by librdkafka's delivery report callback.
   void on_delivery(const rd_kafka_message_t& message);

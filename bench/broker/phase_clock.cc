@@ -23,7 +23,9 @@ double process_cpu_seconds(int pid) {
   if (pid == 0) {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+    auto seconds = [](const timeval& t) {
+      return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+    };
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
   }
   std::ifstream file("/proc/" + std::to_string(pid) + "/stat");

@@ -31,10 +31,14 @@ class PhaseClock {
   // Closes the open window at `now` (default: the current time).
   void stop(double now = -1);
 
-  double wall_seconds() const { return wall_seconds_; }
-  double client_cpu_seconds() const { return client_cpu_seconds_; }
-  double broker_cpu_seconds() const { return broker_pid_ > 0 ? broker_cpu_seconds_ : -1; }
-  double broker_run_seconds() const { return broker_pid_ > 0 ? broker_run_seconds_ : -1; }
+  [[nodiscard]] double wall_seconds() const { return wall_seconds_; }
+  [[nodiscard]] double client_cpu_seconds() const { return client_cpu_seconds_; }
+  [[nodiscard]] double broker_cpu_seconds() const {
+    return broker_pid_ > 0 ? broker_cpu_seconds_ : -1;
+  }
+  [[nodiscard]] double broker_run_seconds() const {
+    return broker_pid_ > 0 ? broker_run_seconds_ : -1;
+  }
 
  private:
   int broker_pid_;

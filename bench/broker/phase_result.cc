@@ -15,16 +15,16 @@ void print_phase_result(const PhaseResult& result) {
       "result phase=%s messages=%lld seconds=%.3f msgs_per_s=%.0f mb_per_s=%.2f "
       "client_cpu_s=%.3f broker_cpu_s=%.3f broker_run_s=%.4f",
       result.phase.c_str(), static_cast<long long>(result.messages), result.seconds,
-      result.messages / result.seconds, megabytes / result.seconds, result.client_cpu_seconds,
-      result.broker_cpu_seconds, result.broker_run_seconds);
+      static_cast<double>(result.messages) / result.seconds, megabytes / result.seconds,
+      result.client_cpu_seconds, result.broker_cpu_seconds, result.broker_run_seconds);
   if (result.join_ms >= 0) {
     std::printf(
         " join_ms=%.1f assigned_ms=%.1f all_joined_ms=%.1f after_join_msgs_per_s=%.0f "
         "after_join_mb_per_s=%.2f "
         "assignments=%d",
         result.join_ms, result.assigned_ms, result.all_joined_ms,
-        result.messages / result.after_join_seconds, megabytes / result.after_join_seconds,
-        result.assignments);
+        static_cast<double>(result.messages) / result.after_join_seconds,
+        megabytes / result.after_join_seconds, result.assignments);
   }
   std::printf("\n");
   std::fflush(stdout);

@@ -16,6 +16,7 @@ TEST(PartitionMutex, ExcludesConcurrentHoldersAndWakesSleepers) {
   constexpr int kThreads = 4;
   constexpr int kIncrements = 20000;
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < kIncrements; ++i) {
