@@ -22,7 +22,7 @@ class AppendNotifier {
   void notify_all();
 
   // Number of coroutines currently waiting.
-  std::size_t waiting() const { return waiting_.size(); }
+  [[nodiscard]] std::size_t waiting() const { return waiting_.size(); }
 
  private:
   std::vector<asio::steady_timer*> waiting_;  // timers of the suspended waiters

@@ -27,7 +27,7 @@ struct StoredBatch {
   const std::uint8_t* data = nullptr;  // the whole batch, base offset already written
   std::size_t size_bytes = 0;          // bytes of the whole batch, from the baseOffset field on
 
-  std::span<const std::uint8_t> bytes() const { return {data, size_bytes}; }
+  [[nodiscard]] std::span<const std::uint8_t> bytes() const { return {data, size_bytes}; }
 };
 
 class BatchLog {
@@ -46,21 +46,21 @@ class BatchLog {
                       std::int64_t max_timestamp);
 
   // The first offset held: always 0 (nothing is ever deleted).
-  std::int64_t log_start_offset() const { return 0; }
+  [[nodiscard]] std::int64_t log_start_offset() const { return 0; }
   // The offset the next appended record gets; also Kafka's high watermark and log end offset
   // (there is one replica, so every appended record is committed at once).
-  std::int64_t high_watermark() const { return high_watermark_; }
+  [[nodiscard]] std::int64_t high_watermark() const { return high_watermark_; }
   // Bytes of all stored batches.
-  std::size_t size_bytes() const { return size_bytes_; }
+  [[nodiscard]] std::size_t size_bytes() const { return size_bytes_; }
   // Number of stored batches.
-  std::size_t batch_count() const { return index_.size(); }
+  [[nodiscard]] std::size_t batch_count() const { return index_.size(); }
 
   // The batches from the one that holds `offset` to the end of the log, in offset order.
   // Empty when offset >= high_watermark() or offset < 0.
-  std::span<const StoredBatch> batches_from(std::int64_t offset) const;
+  [[nodiscard]] std::span<const StoredBatch> batches_from(std::int64_t offset) const;
 
   // The first batch whose max timestamp is >= timestamp_ms, or nullptr if there is none.
-  const StoredBatch* first_batch_at_or_after(std::int64_t timestamp_ms) const;
+  [[nodiscard]] const StoredBatch* first_batch_at_or_after(std::int64_t timestamp_ms) const;
 
  private:
   // Copies `bytes` into the current segment, starting a new one when it does not fit.

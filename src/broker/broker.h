@@ -27,7 +27,7 @@ class Broker {
   Broker(const Broker&) = delete;
   Broker& operator=(const Broker&) = delete;
 
-  const BrokerConfig& config() const { return config_; }
+  [[nodiscard]] const BrokerConfig& config() const { return config_; }
   // Sets the address Metadata gives clients (host and port they should connect to).
   void set_advertised_address(std::string host, std::uint16_t port);
 

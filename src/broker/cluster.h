@@ -37,11 +37,12 @@ class Cluster {
   protocol::ErrorCode create_topic(std::string_view name, std::int32_t partitions);
 
   // Checks what create_topic() would return, without creating anything.
-  protocol::ErrorCode check_new_topic(std::string_view name, std::int32_t partitions) const;
+  [[nodiscard]] protocol::ErrorCode check_new_topic(std::string_view name,
+                                                    std::int32_t partitions) const;
 
   // The topic called `name`, or nullptr.
   Topic* find_topic(std::string_view name);
-  const Topic* find_topic(std::string_view name) const;
+  [[nodiscard]] const Topic* find_topic(std::string_view name) const;
 
   // The topic called `name`, creating it with the default partition count if it is unknown
   // and auto-creation is on. nullptr if it does not exist and cannot be created (auto-creation
@@ -52,12 +53,12 @@ class Cluster {
   BatchLog* find_partition(std::string_view name, std::int32_t partition);
 
   // All topics, ordered by name.
-  const std::map<std::string, std::unique_ptr<Topic>, std::less<>>& topics() const {
+  [[nodiscard]] const std::map<std::string, std::unique_ptr<Topic>, std::less<>>& topics() const {
     return topics_;
   }
 
-  std::int32_t default_partitions() const { return default_partitions_; }
-  bool auto_create() const { return auto_create_; }
+  [[nodiscard]] std::int32_t default_partitions() const { return default_partitions_; }
+  [[nodiscard]] bool auto_create() const { return auto_create_; }
 
   // Whether `name` is a legal Kafka topic name: 1-249 characters of [a-zA-Z0-9._-], and
   // neither "." nor "..".

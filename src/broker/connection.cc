@@ -19,7 +19,7 @@
 namespace kgroups::broker {
 namespace {
 
-constexpr std::size_t kReadChunkBytes = 64 * 1024;  // minimum free space for each read
+constexpr std::size_t kReadChunkBytes = std::size_t{64} * 1024;  // minimum free space for each read
 
 std::string endpoint_text(const asio::ip::tcp::socket& socket) {
   std::error_code error;
@@ -68,7 +68,7 @@ asio::awaitable<void> Connection::run() {
 }
 
 asio::awaitable<void> Connection::read_loop() {
-  const std::size_t max_frame = static_cast<std::size_t>(broker_.config().max_frame_bytes);
+  const auto max_frame = static_cast<std::size_t>(broker_.config().max_frame_bytes);
   read_buffer_.resize(kReadChunkBytes);
   for (;;) {
     // Handle every complete frame already buffered.
@@ -87,7 +87,7 @@ asio::awaitable<void> Connection::read_loop() {
         write_wakeup_.cancel();
         co_return;
       }
-      const std::size_t frame_bytes = static_cast<std::size_t>(size);
+      const auto frame_bytes = static_cast<std::size_t>(size);
       if (buffered - 4 < frame_bytes) {
         // The frame must end up contiguous: move its start to the front, and once the buffer
         // is nearly full, double it (up to the frame's size). Memory thus grows with the bytes

@@ -35,7 +35,7 @@ class Connection {
   // it, or the coroutine is cancelled. Never throws.
   asio::awaitable<void> run();
 
-  const std::string& peer() const { return peer_; }
+  [[nodiscard]] const std::string& peer() const { return peer_; }
 
  private:
   enum class FrameOutcome { kContinue, kClose };

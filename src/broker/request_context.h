@@ -31,7 +31,7 @@ struct RequestContext {
   std::string_view peer;           // the client's address, for log lines
   std::string failure;             // with Reply::kClose: why, for the log
 
-  std::int16_t version() const { return header.api_version; }
+  [[nodiscard]] std::int16_t version() const { return header.api_version; }
 
   // Records why the request cannot be answered and returns Reply::kClose.
   Reply close_because(std::string reason) {

@@ -29,8 +29,8 @@ class TcpServer {
   void stop();
 
   // The bound address, e.g. "127.0.0.1" and 40123.
-  std::string host() const;
-  std::uint16_t port() const;
+  [[nodiscard]] std::string host() const;
+  [[nodiscard]] std::uint16_t port() const;
 
  private:
   asio::awaitable<void> accept_loop();

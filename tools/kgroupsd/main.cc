@@ -65,9 +65,8 @@ kgroups::broker::SeedTopic parse_seed(const std::string& text) {
       "expected NAME:PARTITIONS with PARTITIONS >= 1, e.g. orders:6, got \"" + text + "\"");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Parses the command line and runs the broker until SIGINT or SIGTERM; returns the exit code.
+int run_kgroupsd(int argc, char** argv) {
   // A reader of stdout or stderr that goes away must not kill the broker on its next log line.
   std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"kgroupsd: an in-memory broker that speaks the Kafka protocol"};
@@ -160,4 +159,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_kgroupsd(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kgroupsd: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "kgroupsd: unknown error\n");
+  }
+  return 1;
 }

@@ -68,7 +68,7 @@ Collected collect(Cluster& cluster, const protocol::FetchRequest& request) {
         const bool fits = partition_bytes + batch.size_bytes <= partition_max &&
                           out.record_bytes + batch.size_bytes <= max_bytes;
         if (!fits && out.record_bytes != 0) break;
-        partition.records.push_back(batch.bytes());
+        partition.records.emplace_back(batch.bytes());
         partition_bytes += batch.size_bytes;
         out.record_bytes += batch.size_bytes;
         if (!fits) break;  // the oversized first batch of the response: nothing more
