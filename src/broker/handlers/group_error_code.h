@@ -38,7 +38,9 @@ static_assert(to_error_code(GroupError::kMemberIdRequired) ==
 // Kafka's client_host form, "/127.0.0.1", from the connection's "host:port".
 inline std::string client_host(std::string_view peer) {
   const std::size_t colon = peer.rfind(':');
-  return "/" + std::string(colon == std::string_view::npos ? peer : peer.substr(0, colon));
+  std::string host = "/";
+  host.append(colon == std::string_view::npos ? peer : peer.substr(0, colon));
+  return host;
 }
 
 }  // namespace kgroups::broker::handlers
