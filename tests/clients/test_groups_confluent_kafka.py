@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """confluent-kafka (librdkafka 2.0.2) consumer groups against kgroupsd (issue 6): resume
 from committed offsets, two members splitting a topic, crash and replay after the session
-timeout, and a clean leave that rebalances at once."""
+timeout, a clean leave that rebalances at once, and INCONSISTENT_GROUP_PROTOCOL for a member
+whose assignor the group does not use."""
 import signal
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import threading
 import time
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 
 TIMEOUT_S = 30
 PARTITIONS = 6
@@ -179,3 +180,25 @@ def test_crashed_member_partitions_replay_from_the_last_commit(kgroupsd):
     assert sorted((p, o) for p, o, _ in rows) == [(p, o) for p in range(6) for o in range(4, 10)]
     assert {(p, v) for p, _, v in rows} <= sent
     assert "sent no heartbeat within its session timeout of 3000 ms" in kgroupsd.log()
+
+
+def test_members_without_a_common_assignor_get_inconsistent_group_protocol(kgroupsd):
+    create_topic(kgroupsd.bootstrap, "ck-mixed")
+    ranged = consumer(kgroupsd.bootstrap, "ck-mixed-group", **{"partition.assignment.strategy": "range"})
+    ranged.subscribe(["ck-mixed"])
+    assert wait_for_assignment([ranged]) == [set(range(PARTITIONS))]
+    robin = consumer(kgroupsd.bootstrap, "ck-mixed-group",
+                     **{"partition.assignment.strategy": "roundrobin"})
+    robin.subscribe(["ck-mixed"])
+    error = None
+    deadline = time.monotonic() + TIMEOUT_S
+    while error is None and time.monotonic() < deadline:
+        message = robin.poll(0.2)
+        if message is not None and message.error() is not None:
+            error = message.error()
+    assert error is not None and error.code() == KafkaError.INCONSISTENT_GROUP_PROTOCOL, error
+    # The group and its member are unharmed.
+    assert not robin.assignment()
+    assert {tp.partition for tp in ranged.assignment()} == set(range(PARTITIONS))
+    robin.close()
+    ranged.close()

@@ -3,14 +3,15 @@
 // kafkajs 2.2.4 consumer groups against kgroupsd (issue 6): a group of one commits and a new
 // member resumes from the committed offsets reading nothing twice; two members split a
 // 6-partition topic with no overlap and no gap; a clean leave (disconnect) rebalances at
-// once, without waiting for the session timeout.
+// once, without waiting for the session timeout; a crashed member's partitions replay from
+// its last commit; a member with no assignor in common gets INCONSISTENT_GROUP_PROTOCOL.
 'use strict';
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Kafka, logLevel } = require('kafkajs');
+const { AssignerProtocol, Kafka, logLevel } = require('kafkajs');
 const { startKgroupsd } = require('./kgroupsd');
 
 const PARTITIONS = 6;
@@ -186,4 +187,44 @@ test('a crashed member\'s partitions are replayed from its last commit after the
   assert.deepEqual(read, expected.sort());
   for (const row of survivor.rows) assert.ok(sent.has(`${row.partition}:${row.value}`));
   assert.match(broker.log(), /sent no heartbeat within its session timeout of 3000 ms/);
+});
+
+// An assignor that no other member of a kafkajs group offers (kafkajs's default is
+// RoundRobinAssigner); it gives every partition to the leader.
+const OnlyLeaderAssigner = () => ({
+  name: 'OnlyLeaderAssigner',
+  version: 1,
+  async assign({ members, topics }) {
+    const [leader] = members.map((member) => member.memberId).sort();
+    return [{
+      memberId: leader,
+      memberAssignment: AssignerProtocol.MemberAssignment.encode({
+        version: 1,
+        assignment: Object.fromEntries(topics.map((topic) => [topic, [0, 1, 2, 3, 4, 5]])),
+      }),
+    }];
+  },
+  protocol({ topics }) {
+    return { name: 'OnlyLeaderAssigner', metadata: AssignerProtocol.MemberMetadata.encode({ version: 1, topics }) };
+  },
+});
+
+test('a member whose assignors have nothing in common with the group gets INCONSISTENT_GROUP_PROTOCOL', async () => {
+  const topic = 'js-mixed';
+  await createTopic(topic);
+  const first = await startMember('js-mixed-group', topic);
+  await until(() => first.partitions.size === PARTITIONS, 'the first member to get every partition');
+  const other = kafka.consumer({ groupId: 'js-mixed-group', partitionAssigners: [OnlyLeaderAssigner],
+    retry: { retries: 0 } });
+  let crash = null;
+  other.on(other.events.CRASH, (event) => { crash = crash ?? event.payload.error; });
+  await other.connect();
+  await other.subscribe({ topic, fromBeginning: true });
+  await other.run({ eachMessage: async () => {} }).catch((error) => { crash = crash ?? error; });
+  await until(() => crash !== null, 'the second member to be refused');
+  await other.disconnect();
+  assert.equal(crash.type, 'INCONSISTENT_GROUP_PROTOCOL', String(crash));
+  // The group and its member are unharmed.
+  assert.equal(first.partitions.size, PARTITIONS);
+  await first.consumer.disconnect();
 });
