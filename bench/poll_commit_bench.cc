@@ -21,8 +21,9 @@ namespace {
 constexpr int kPartitions = 16;
 constexpr int kRecords = 2'000'000;
 constexpr int kMaxRecords = 500;
-const std::array<std::string, 4> kConsumers = {"consumer-0", "consumer-1", "consumer-2",
-                                               "consumer-3"};
+std::array<std::string, 4> consumer_ids() {
+  return {"consumer-0", "consumer-1", "consumer-2", "consumer-3"};
+}
 
 template <class TopicType>
 void fill(TopicType& topic) {
@@ -33,32 +34,33 @@ void fill(TopicType& topic) {
 
 // Rewinds the group to offset 0: every member commits 0 on its partitions
 // (kgroups) or the group is rebuilt (baseline), then a rebalance resets positions.
-void rewind(Topic& topic) {
-  for (const auto& consumer : kConsumers) {
+void rewind(Topic& topic, const std::array<std::string, 4>& consumers) {
+  for (const auto& consumer : consumers) {
     std::map<int, std::int64_t> zeros;
     for (const int partition : topic.assignment("g", consumer)) zeros[partition] = 0;
     topic.commit("g", consumer, zeros);
   }
-  topic.leave("g", kConsumers[0]);
-  topic.join("g", kConsumers[0]);
+  topic.leave("g", consumers[0]);
+  topic.join("g", consumers[0]);
 }
 
 void BM_PollCommit_Kgroups(benchmark::State& state) {
+  const std::array<std::string, 4> consumers = consumer_ids();
   Topic topic(kPartitions);
   fill(topic);
-  for (const auto& consumer : kConsumers) topic.join("g", consumer);
+  for (const auto& consumer : consumers) topic.join("g", consumer);
   std::size_t turn = 0;
   std::int64_t delivered = 0;
   int empty_turns = 0;
   for (auto _ : state) {
-    const std::string& consumer = kConsumers[turn++ % kConsumers.size()];
+    const std::string& consumer = consumers[turn++ % consumers.size()];
     const std::vector<Record> records = topic.poll("g", consumer, kMaxRecords);
     topic.commit("g", consumer);
     delivered += static_cast<std::int64_t>(records.size());
     empty_turns = records.empty() ? empty_turns + 1 : 0;
-    if (empty_turns == static_cast<int>(kConsumers.size())) {
+    if (empty_turns == static_cast<int>(consumers.size())) {
       state.PauseTiming();
-      rewind(topic);
+      rewind(topic, consumers);
       empty_turns = 0;
       state.ResumeTiming();
     }
@@ -67,23 +69,24 @@ void BM_PollCommit_Kgroups(benchmark::State& state) {
 }
 
 void BM_PollCommit_Naive(benchmark::State& state) {
+  const std::array<std::string, 4> consumers = consumer_ids();
   auto topic = std::make_unique<NaiveTopic>(kPartitions);
   fill(*topic);
-  for (const auto& consumer : kConsumers) topic->join("g", consumer);
+  for (const auto& consumer : consumers) topic->join("g", consumer);
   std::size_t turn = 0;
   std::int64_t delivered = 0;
   int empty_turns = 0;
   for (auto _ : state) {
-    const std::string& consumer = kConsumers[turn++ % kConsumers.size()];
+    const std::string& consumer = consumers[turn++ % consumers.size()];
     const std::vector<NaiveRecord> records = topic->poll("g", consumer, kMaxRecords);
     topic->commit("g", consumer);
     delivered += static_cast<std::int64_t>(records.size());
     empty_turns = records.empty() ? empty_turns + 1 : 0;
-    if (empty_turns == static_cast<int>(kConsumers.size())) {
+    if (empty_turns == static_cast<int>(consumers.size())) {
       state.PauseTiming();
       topic = std::make_unique<NaiveTopic>(kPartitions);
       fill(*topic);
-      for (const auto& member : kConsumers) topic->join("g", member);
+      for (const auto& member : consumers) topic->join("g", member);
       empty_turns = 0;
       state.ResumeTiming();
     }

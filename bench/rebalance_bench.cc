@@ -20,6 +20,7 @@ constexpr int kConsumers = 100;
 
 std::vector<std::string> consumer_ids() {
   std::vector<std::string> ids;
+  ids.reserve(kConsumers);
   for (int i = 0; i < kConsumers; ++i) ids.push_back("consumer-" + std::to_string(100 + i));
   return ids;
 }

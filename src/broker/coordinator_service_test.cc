@@ -27,7 +27,8 @@ TEST(CoordinatorService, TimerExpiresAMemberWhenNoRequestArrives) {
   params.protocol_type = "consumer";
   params.protocols = {GroupProtocol{"range", {}}};
   GroupError joined = GroupError::kUnknownMemberId;
-  service.coordinator().join_group(params, [&](JoinGroupResult result) { joined = result.error; });
+  service.coordinator().join_group(params,
+                                   [&](const JoinGroupResult& result) { joined = result.error; });
   ASSERT_EQ(joined, GroupError::kNone);
   service.schedule_expiries(io.get_executor());  // the deadline moved earlier: re-arm
   EXPECT_EQ(service.coordinator().describe_group("g").state, "CompletingRebalance");

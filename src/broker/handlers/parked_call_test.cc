@@ -20,7 +20,8 @@ TEST(ParkedCall, CallbackRunInlineResumesWithItsValue) {
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        result = co_await await_parked_call<int>([](std::function<void(int)> done) { done(7); });
+        result =
+            co_await await_parked_call<int>([](const std::function<void(int)>& done) { done(7); });
       },
       asio::detached);
   io.run();
