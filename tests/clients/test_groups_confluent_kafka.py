@@ -12,6 +12,8 @@ import time
 import pytest
 from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 
+from group_checks import assert_split, read_in_parallel
+
 TIMEOUT_S = 30
 PARTITIONS = 6
 
@@ -113,19 +115,10 @@ def test_two_members_split_six_partitions_without_overlap_or_gap(kgroupsd):
     assert assignments[0].isdisjoint(assignments[1]) and all(assignments), assignments
     assert assignments[0] | assignments[1] == set(range(PARTITIONS)), assignments
     sent = produce(kgroupsd.bootstrap, "ck-split", 120)
-    results = [[], []]
-    threads = [threading.Thread(target=lambda i=i: results[i].extend(read(members[i], 1000, 5)))
-               for i in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = read_in_parallel(members, read, 1000, 5)
     for member in members:
         member.close()
-    for i in range(2):
-        assert {p for p, _, _ in results[i]} <= assignments[i], "read outside the assignment"
-    values = [(p, v) for p, _, v in results[0] + results[1]]
-    assert len(values) == len(set(values)) and set(values) == sent
+    assert_split(results, assignments, sent)
 
 
 def test_clean_leave_rebalances_without_waiting_for_the_session_timeout(kgroupsd):
