@@ -32,6 +32,8 @@ class Topic {
   explicit Topic(int num_partitions);
   ~Topic();
 
+  // Not copyable. Movable: records polled before the move stay valid; a
+  // moved-from Topic may only be destroyed or assigned to.
   Topic(const Topic&) = delete;
   Topic& operator=(const Topic&) = delete;
   Topic(Topic&&) noexcept;
