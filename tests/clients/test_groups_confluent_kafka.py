@@ -6,13 +6,13 @@ whose assignor the group does not use."""
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
 from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 
 from group_checks import assert_split, read_in_parallel
+from group_checks import wait_for_assignment as wait_until_settled
 
 TIMEOUT_S = 30
 PARTITIONS = 6
@@ -59,30 +59,15 @@ def read(member, count, deadline_s=TIMEOUT_S):
 
 
 def wait_for_assignment(members, deadline_s=TIMEOUT_S):
-    """Polls every member (each in its own thread) until their assignments are disjoint,
-    non-empty and cover all partitions; returns them."""
-    stop = threading.Event()
+    """Polls every member until their assignments are disjoint, non-empty and cover all
+    partitions; returns them."""
+    def poll_once(member):
+        message = member.poll(0.1)
+        assert message is None or message.error() is not None, "no messages expected yet"
 
-    def keep_polling(member):
-        while not stop.is_set():
-            message = member.poll(0.1)
-            assert message is None or message.error() is not None, "no messages expected yet"
-
-    threads = [threading.Thread(target=keep_polling, args=(m,), daemon=True) for m in members]
-    for thread in threads:
-        thread.start()
-    assignments = []
-    deadline = time.monotonic() + deadline_s
-    while time.monotonic() < deadline:
-        assignments = [{tp.partition for tp in m.assignment()} for m in members]
-        if (set().union(*assignments) == set(range(PARTITIONS)) and all(assignments) and
-                sum(len(a) for a in assignments) == PARTITIONS):
-            break
-        time.sleep(0.05)
-    stop.set()
-    for thread in threads:
-        thread.join()
-    return assignments
+    return wait_until_settled(members, poll_once,
+                              lambda member: {tp.partition for tp in member.assignment()},
+                              set(range(PARTITIONS)), deadline_s)
 
 
 def test_group_of_one_commits_and_a_new_member_resumes(kgroupsd):

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
@@ -18,6 +17,7 @@ from kafka.errors import InconsistentGroupProtocolError
 from kafka.structs import OffsetAndMetadata
 
 from group_checks import assert_split, read_in_parallel
+from group_checks import wait_for_assignment as wait_until_settled
 
 TIMEOUT_S = 30
 PARTITIONS = 6
@@ -59,30 +59,11 @@ def read(member, count, deadline_s=TIMEOUT_S):
 
 
 def wait_for_assignment(members, partitions, deadline_s=TIMEOUT_S):
-    """Polls every member (each in its own thread) until their assignments are disjoint and
-    cover `partitions`; returns the assignments."""
-    stop = threading.Event()
-
-    def keep_polling(member):
-        while not stop.is_set():
-            member.poll(timeout_ms=100, max_records=1)
-
-    assignments = None
-    threads = [threading.Thread(target=keep_polling, args=(m,), daemon=True) for m in members]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + deadline_s
-    while time.monotonic() < deadline:
-        assignments = [{tp.partition for tp in m.assignment()} for m in members]
-        covered = set().union(*assignments)
-        if covered == partitions and sum(len(a) for a in assignments) == len(partitions) and all(
-                assignments):
-            break
-        time.sleep(0.05)
-    stop.set()
-    for thread in threads:
-        thread.join()
-    return assignments
+    """Polls every member until their assignments are disjoint and cover `partitions`;
+    returns the assignments."""
+    return wait_until_settled(members, lambda member: member.poll(timeout_ms=100, max_records=1),
+                              lambda member: {tp.partition for tp in member.assignment()},
+                              partitions, deadline_s)
 
 
 def test_group_of_one_commits_and_a_new_member_resumes(kgroupsd):
