@@ -9,8 +9,12 @@
 
 namespace kgroups::broker {
 
-Broker::Broker(BrokerConfig config)
+Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
     : config_(std::move(config)),
+      memory_plan_(
+          resolve_memory_plan(config_, machine_bytes > 0 ? machine_bytes : machine_memory_bytes())),
+      request_memory_(memory_plan_.request_bytes),
+      response_memory_(memory_plan_.response_bytes),
       cluster_(config_.default_partitions, config_.auto_create_topics),
       groups_(CoordinatorConfig{
           .min_session_timeout_ms = config_.group_min_session_timeout_ms,
@@ -20,6 +24,18 @@ Broker::Broker(BrokerConfig config)
   if (config_.default_partitions < 1) {
     throw std::invalid_argument("default partitions must be at least 1, got " +
                                 std::to_string(config_.default_partitions));
+  }
+  // A request frame is received whole, so it must fit in the requests' share.
+  if (memory_plan_.request_bytes < config_.max_frame_bytes) {
+    config_.max_frame_bytes = static_cast<std::int32_t>(memory_plan_.request_bytes);
+  }
+  if (config_.max_frame_bytes < config_.max_message_bytes) {
+    throw std::invalid_argument(
+        "requests of " + format_bytes(config_.max_frame_bytes) +
+        " (--max-frame-bytes, at most --queued-max-request-bytes) cannot hold a batch of "
+        "--max-message-bytes " +
+        format_bytes(config_.max_message_bytes) +
+        "; raise --queued-max-request-bytes or --max-memory, or lower --max-message-bytes");
   }
   // Validate every seed first, so that an invalid one leaves no topic behind.
   Cluster check(config_.default_partitions, false);

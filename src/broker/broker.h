@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Broker: the state every request handler works on — the configuration (with the advertised
-// address resolved once the listener is bound), the topics (Cluster), and the notifier that
-// wakes long-polling fetches. Issue 6 adds the group coordinator here.
+// address resolved once the listener is bound), the memory plan and the byte budgets of the
+// network buffers, the topics (Cluster), the notifier that wakes long-polling fetches, and the
+// group coordinator.
 //
 // Threading model: the whole broker runs on ONE thread, the thread running its
 // asio::io_context. The acceptor, every connection's coroutines, every handler and all state
@@ -13,30 +14,42 @@
 
 #include "broker/append_notifier.h"
 #include "broker/broker_config.h"
+#include "broker/byte_budget.h"
 #include "broker/cluster.h"
 #include "broker/coordinator_service.h"
+#include "broker/memory_plan.h"
 
 namespace kgroups::broker {
 
 class Broker {
  public:
-  // Creates the seed topics of `config`. Throws std::invalid_argument naming the seed if one
-  // is invalid or repeated, and then creates nothing.
-  explicit Broker(BrokerConfig config);
+  // Resolves the memory plan of `config` against the machine's memory (or `machine_bytes`
+  // when given) and creates the seed topics. Throws
+  // std::invalid_argument saying what to change if the plan does not fit, or naming the seed
+  // if one is invalid or repeated; then creates nothing.
+  explicit Broker(BrokerConfig config, std::int64_t machine_bytes = 0);
 
   Broker(const Broker&) = delete;
   Broker& operator=(const Broker&) = delete;
 
   [[nodiscard]] const BrokerConfig& config() const { return config_; }
+  [[nodiscard]] const MemoryPlan& memory_plan() const { return memory_plan_; }
   // Sets the address Metadata gives clients (host and port they should connect to).
   void set_advertised_address(std::string host, std::uint16_t port);
 
   Cluster& cluster() { return cluster_; }
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
+  // Bytes of requests being received by all connections (memory_plan().request_bytes).
+  ByteBudget& request_memory() { return request_memory_; }
+  // Bytes of responses queued and not yet sent, all connections (response_bytes).
+  ByteBudget& response_memory() { return response_memory_; }
 
  private:
   BrokerConfig config_;
+  MemoryPlan memory_plan_;
+  ByteBudget request_memory_;
+  ByteBudget response_memory_;
   Cluster cluster_;
   AppendNotifier append_notifier_;
   CoordinatorService groups_;  // consumer groups and committed offsets (issue 6)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// BrokerConfig: the settings kgroupsd starts with (its command line), as plain data.
+// BrokerConfig: the settings kgroupsd starts with (its command line), as plain data. The
+// limits that bound what clients can make the broker spend are listed, with their flags,
+// defaults and Kafka equivalents, in limit_table.h (and docs/LIMITS.md).
 // Not synchronized: filled in once before the broker starts, then only read.
 #pragma once
 
@@ -16,6 +18,8 @@ struct SeedTopic {
   std::int32_t partitions = 0;  // >= 1
 };
 
+inline constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+
 struct BrokerConfig {
   std::string listen_host = "127.0.0.1";
   std::uint16_t listen_port = 9092;   // 0 picks a free port
@@ -25,17 +29,48 @@ struct BrokerConfig {
   std::string cluster_id = "kgroupsd";
   std::int32_t default_partitions = 6;  // partitions of auto-created topics
   bool auto_create_topics = true;       // Metadata and Produce create unknown topics
-  std::int32_t max_message_bytes =
-      1048588;  // largest record batch Produce accepts (Kafka's default)
-  std::int32_t max_frame_bytes =
-      104857600;  // largest request frame; larger ones close the connection
-  std::int32_t max_fetch_wait_ms = 30000;  // cap on a Fetch's max_wait_ms
   std::vector<SeedTopic> seed_topics;
-  // Consumer groups (issue 6): JoinGroup's session timeout bounds (Kafka's defaults), and
-  // how long a new group's first rebalance waits for more members (Kafka: 3000).
+  // Consumer groups: JoinGroup's session timeout bounds (Kafka's defaults), and how long a new
+  // group's first rebalance waits for more members (Kafka: 3000).
   std::int32_t group_min_session_timeout_ms = 6000;
   std::int32_t group_max_session_timeout_ms = 1800000;
   std::int32_t initial_rebalance_delay_ms = 0;
+
+  // Records.
+  std::int32_t max_message_bytes = 1048588;               // largest record batch Produce accepts
+  std::int64_t max_uncompressed_batch_bytes = 64 * kMiB;  // a compressed batch, decompressed
+  std::int32_t fetch_max_bytes = 57671680;                // record bytes in one Fetch response
+  std::int32_t max_fetch_wait_ms = 30000;                 // cap on a Fetch's max_wait_ms
+
+  // Memory (0: derived from max_memory_bytes by resolve_memory_plan()).
+  std::int64_t max_memory_bytes = 0;          // 0: a quarter of the machine's (or cgroup's) memory
+  std::int64_t queued_max_request_bytes = 0;  // requests being received, all connections
+  std::int64_t max_unsent_bytes = 0;          // responses not yet sent, all connections
+  std::int64_t connection_max_unsent_bytes = 8 * kMiB;  // one connection stops being read above
+
+  // Retention (broker defaults; topics may override them).
+  std::int64_t log_retention_ms = 604800000;  // -1: keep records for ever
+  std::int64_t log_retention_bytes = -1;      // per partition; -1: no size limit
+  std::int32_t log_retention_check_interval_ms = 5000;
+
+  // Connections.
+  std::int32_t max_frame_bytes = 104857600;  // largest request frame; larger ones close
+  std::int32_t max_connections = 4096;       // all clients together
+  std::int32_t max_connections_per_ip = 1024;
+  std::int64_t connections_max_idle_ms = 600000;  // silent connections close after this
+  std::int32_t request_timeout_ms = 30000;        // a started request frame must be complete
+  std::int32_t send_timeout_ms = 60000;           // queued responses must make progress
+
+  // Topics and groups.
+  std::int32_t max_topics = 10000;
+  std::int32_t max_partitions = 100000;  // all topics together
+  std::int32_t max_partitions_per_topic = 10000;
+  std::int32_t max_partitions_per_request = 10000;  // created by one CreateTopics
+  std::int32_t max_groups = 10000;
+  std::int32_t group_max_size = 1000;               // members of one group
+  std::int32_t max_group_metadata_bytes = 1048576;  // members' metadata + assignments
+  std::int32_t offset_metadata_max_bytes = 4096;    // metadata of one committed offset
+  std::int32_t max_id_length = 1024;                // group, member and client ids, bytes
 };
 
 }  // namespace kgroups::broker

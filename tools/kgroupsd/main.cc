@@ -12,11 +12,13 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "broker/api_table.h"
 #include "broker/broker.h"
 #include "broker/broker_config.h"
+#include "broker/limit_table.h"
 #include "broker/logger.h"
 #include "broker/tcp_server.h"
 
@@ -65,6 +67,25 @@ kgroups::broker::SeedTopic parse_seed(const std::string& text) {
       "expected NAME:PARTITIONS with PARTITIONS >= 1, e.g. orders:6, got \"" + text + "\"");
 }
 
+// Registers one option per row of the limit table; byte sizes also take units (512MiB, 2G).
+void add_limit_options(CLI::App& app, BrokerConfig& config) {
+  for (const kgroups::broker::LimitEntry& limit : kgroups::broker::limit_table()) {
+    std::string help(limit.bounds);
+    help += " (default ";
+    help += limit.default_text;
+    help += "; Kafka: ";
+    help += limit.kafka;
+    help += ")";
+    CLI::Option* option = std::visit(
+        [&](auto member) { return app.add_option(std::string(limit.flag), config.*member, help); },
+        limit.field);
+    if (limit.unit == kgroups::broker::LimitUnit::kBytes) {
+      option->transform(CLI::AsSizeValue(false));
+    }
+    option->check(CLI::Range(limit.min_value, limit.max_value));
+  }
+}
+
 // Parses the command line and runs the broker until SIGINT or SIGTERM; returns the exit code.
 int run_kgroupsd(int argc, char** argv) {
   // A reader of stdout or stderr that goes away must not kill the broker on its next log line.
@@ -75,6 +96,7 @@ int run_kgroupsd(int argc, char** argv) {
   std::vector<std::string> topics;
   BrokerConfig config;
   bool print_protocol_table = false;
+  bool print_limits_table = false;
   bool verbose = false;
   app.add_option("--listen", listen, "Address to listen on, HOST:PORT; port 0 picks a free port")
       ->capture_default_str();
@@ -86,10 +108,6 @@ int run_kgroupsd(int argc, char** argv) {
                  "Partitions of topics created on first use")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  app.add_option("--max-message-bytes", config.max_message_bytes,
-                 "Largest record batch Produce accepts, in bytes")
-      ->capture_default_str()
-      ->check(CLI::Range(1024, 1 << 30));
   app.add_flag(
       "--no-auto-create", [&config](std::int64_t) { config.auto_create_topics = false; },
       "Do not create unknown topics on Metadata or Produce");
@@ -101,9 +119,12 @@ int run_kgroupsd(int argc, char** argv) {
                  "Smallest session timeout JoinGroup accepts")
       ->capture_default_str()
       ->check(CLI::Range(1, 1800000));
+  add_limit_options(app, config);
   app.add_flag("--verbose", verbose, "Also log every request (debug level)");
   app.add_flag("--print-protocol-table", print_protocol_table,
                "Print the served APIs and versions as Markdown (docs/PROTOCOL.md) and exit");
+  app.add_flag("--print-limits-table", print_limits_table,
+               "Print the limits with their defaults as Markdown (docs/LIMITS.md) and exit");
 
   try {
     app.parse(argc, argv);
@@ -117,6 +138,10 @@ int run_kgroupsd(int argc, char** argv) {
   }
   if (print_protocol_table) {
     std::cout << kgroups::broker::api_table_markdown();
+    return 0;
+  }
+  if (print_limits_table) {
+    std::cout << kgroups::broker::limit_table_markdown();
     return 0;
   }
   if (verbose) kgroups::broker::set_log_level(kgroups::broker::LogLevel::kDebug);
@@ -145,6 +170,7 @@ int run_kgroupsd(int argc, char** argv) {
       io.stop();
     });
     server.start();
+    kgroups::broker::log_info(broker.memory_plan().describe());
     kgroups::broker::log_info("advertising " + broker.config().advertised_host + ":" +
                               std::to_string(broker.config().advertised_port) + ", " +
                               std::to_string(broker.cluster().topics().size()) +

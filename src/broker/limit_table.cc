@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/limit_table.h"
+
+#include <array>
+#include <limits>
+
+namespace kgroups::broker {
+namespace {
+
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kTiB = kMiB * 1024 * 1024;
+
+constexpr std::array kLimits{
+    // Memory.
+    LimitEntry{"--max-memory", &BrokerConfig::max_memory_bytes, LimitUnit::kBytes, 0, 16 * kTiB,
+               "1/4 of RAM (or of the cgroup's memory.max)", "none (JVM heap + page cache)",
+               "Everything below is sized to fit in it: stored records are evicted oldest first "
+               "(log line) when they would outgrow their share, groups get "
+               "COORDINATOR_LOAD_IN_PROGRESS when theirs is full"},
+    LimitEntry{"--queued-max-request-bytes", &BrokerConfig::queued_max_request_bytes,
+               LimitUnit::kBytes, 0, 16 * kTiB, "max-memory / 8",
+               "queued.max.request.bytes (-1, unbounded)",
+               "Bytes of requests being received, all connections together; a connection that "
+               "needs more waits (is not read) until others free some"},
+    LimitEntry{"--max-unsent-bytes", &BrokerConfig::max_unsent_bytes, LimitUnit::kBytes, 0,
+               16 * kTiB, "max-memory / 8", "none",
+               "Bytes of responses not yet taken by the clients' sockets, all connections "
+               "together; Fetch adds no more records than fit under it (waits up to max_wait_ms "
+               "for room), and connections with unsent data are not read while it is full"},
+    LimitEntry{"--connection-max-unsent-bytes", &BrokerConfig::connection_max_unsent_bytes,
+               LimitUnit::kBytes, 1024, 16 * kTiB, "8 MiB",
+               "none (Kafka mutes a channel while a response is in flight)",
+               "A connection whose unsent responses exceed it is not read until they drain"},
+    // Records and retention.
+    LimitEntry{"--max-message-bytes", &BrokerConfig::max_message_bytes, LimitUnit::kBytes, 1024,
+               1 << 30, "1048588", "message.max.bytes (1048588)",
+               "Largest record batch Produce accepts: MESSAGE_TOO_LARGE beyond it"},
+    LimitEntry{"--max-uncompressed-batch-bytes", &BrokerConfig::max_uncompressed_batch_bytes,
+               LimitUnit::kBytes, 1024, kInt32Max, "64 MiB", "none",
+               "A compressed batch is decompressed to validate it; one that expands beyond this "
+               "gets INVALID_RECORD and nothing is stored"},
+    LimitEntry{"--fetch-max-bytes", &BrokerConfig::fetch_max_bytes, LimitUnit::kBytes, 1024,
+               kInt32Max, "57671680 (55 MiB)", "fetch.max.bytes (57671680)",
+               "Record bytes in one Fetch response, whatever the request's max_bytes (the "
+               "first batch is always served whole, KIP-74)"},
+    LimitEntry{"--max-fetch-wait-ms", &BrokerConfig::max_fetch_wait_ms, LimitUnit::kMilliseconds, 0,
+               600000, "30000", "none (the client's fetch.max.wait.ms)",
+               "Longest a Fetch waits for min_bytes"},
+    LimitEntry{"--log-retention-ms", &BrokerConfig::log_retention_ms, LimitUnit::kMilliseconds, -1,
+               kInt64Max, "604800000 (7 days)", "log.retention.ms (7 days)",
+               "Default retention.ms of topics: segments whose newest record is older are "
+               "dropped and the log start offset moves; -1 keeps records for ever"},
+    LimitEntry{"--log-retention-bytes", &BrokerConfig::log_retention_bytes, LimitUnit::kBytes, -1,
+               kInt64Max, "-1 (no size limit)", "log.retention.bytes (-1)",
+               "Default retention.bytes of topics, per partition: the oldest segments are "
+               "dropped while the rest still holds at least this much"},
+    LimitEntry{"--log-retention-check-interval-ms", &BrokerConfig::log_retention_check_interval_ms,
+               LimitUnit::kMilliseconds, 10, kInt32Max, "5000",
+               "log.retention.check.interval.ms (300000)",
+               "How often retention by time is applied"},
+    // Connections and requests.
+    LimitEntry{"--max-connections", &BrokerConfig::max_connections, LimitUnit::kCount, 1, 1000000,
+               "4096 (at most the open-file limit - 64)", "max.connections (unlimited)",
+               "Connections of all clients together; a connection beyond it is closed at once, "
+               "with a log line"},
+    LimitEntry{"--max-connections-per-ip", &BrokerConfig::max_connections_per_ip, LimitUnit::kCount,
+               1, 1000000, "1024", "max.connections.per.ip (unlimited)",
+               "Connections from one client address; beyond it closed at once, with a log line"},
+    LimitEntry{"--connections-max-idle-ms", &BrokerConfig::connections_max_idle_ms,
+               LimitUnit::kMilliseconds, 1000, kInt64Max, "600000 (10 min)",
+               "connections.max.idle.ms (600000)",
+               "A connection with no request in progress that sends nothing for this long is "
+               "closed"},
+    LimitEntry{"--max-frame-bytes", &BrokerConfig::max_frame_bytes, LimitUnit::kBytes, 1024,
+               kInt32Max, "104857600 (100 MiB), at least max-message-bytes + 1 MiB",
+               "socket.request.max.bytes (104857600)",
+               "Largest request frame (also at most queued-max-request-bytes); a larger size "
+               "prefix closes the connection"},
+    LimitEntry{"--request-timeout-ms", &BrokerConfig::request_timeout_ms, LimitUnit::kMilliseconds,
+               100, kInt32Max, "30000", "none",
+               "A request frame must arrive whole within this of its first byte, or the "
+               "connection is closed"},
+    LimitEntry{"--send-timeout-ms", &BrokerConfig::send_timeout_ms, LimitUnit::kMilliseconds, 100,
+               kInt32Max, "60000", "none",
+               "A connection whose queued responses are not read by the client for this long is "
+               "closed"},
+    // Topics and groups.
+    LimitEntry{"--max-topics", &BrokerConfig::max_topics, LimitUnit::kCount, 1, 10000000, "10000",
+               "none", "CreateTopics beyond it: POLICY_VIOLATION; auto-creation: not created"},
+    LimitEntry{"--max-partitions", &BrokerConfig::max_partitions, LimitUnit::kCount, 1, 10000000,
+               "100000", "none (KRaft guidance: ~200k per cluster)",
+               "Partitions of all topics together; CreateTopics beyond it: POLICY_VIOLATION"},
+    LimitEntry{"--max-partitions-per-topic", &BrokerConfig::max_partitions_per_topic,
+               LimitUnit::kCount, 1, 10000000, "10000", "none",
+               "CreateTopics asking for more: INVALID_PARTITIONS"},
+    LimitEntry{"--max-partitions-per-request", &BrokerConfig::max_partitions_per_request,
+               LimitUnit::kCount, 1, 10000000, "10000",
+               "none (KRaft: 10000 records per controller operation)",
+               "Partitions one CreateTopics request may create; the topics past it get "
+               "POLICY_VIOLATION"},
+    LimitEntry{"--max-groups", &BrokerConfig::max_groups, LimitUnit::kCount, 1, 10000000, "10000",
+               "none", "A JoinGroup or OffsetCommit that would create one more: POLICY_VIOLATION"},
+    LimitEntry{"--group-max-size", &BrokerConfig::group_max_size, LimitUnit::kCount, 1, 1000000,
+               "1000", "group.max.size (2147483647)",
+               "Members of one group; a new member beyond it: GROUP_MAX_SIZE_REACHED"},
+    LimitEntry{"--max-group-metadata-bytes", &BrokerConfig::max_group_metadata_bytes,
+               LimitUnit::kBytes, 1024, kInt32Max, "1048576 (1 MiB)",
+               "the offsets topic's max.message.bytes (1 MiB)",
+               "Members' protocol metadata plus assignments of one group: "
+               "GROUP_MAX_SIZE_REACHED beyond it"},
+    LimitEntry{"--offset-metadata-max-bytes", &BrokerConfig::offset_metadata_max_bytes,
+               LimitUnit::kBytes, 0, 1 << 20, "4096", "offset.metadata.max.bytes (4096)",
+               "Metadata of one committed offset: OFFSET_METADATA_TOO_LARGE for that partition"},
+    LimitEntry{"--max-id-length", &BrokerConfig::max_id_length, LimitUnit::kBytes, 16, 32000,
+               "1024", "none",
+               "Group ids (INVALID_GROUP_ID), member ids (UNKNOWN_MEMBER_ID) and the client id "
+               "of a JoinGroup (INVALID_REQUEST)"},
+};
+
+std::string_view unit_name(LimitUnit unit) {
+  switch (unit) {
+    case LimitUnit::kCount:
+      return "count";
+    case LimitUnit::kBytes:
+      return "bytes";
+    case LimitUnit::kMilliseconds:
+      return "ms";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::span<const LimitEntry> limit_table() { return kLimits; }
+
+std::string limit_table_markdown() {
+  std::string out =
+      "| Flag | Unit | Default | Kafka | Bounds, and what a client sees beyond it |\n"
+      "|---|---|---|---|---|\n";
+  for (const LimitEntry& limit : kLimits) {
+    out += "| `";
+    out += limit.flag;
+    out += "` | ";
+    out += unit_name(limit.unit);
+    out += " | ";
+    out += limit.default_text;
+    out += " | ";
+    out += limit.kafka;
+    out += " | ";
+    out += limit.bounds;
+    out += " |\n";
+  }
+  return out;
+}
+
+}  // namespace kgroups::broker
