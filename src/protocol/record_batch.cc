@@ -81,4 +81,10 @@ void write_partition_leader_epoch(std::span<std::uint8_t> batch, std::int32_t ep
                    static_cast<std::uint32_t>(epoch), 4);
 }
 
+void write_max_timestamp(std::span<std::uint8_t> batch, std::int64_t max_timestamp) {
+  store_big_endian(batch.subspan(kBatchMaxTimestampOffset, 8),
+                   static_cast<std::uint64_t>(max_timestamp), 8);
+  store_big_endian(batch.subspan(kBatchCrcOffset, 4), compute_batch_crc(batch), 4);
+}
+
 }  // namespace kgroups::protocol

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Magic-2 record batches (Kafka's DefaultRecordBatch) handled as opaque bytes: parse the
-// 61-byte header, split a Produce `records` blob into batches and validate each (magic,
+// 61-byte header, split a Produce `records` blob into batches and check each (magic,
 // length, CRC-32C over bytes [21, end), offset/count consistency), and write the broker's
-// base offset in place. Nothing is decompressed: compressed batches pass through as sent.
-// Rewriting base_offset and partition_leader_epoch never changes the CRC.
+// base offset, leader epoch or max timestamp in place. Nothing here decompresses or looks at
+// the records; RecordValidator (record_validator.h) does that.
+// Rewriting base_offset and partition_leader_epoch never changes the CRC; rewriting
+// max_timestamp does, so write_max_timestamp recomputes it.
 // Thread-safe: pure functions over caller-owned bytes.
 #pragma once
 
@@ -25,7 +27,8 @@ inline constexpr std::size_t kBatchPartitionLeaderEpochOffset = 12;
 inline constexpr std::size_t kBatchMagicOffset = 16;
 inline constexpr std::size_t kBatchCrcOffset = 17;
 inline constexpr std::size_t kBatchAttributesOffset = 21;  // the CRC covers [21, end)
-inline constexpr std::size_t kBatchHeaderSize = 61;        // records start here
+inline constexpr std::size_t kBatchMaxTimestampOffset = 35;
+inline constexpr std::size_t kBatchHeaderSize = 61;  // records start here
 // batch_length counts the bytes after the length field, so a batch is 12 + batch_length.
 inline constexpr std::size_t kBatchLogOverhead = 12;
 
@@ -90,5 +93,10 @@ void write_base_offset(std::span<std::uint8_t> batch, std::int64_t base_offset);
 
 // Writes partition_leader_epoch (bytes 12-15) in place; `batch` must hold at least 16 bytes.
 void write_partition_leader_epoch(std::span<std::uint8_t> batch, std::int32_t epoch);
+
+// Writes max_timestamp (bytes 35-42) in place and re-signs the batch: the CRC (bytes 17-20)
+// is recomputed over [21, end), so `batch` must be the whole batch (at least 61 bytes).
+// Kafka sets max_timestamp to the largest record timestamp (RecordValidator computes it).
+void write_max_timestamp(std::span<std::uint8_t> batch, std::int64_t max_timestamp);
 
 }  // namespace kgroups::protocol

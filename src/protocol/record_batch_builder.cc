@@ -53,16 +53,34 @@ void RecordBatchBuilder::add(std::optional<ByteView> key, std::optional<ByteView
   ++record_count_;
 }
 
+void RecordBatchBuilder::add_encoded(std::span<const std::uint8_t> record) {
+  records_.insert(records_.end(), record.begin(), record.end());
+  ++record_count_;
+}
+
 void RecordBatchBuilder::build(std::vector<std::uint8_t>& out) const {
+  write_batch(attributes_, records_, out);
+}
+
+void RecordBatchBuilder::build_compressed(Compression codec,
+                                          std::span<const std::uint8_t> compressed,
+                                          std::vector<std::uint8_t>& out) const {
+  const auto attributes =
+      static_cast<std::int16_t>((attributes_ & ~0x07) | static_cast<std::int16_t>(codec));
+  write_batch(attributes, compressed, out);
+}
+
+void RecordBatchBuilder::write_batch(std::int16_t attributes, std::span<const std::uint8_t> records,
+                                     std::vector<std::uint8_t>& out) const {
   const std::size_t start = out.size();
   WireWriter writer(out);
   writer.write_int64(0);  // base offset
   writer.write_int32(
-      static_cast<std::int32_t>(kBatchHeaderSize - kBatchLogOverhead + records_.size()));
+      static_cast<std::int32_t>(kBatchHeaderSize - kBatchLogOverhead + records.size()));
   writer.write_int32(-1);  // partition leader epoch
   writer.write_int8(2);    // magic
   writer.write_uint32(0);  // CRC, patched below
-  writer.write_int16(0);   // attributes: uncompressed, create time
+  writer.write_int16(attributes);
   writer.write_int32(record_count_ > 0 ? record_count_ - 1 : 0);  // last offset delta
   writer.write_int64(base_timestamp_);
   writer.write_int64(max_timestamp_);
@@ -70,7 +88,7 @@ void RecordBatchBuilder::build(std::vector<std::uint8_t>& out) const {
   writer.write_int16(producer_epoch_);
   writer.write_int32(base_sequence_);
   writer.write_int32(record_count_);
-  writer.write_raw(records_);
+  writer.write_raw(records);
   const std::uint32_t crc = compute_batch_crc(std::span(out).subspan(start));
   writer.patch_int32(start + kBatchCrcOffset, static_cast<std::int32_t>(crc));
 }

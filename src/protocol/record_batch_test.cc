@@ -90,6 +90,16 @@ TEST(RecordBatch, BaseOffsetAndLeaderEpochRewritesKeepTheCrcValid) {
   EXPECT_EQ((*batches)[0].header.partition_leader_epoch, 7);
 }
 
+TEST(RecordBatch, MaxTimestampRewriteKeepsTheBatchValid) {
+  std::vector<std::uint8_t> batch = two_record_batch();
+  write_max_timestamp(batch, 1700000000042);
+  auto batches = split_record_batches(batch);  // checks the CRC
+  ASSERT_TRUE(batches);
+  EXPECT_EQ((*batches)[0].header.max_timestamp, 1700000000042);
+  EXPECT_EQ((*batches)[0].header.base_timestamp, 1700000000000);
+  EXPECT_EQ((*batches)[0].header.producer_id, -1);
+}
+
 TEST(RecordBatch, OldMessageFormatIsUnsupported) {
   std::vector<std::uint8_t> batch = two_record_batch();
   batch[kBatchMagicOffset] = 1;

@@ -12,8 +12,9 @@ std::span<const std::uint8_t> as_bytes(std::string_view text) {
 }  // namespace
 
 void WireWriter::write_string(std::string_view text) {
-  write_int16(static_cast<std::int16_t>(text.size()));
-  write_raw(as_bytes(text));
+  const auto length = checked_length<std::int16_t>(text.size());
+  write_int16(length);
+  if (ok_) write_raw(as_bytes(text));
 }
 
 void WireWriter::write_nullable_string(std::optional<std::string_view> text) {
@@ -25,8 +26,9 @@ void WireWriter::write_nullable_string(std::optional<std::string_view> text) {
 }
 
 void WireWriter::write_bytes(std::span<const std::uint8_t> bytes) {
-  write_int32(static_cast<std::int32_t>(bytes.size()));
-  write_raw(bytes);
+  const auto length = checked_length<std::int32_t>(bytes.size());
+  write_int32(length);
+  if (ok_) write_raw(bytes);
 }
 
 void WireWriter::write_nullable_bytes(std::optional<ByteView> bytes) {
@@ -61,8 +63,10 @@ void WireWriter::write_varlong(std::int64_t value) {
 }
 
 void WireWriter::write_compact_string(std::string_view text) {
-  write_unsigned_varint(static_cast<std::uint32_t>(text.size()) + 1);
-  write_raw(as_bytes(text));
+  // The varint holds length + 1, and lengths are int32 on the wire.
+  const auto length = checked_length<std::int32_t>(text.size());
+  write_unsigned_varint(static_cast<std::uint32_t>(length) + 1);
+  if (ok_) write_raw(as_bytes(text));
 }
 
 void WireWriter::write_compact_nullable_string(std::optional<std::string_view> text) {

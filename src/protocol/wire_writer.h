@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // WireWriter: appends Kafka's primitive types, big-endian, to a caller-owned byte vector, so
-// a connection can reuse one buffer for every response. Writing never fails (the vector
-// grows); lengths that do not fit their wire type are the caller's bug and are truncated.
+// a connection can reuse one buffer for every response. Writing never throws (the vector
+// grows). Every length is checked against its field's width: a string longer than an int16
+// can say, bytes or an array longer than an int32 can say, marks the writer failed (ok()
+// turns false, sticky) and writes a zero length instead, so the caller must discard the
+// output rather than send a frame whose lengths wrap.
 // The vector must outlive the writer. Not thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -42,7 +46,7 @@ class WireWriter {
   // Writes the count, then `write_one(WireWriter&, const T&)` per element.
   template <class T, class WriteOne>
   void write_array(const std::vector<T>& elements, WriteOne&& write_one) {
-    write_array_length(static_cast<std::int32_t>(elements.size()));
+    write_array_length(checked_length<std::int32_t>(elements.size()));
     for (const T& element : elements) write_one(*this, element);
   }
   // As write_array; std::nullopt is written as a null array (-1).
@@ -82,7 +86,20 @@ class WireWriter {
   // Bytes in the vector (including anything it held before this writer).
   [[nodiscard]] std::size_t size() const { return out_.size(); }
 
+  // False once a length did not fit its field; the output is then not a valid message.
+  [[nodiscard]] bool ok() const { return ok_; }
+
  private:
+  // `length` as the wire type T, or 0 with the writer failed when it does not fit.
+  template <class T>
+  T checked_length(std::size_t length) {
+    if (length > static_cast<std::size_t>(std::numeric_limits<T>::max())) {
+      ok_ = false;
+      return 0;
+    }
+    return static_cast<T>(length);
+  }
+
   template <class U>
   void write_big_endian(U value) {
     std::uint8_t bytes[sizeof(U)];
@@ -93,6 +110,7 @@ class WireWriter {
   }
 
   std::vector<std::uint8_t>& out_;
+  bool ok_ = true;
 };
 
 }  // namespace kgroups::protocol
