@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,34 @@ class CoordinatorHarness {
 
   std::string state(std::string_view group_id) {
     return coordinator_->describe_group(group_id).state;
+  }
+
+  // Renders what a refused call must leave as it was: every group with its state,
+  // protocol, members (client id, host, metadata size, assignment) and committed
+  // offsets, plus the stored bytes (which also see pending ids) and the next deadline.
+  std::string snapshot() {
+    std::string text = "stored_bytes=" + std::to_string(coordinator_->stored_bytes());
+    std::optional<Clock::TimePoint> deadline = coordinator_->next_deadline();
+    text += " next_deadline=" +
+            (deadline ? std::to_string(deadline->time_since_epoch().count()) : "none") + "\n";
+    for (const GroupListing& listing : coordinator_->list_groups()) {
+      GroupSummary summary = coordinator_->describe_group(listing.group_id);
+      text += listing.group_id + " " + summary.state + " " + summary.protocol_type + "/" +
+              summary.protocol_name + "\n";
+      for (const MemberSummary& member : summary.members) {
+        text += "  member " + member.member_id + " " + member.client_id + " " + member.client_host +
+                " metadata=" + std::to_string(member.metadata.size()) +
+                " assignment=" + std::string(member.assignment.begin(), member.assignment.end()) +
+                "\n";
+      }
+      for (const PartitionOffset& offset :
+           coordinator_->fetch_offsets(listing.group_id, std::nullopt)) {
+        text += "  offset " + offset.topic_partition.topic + ":" +
+                std::to_string(offset.topic_partition.partition) + "=" +
+                std::to_string(offset.committed.offset) + " " + offset.committed.metadata + "\n";
+      }
+    }
+    return text;
   }
 
   // Builds a Stable group of `size` members the way clients do: each new member

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "broker/coordinator/stored_bytes.h"
+
 namespace kgroups::broker {
 namespace {
 
@@ -73,6 +75,9 @@ GroupMember& Group::add_member(GroupMember member) {
   if (members_.empty()) protocol_type_ = member.protocol_type;
   if (leader_id_.empty()) leader_id_ = member.member_id;
   member.join_order = next_join_order_++;
+  members_bytes_ += member_entry_bytes(member);
+  protocols_metadata_bytes_ += protocols_metadata_bytes(member.protocols);
+  assignment_bytes_ += member.assignment.size();
   std::string member_id = member.member_id;
   auto [position, inserted] = members_.emplace(std::move(member_id), std::move(member));
   (void)inserted;
@@ -83,6 +88,10 @@ void Group::remove_member(std::string_view member_id_view) {
   std::string member_id(member_id_view);  // the view may point into the member erased below
   auto found = members_.find(member_id);
   if (found == members_.end()) return;
+  const GroupMember& member = found->second;
+  members_bytes_ -= member_entry_bytes(member);
+  protocols_metadata_bytes_ -= protocols_metadata_bytes(member.protocols);
+  assignment_bytes_ -= member.assignment.size();
   members_.erase(found);
   mark_synced(member_id);
   if (leader_id_ != member_id) return;
@@ -92,6 +101,53 @@ void Group::remove_member(std::string_view member_id_view) {
     if (earliest == nullptr || member.join_order < earliest->join_order) earliest = &member;
   }
   if (earliest != nullptr) leader_id_ = earliest->member_id;
+}
+
+void Group::update_protocols(GroupMember& member, std::vector<GroupProtocol> protocols) {
+  members_bytes_ = members_bytes_ - protocols_bytes(member.protocols) + protocols_bytes(protocols);
+  protocols_metadata_bytes_ = protocols_metadata_bytes_ -
+                              protocols_metadata_bytes(member.protocols) +
+                              protocols_metadata_bytes(protocols);
+  member.protocols = std::move(protocols);
+}
+
+void Group::set_assignment(GroupMember& member, std::vector<std::uint8_t> assignment) {
+  members_bytes_ = members_bytes_ - member.assignment.size() + assignment.size();
+  assignment_bytes_ = assignment_bytes_ - member.assignment.size() + assignment.size();
+  member.assignment = std::move(assignment);
+}
+
+void Group::clear_assignments() {
+  for (auto& [id, member] : members_) set_assignment(member, {});
+}
+
+void Group::add_pending_member(const std::string& member_id, Clock::TimePoint expiry) {
+  auto [position, inserted] = pending_members_.insert_or_assign(member_id, expiry);
+  (void)position;
+  if (inserted) pending_bytes_ += pending_member_bytes(member_id);
+}
+
+bool Group::remove_pending_member(std::string_view member_id) {
+  auto found = pending_members_.find(member_id);
+  if (found == pending_members_.end()) return false;
+  pending_bytes_ -= pending_member_bytes(found->first);
+  pending_members_.erase(found);
+  return true;
+}
+
+std::size_t Group::stored_bytes() const {
+  return group_entry_bytes(group_id_) + protocol_type_.size() + members_bytes_ + pending_bytes_ +
+         offsets_.stored_bytes();
+}
+
+std::size_t Group::recount_stored_bytes() const {
+  std::size_t bytes = group_entry_bytes(group_id_) + protocol_type_.size();
+  for (const auto& [id, member] : members_) bytes += member_entry_bytes(member);
+  for (const auto& [id, expiry] : pending_members_) bytes += pending_member_bytes(id);
+  for (const PartitionOffset& offset : offsets_.fetch_all()) {
+    bytes += offset_entry_bytes(offset.topic_partition.topic, offset.committed.metadata);
+  }
+  return bytes;
 }
 
 void Group::mark_synced(std::string_view member_id) {

@@ -4,9 +4,13 @@
 // state, generation, protocol type and selected protocol, leader, members, the
 // rebalance's deadlines, and the committed offsets. It knows the group's own rules
 // (leader election, protocol vote, allowed state transitions); the coordinator
-// decides when to apply them. Not thread-safe; owned by the GroupCoordinator.
+// decides when to apply them. It counts, as they change, the bytes it keeps
+// (stored_bytes.h) and the bytes max_group_metadata_bytes bounds, so every change to
+// a member's ids, protocols or assignment goes through its methods.
+// Not thread-safe; owned by the GroupCoordinator.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -74,6 +78,8 @@ class Group {
   [[nodiscard]] const std::map<std::string, GroupMember, std::less<>>& members() const {
     return members_;
   }
+  // For callbacks, sessions and flags only: a member's ids, protocols and assignment
+  // change through update_protocols() and set_assignment().
   std::map<std::string, GroupMember, std::less<>>& members() { return members_; }
 
   // Adds `member` (whose id must be new) and returns it. The first member becomes the
@@ -85,14 +91,27 @@ class Group {
   // calls first.
   void remove_member(std::string_view member_id);
 
+  // Replaces the member's protocols (a rejoin with new subscriptions).
+  void update_protocols(GroupMember& member, std::vector<GroupProtocol> protocols);
+
+  // Replaces the member's assignment; clear_assignments() empties every member's.
+  void set_assignment(GroupMember& member, std::vector<std::uint8_t> assignment);
+  void clear_assignments();
+
   // Members that got MEMBER_ID_REQUIRED and have not joined again yet, with the time
   // their id expires.
-  std::map<std::string, Clock::TimePoint, std::less<>>& pending_members() {
-    return pending_members_;
-  }
   [[nodiscard]] const std::map<std::string, Clock::TimePoint, std::less<>>& pending_members()
       const {
     return pending_members_;
+  }
+  // Records a pending member id, or moves its expiry if it is pending already.
+  void add_pending_member(const std::string& member_id, Clock::TimePoint expiry);
+  // Forgets a pending member id; returns whether it was pending.
+  bool remove_pending_member(std::string_view member_id);
+
+  // Returns the members plus the pending member ids: what max_group_size bounds.
+  [[nodiscard]] std::size_t members_and_pending_count() const {
+    return members_.size() + pending_members_.size();
   }
 
   // Returns whether a member may join with this protocol type and these protocols:
@@ -132,6 +151,20 @@ class Group {
   OffsetStore& offsets() { return offsets_; }
   [[nodiscard]] const OffsetStore& offsets() const { return offsets_; }
 
+  // Returns what max_group_metadata_bytes bounds: every member's protocol names and
+  // metadata plus its assignment. O(1).
+  [[nodiscard]] std::size_t metadata_bytes() const {
+    return protocols_metadata_bytes_ + assignment_bytes_;
+  }
+  // Returns the part of metadata_bytes() that is assignments.
+  [[nodiscard]] std::size_t assignment_bytes() const { return assignment_bytes_; }
+
+  // Returns the bytes the group keeps, as stored_bytes.h counts them. O(1).
+  [[nodiscard]] std::size_t stored_bytes() const;
+  // Returns stored_bytes() computed afresh from every member, pending id and offset,
+  // for tests that check the running count.
+  [[nodiscard]] std::size_t recount_stored_bytes() const;
+
  private:
   // Returns the protocol supported by every member that most members list first
   // among those; ties go to the earlier one in the leader's order of preference.
@@ -149,6 +182,10 @@ class Group {
   std::map<std::string, Clock::TimePoint, std::less<>> pending_members_;
   RebalanceDeadlines deadlines_;
   OffsetStore offsets_;
+  std::size_t members_bytes_ = 0;             // sum of member_entry_bytes() over members_
+  std::size_t pending_bytes_ = 0;             // sum of pending_member_bytes() over pending ids
+  std::size_t protocols_metadata_bytes_ = 0;  // members' protocol names and metadata
+  std::size_t assignment_bytes_ = 0;          // members' assignments
 };
 
 }  // namespace kgroups::broker

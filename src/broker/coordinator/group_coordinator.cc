@@ -23,8 +23,9 @@ GroupCoordinator::~GroupCoordinator() { shutdown(); }
 GroupError GroupCoordinator::heartbeat(std::string_view group_id, std::int32_t generation_id,
                                        std::string_view member_id) {
   CallScope scope(*this);
-  if (group_id.empty()) return GroupError::kInvalidGroupId;
-  Group* group = find_group(group_id);
+  if (!valid_group_id(group_id)) return GroupError::kInvalidGroupId;
+  if (!within_id_length(member_id)) return GroupError::kUnknownMemberId;
+  Group* group = find_group_to_change(group_id);
   if (group == nullptr) return GroupError::kUnknownMemberId;
   GroupMember* member = group->find_member(member_id);
   if (member == nullptr) return GroupError::kUnknownMemberId;
@@ -48,14 +49,14 @@ LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
                                                const std::vector<std::string>& member_ids) {
   CallScope scope(*this);
   LeaveGroupResult result;
-  if (group_id.empty()) {
+  if (!valid_group_id(group_id)) {
     result.error = GroupError::kInvalidGroupId;
     return result;
   }
-  Group* group = find_group(group_id);
+  Group* group = find_group_to_change(group_id);
   for (const std::string& member_id : member_ids) {
     GroupMember* member = group == nullptr ? nullptr : group->find_member(member_id);
-    if (group != nullptr && group->pending_members().erase(member_id) > 0) {
+    if (group != nullptr && group->remove_pending_member(member_id)) {
       log("group \"" + group->group_id() + "\": pending member " + member_id + " left");
       maybe_complete_join(*group);
       result.member_errors.push_back(GroupError::kNone);
@@ -75,7 +76,11 @@ LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
 GroupSummary GroupCoordinator::describe_group(std::string_view group_id) {
   CallScope scope(*this);
   GroupSummary summary;
-  summary.group_id = std::string(group_id);
+  summary.group_id = std::string(group_id);  // echoed: clients match the answers by id
+  if (!within_id_length(group_id)) {
+    summary.error = GroupError::kInvalidGroupId;  // with no state, as Kafka answers
+    return summary;
+  }
   const Group* group = find_group(group_id);
   if (group == nullptr) {
     summary.state = std::string(group_state_name(GroupState::kDead));
@@ -106,22 +111,28 @@ GroupSummary GroupCoordinator::describe_group(std::string_view group_id) {
 std::vector<GroupListing> GroupCoordinator::list_groups() {
   CallScope scope(*this);
   std::vector<GroupListing> listings;
+  listings.reserve(groups_.size());
   for (const auto& [id, group] : groups_) {
     listings.push_back(
         GroupListing{id, group->protocol_type(), std::string(group_state_name(group->state()))});
   }
+  std::sort(listings.begin(), listings.end(),
+            [](const GroupListing& left, const GroupListing& right) {
+              return left.group_id < right.group_id;
+            });
   return listings;
 }
 
 void GroupCoordinator::poll_timers() { CallScope scope(*this); }
 
 std::optional<Clock::TimePoint> GroupCoordinator::next_deadline() const {
-  std::optional<Clock::TimePoint> earliest;
-  for (const auto& [id, group] : groups_) {
-    std::optional<Clock::TimePoint> deadline = group->next_deadline();
-    if (deadline && (!earliest || *deadline < *earliest)) earliest = deadline;
-  }
-  return earliest;
+  return deadlines_.earliest();
+}
+
+std::size_t GroupCoordinator::recount_stored_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& [id, group] : groups_) bytes += group->recount_stored_bytes();
+  return bytes;
 }
 
 void GroupCoordinator::shutdown() {
@@ -132,19 +143,46 @@ void GroupCoordinator::shutdown() {
     }
     group->transition_to(GroupState::kDead);
   }
+  touched_.clear();
+  deadlines_.clear();
   groups_.clear();
+  stored_bytes_ = 0;
   run_completions();
 }
 
-Group* GroupCoordinator::find_group(std::string_view group_id) {
+const Group* GroupCoordinator::find_group(std::string_view group_id) const {
   auto found = groups_.find(group_id);
   return found == groups_.end() ? nullptr : found->second.get();
+}
+
+Group* GroupCoordinator::find_group_to_change(std::string_view group_id) {
+  auto found = groups_.find(group_id);
+  if (found == groups_.end()) return nullptr;
+  touch(*found->second);
+  return found->second.get();
 }
 
 Group& GroupCoordinator::create_group(std::string_view group_id) {
   auto [position, inserted] =
       groups_.emplace(std::string(group_id), std::make_unique<Group>(std::string(group_id)));
-  return *position->second;
+  Group& group = *position->second;
+  touched_.push_back(TouchedGroup{&group, 0});  // new: none of its bytes are counted yet
+  return group;
+}
+
+void GroupCoordinator::touch(Group& group) {
+  for (const TouchedGroup& touched : touched_) {
+    if (touched.group == &group) return;
+  }
+  touched_.push_back(TouchedGroup{&group, group.stored_bytes()});
+}
+
+void GroupCoordinator::settle_touched_groups() {
+  for (const TouchedGroup& touched : touched_) {
+    stored_bytes_ = stored_bytes_ - touched.stored_bytes_before + touched.group->stored_bytes();
+    deadlines_.update(touched.group->group_id(), touched.group->next_deadline());
+  }
+  touched_.clear();
 }
 
 void GroupCoordinator::erase_group_if_unused(std::string_view group_id) {
@@ -156,7 +194,17 @@ void GroupCoordinator::erase_group_if_unused(std::string_view group_id) {
     return;
   }
   group.transition_to(GroupState::kDead);
-  groups_.erase(found);
+  // Uncount what the last settle counted for it (nothing, if it is new in this call).
+  auto touched = std::find_if(touched_.begin(), touched_.end(),
+                              [&](const TouchedGroup& entry) { return entry.group == &group; });
+  if (touched != touched_.end()) {
+    stored_bytes_ -= touched->stored_bytes_before;
+    touched_.erase(touched);
+  } else {
+    stored_bytes_ -= group.stored_bytes();
+  }
+  deadlines_.remove(group.group_id());
+  groups_.erase(found);  // `group_id` may view the erased group's id: not used below
 }
 
 std::string GroupCoordinator::new_member_id(std::string_view client_id) {
@@ -170,7 +218,17 @@ std::string GroupCoordinator::new_member_id(std::string_view client_id) {
                 static_cast<unsigned>((high >> 16) & 0xFFFF), static_cast<unsigned>(high & 0xFFFF),
                 static_cast<unsigned>(low >> 48),
                 static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
-  return std::string(client_id) + "-" + uuid;
+  // Cut the client id so the member id fits max_id_length, at a UTF-8 character
+  // boundary so clients decode the id to the same bytes.
+  constexpr std::size_t kSuffixBytes = 1 + 36;  // "-" + UUID
+  std::size_t keep = config_.max_id_length > kSuffixBytes
+                         ? std::min(client_id.size(), config_.max_id_length - kSuffixBytes)
+                         : 0;
+  while (keep > 0 && keep < client_id.size() &&
+         (static_cast<unsigned char>(client_id[keep]) & 0xC0) == 0x80) {
+    --keep;
+  }
+  return std::string(client_id.substr(0, keep)) + "-" + uuid;
 }
 
 void GroupCoordinator::log(const std::string& line) const {

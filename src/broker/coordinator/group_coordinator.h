@@ -11,6 +11,16 @@
 // (the broker arms a timer to next_deadline() after each call, or ticks every
 // 50-100 ms). Tests use ManualClock: advance() then poll_timers().
 //
+// Bounded work: each call costs O(log groups) plus the work of the group it names
+// and of the expiries actually due; groups are found by hash, and a DeadlineIndex
+// keeps them ordered by their next deadline, refreshed for the groups each call
+// touched when it ends.
+//
+// Bounded state: CoordinatorConfig's limits (groups, members per group, id lengths,
+// a group's metadata bytes, offset metadata bytes, and the bytes all groups keep
+// together) are checked before a call changes anything; a refused call changes
+// nothing, except where a method says otherwise.
+//
 // Parked calls: join_group() and sync_group() finish through their callback, which
 // the coordinator invokes exactly once: with the result when the rebalance gets
 // there, or with an error when the member is removed, the call is superseded, or the
@@ -21,24 +31,27 @@
 // Not thread-safe: the broker calls it from one strand (thread) only.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <random>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "broker/coordinator/clock.h"
 #include "broker/coordinator/coordinator_config.h"
+#include "broker/coordinator/deadline_index.h"
 #include "broker/coordinator/group.h"
 #include "broker/coordinator/group_error.h"
 #include "broker/coordinator/group_summary.h"
 #include "broker/coordinator/join_group.h"
 #include "broker/coordinator/offset_store.h"
+#include "broker/coordinator/string_hash.h"
 #include "broker/coordinator/sync_group.h"
 
 namespace kgroups::broker {
@@ -55,6 +68,14 @@ struct OffsetCommitParams {
   std::vector<PartitionOffset> offsets;
 };
 
+struct OffsetCommitResult {
+  // For the whole request: NONE, or the reason nothing was stored.
+  GroupError error = GroupError::kNone;
+  // One per params.offsets entry, in request order: `error` when it is not NONE;
+  // otherwise NONE (stored) or OFFSET_METADATA_TOO_LARGE (not stored).
+  std::vector<GroupError> partition_errors;
+};
+
 class GroupCoordinator {
  public:
   // Receives one human-readable line per decision a timeout or a slow client made
@@ -69,21 +90,30 @@ class GroupCoordinator {
   GroupCoordinator(const GroupCoordinator&) = delete;
   GroupCoordinator& operator=(const GroupCoordinator&) = delete;
 
-  // JoinGroup. Errors, through `done` at once: INVALID_GROUP_ID (empty group id),
-  // INVALID_SESSION_TIMEOUT (outside the configured bounds), UNKNOWN_MEMBER_ID (the
-  // given member id is not in the group), INCONSISTENT_GROUP_PROTOCOL (empty or
-  // foreign protocol type, or no assignor in common with the other members),
-  // MEMBER_ID_REQUIRED (require_known_member_id and an empty member id). Otherwise the
-  // call parks until the join phase completes, as soon as every member has rejoined
-  // or when the rebalance timeout drops the others. A follower rejoining a Stable
-  // group with unchanged protocols gets the current generation at once.
+  // JoinGroup. Errors, through `done` at once: INVALID_GROUP_ID (empty or longer than
+  // max_id_length), UNKNOWN_MEMBER_ID (the given member id is not in the group, or is
+  // too long), INVALID_REQUEST (client id or protocol type longer than
+  // max_id_length), INVALID_SESSION_TIMEOUT (outside the configured bounds),
+  // INCONSISTENT_GROUP_PROTOCOL (empty or foreign protocol type, or no assignor in
+  // common with the other members), POLICY_VIOLATION (a new group beyond max_groups),
+  // GROUP_MAX_SIZE_REACHED (a new member of a group with max_group_size members and
+  // pending ids, or protocols that would take the group past
+  // max_group_metadata_bytes), COORDINATOR_LOAD_IN_PROGRESS (past max_stored_bytes),
+  // MEMBER_ID_REQUIRED (require_known_member_id and an empty member id). Otherwise
+  // the call parks until the join phase completes, as soon as every member has
+  // rejoined or when the rebalance timeout drops the others. A follower rejoining a
+  // Stable group with unchanged protocols gets the current generation at once.
   void join_group(JoinGroupParams params, JoinGroupCallback done);
 
   // SyncGroup. Errors, through `done` at once: INVALID_GROUP_ID, UNKNOWN_MEMBER_ID,
   // ILLEGAL_GENERATION, INCONSISTENT_GROUP_PROTOCOL (v5 type/name mismatch),
-  // REBALANCE_IN_PROGRESS (the group is joining). In CompletingRebalance a follower
-  // parks until the leader's SyncGroup stores the assignments; in Stable each member
-  // gets its assignment at once.
+  // REBALANCE_IN_PROGRESS (the group is joining), COORDINATOR_NOT_AVAILABLE (the
+  // leader's assignments would take stored_bytes() past max_stored_bytes; nothing
+  // changes and the followers stay parked). In CompletingRebalance a follower parks
+  // until the leader's SyncGroup stores the assignments; in Stable each member gets
+  // its assignment at once. If the leader's assignments would take the group past
+  // max_group_metadata_bytes, nothing is stored, every parked SyncGroup (the
+  // leader's too) gets GROUP_MAX_SIZE_REACHED and the group prepares a rebalance.
   void sync_group(SyncGroupParams params, SyncGroupCallback done);
 
   // Heartbeat: refreshes the member's session. Returns NONE, INVALID_GROUP_ID,
@@ -93,26 +123,32 @@ class GroupCoordinator {
                        std::string_view member_id);
 
   // LeaveGroup: removes each member and rebalances the group at once. A member id
-  // that is not in the group gets UNKNOWN_MEMBER_ID in member_errors; an empty group
-  // id gets INVALID_GROUP_ID for the whole request.
+  // that is not in the group gets UNKNOWN_MEMBER_ID in member_errors; an empty or
+  // too long group id gets INVALID_GROUP_ID for the whole request.
   LeaveGroupResult leave_group(std::string_view group_id,
                                const std::vector<std::string>& member_ids);
 
-  // OffsetCommit, fenced as Kafka fences it: UNKNOWN_MEMBER_ID (not a member, or an
-  // empty member id while the group has members), ILLEGAL_GENERATION (not the
-  // group's generation, or generation >= 0 for a group that does not exist),
-  // REBALANCE_IN_PROGRESS (CompletingRebalance). Generation -1 with an empty member id
-  // commits to a group without members, creating it if needed. On any error nothing
-  // is stored; the handler reports the error for every partition.
-  GroupError commit_offsets(const OffsetCommitParams& params);
+  // OffsetCommit. Errors for the whole request, on which nothing is stored:
+  // INVALID_GROUP_ID (group id longer than max_id_length); the fencing Kafka does,
+  // UNKNOWN_MEMBER_ID (not a member, a too long member id, or an empty member id
+  // while the group has members), ILLEGAL_GENERATION (not the group's generation, or
+  // generation >= 0 for a group that does not exist), REBALANCE_IN_PROGRESS
+  // (CompletingRebalance); then POLICY_VIOLATION (would create a group beyond
+  // max_groups), COORDINATOR_LOAD_IN_PROGRESS (past max_stored_bytes). Otherwise
+  // each partition whose metadata is longer than offset_metadata_max_bytes gets
+  // OFFSET_METADATA_TOO_LARGE and the others are stored. Generation -1 with an empty
+  // member id commits to a group without members, creating it if needed.
+  OffsetCommitResult commit_offsets(const OffsetCommitParams& params);
 
   // OffsetFetch: the committed offset of each partition ({-1, ""} where none), or of
   // every committed partition when `partitions` is nullopt. Answered in any state,
-  // for any group, without a membership check.
+  // for any group, without a membership check; a group id longer than max_id_length
+  // names no group.
   std::vector<PartitionOffset> fetch_offsets(
       std::string_view group_id, const std::optional<std::vector<TopicPartition>>& partitions);
 
-  // DescribeGroups for one group; a group that does not exist is reported Dead.
+  // DescribeGroups for one group; a group that does not exist is reported Dead, a
+  // group id longer than max_id_length gets INVALID_GROUP_ID (state "", as Kafka).
   GroupSummary describe_group(std::string_view group_id);
 
   // ListGroups: every group the coordinator holds, ordered by group id.
@@ -122,24 +158,56 @@ class GroupCoordinator {
   void poll_timers();
 
   // Returns the earliest time at which poll_timers() has work, or nullopt if none.
+  // O(1).
   [[nodiscard]] std::optional<Clock::TimePoint> next_deadline() const;
+
+  // Returns the bytes all groups keep (stored_bytes.h), the total max_stored_bytes
+  // bounds. Kept up to date call by call; 0 without groups.
+  [[nodiscard]] std::size_t stored_bytes() const { return stored_bytes_; }
+
+  // Returns stored_bytes() recomputed by visiting every group, member and offset:
+  // O(everything), for tests that check the running total.
+  [[nodiscard]] std::size_t recount_stored_bytes() const;
 
   // Completes every parked call with NOT_COORDINATOR and forgets every group.
   void shutdown();
 
  private:
-  Group* find_group(std::string_view group_id);
+  // Returns the group for reading, or nullptr.
+  [[nodiscard]] const Group* find_group(std::string_view group_id) const;
+  // Returns the group for a change, or nullptr; the group is touched (see touched_).
+  Group* find_group_to_change(std::string_view group_id);
+  // Creates the group (which must not exist) and touches it.
   Group& create_group(std::string_view group_id);
+  void touch(Group& group);
+  // Refiles every touched group in the deadline index and adds its growth to
+  // stored_bytes_.
+  void settle_touched_groups();
   void erase_group_if_unused(std::string_view group_id);
   std::string new_member_id(std::string_view client_id);
+
+  // Limits (group_coordinator_limits.cc). The admit_ functions return NONE or the
+  // error of a call that must change nothing.
+  [[nodiscard]] bool valid_group_id(std::string_view group_id) const;
+  [[nodiscard]] bool within_id_length(std::string_view id) const;
+  [[nodiscard]] bool exceeds_stored_bytes(std::size_t growth_bytes) const;
+  [[nodiscard]] GroupError admit_new_group() const;
+  [[nodiscard]] GroupError admit_new_member(const Group* group, std::string_view group_id,
+                                            const GroupMember& member, bool pending) const;
+  [[nodiscard]] GroupError admit_pending_member(const Group& group,
+                                                const GroupMember& member) const;
+  [[nodiscard]] GroupError admit_protocols(const Group& group, const GroupMember& member,
+                                           const std::vector<GroupProtocol>& protocols) const;
   [[nodiscard]] Clock::TimePoint now() const { return clock_.now(); }
   void log(const std::string& line) const;
 
   // Join phase (group_coordinator_join.cc).
-  void join_new_member(Group& group, JoinGroupParams& params, JoinGroupCallback& done);
+  // `group` is nullptr when the join would create it.
+  void join_new_member(Group* group, JoinGroupParams& params, JoinGroupCallback& done);
   void join_known_member(Group& group, JoinGroupParams& params, JoinGroupCallback& done);
-  void add_member_and_rebalance(Group& group, JoinGroupParams& params, std::string member_id,
-                                JoinGroupCallback& done);
+  // Returns the member `params` describes, moving its strings and protocols out.
+  GroupMember member_from(JoinGroupParams& params, std::string member_id) const;
+  void add_member_and_rebalance(Group& group, GroupMember member, JoinGroupCallback& done);
   void update_member_and_rebalance(Group& group, GroupMember& member, JoinGroupParams& params,
                                    JoinGroupCallback& done);
   [[nodiscard]] JoinGroupResult current_generation_result(const Group& group,
@@ -150,6 +218,7 @@ class GroupCoordinator {
   void maybe_complete_join(Group& group);
   void complete_join(Group& group);
   void propagate_assignment(Group& group);
+  void fail_assignment(Group& group, GroupError error, const std::string& reason);
   void remove_member_and_update_group(Group& group, GroupMember& member, const std::string& reason);
   void expire_pending_syncs(Group& group);
   void end_initial_delay(Group& group);
@@ -157,14 +226,17 @@ class GroupCoordinator {
   void fire_all_due_timers();
   void refresh_session(GroupMember& member);
 
-  // Opens every public call: applies the expiries due now; on exit runs the
-  // completions the call queued.
+  // Opens every public call: applies the expiries due now; on exit settles the
+  // groups the call touched, then runs the completions it queued.
   class CallScope {
    public:
     explicit CallScope(GroupCoordinator& coordinator) : coordinator_(coordinator) {
       coordinator_.fire_all_due_timers();
     }
-    ~CallScope() { coordinator_.run_completions(); }
+    ~CallScope() {
+      coordinator_.settle_touched_groups();
+      coordinator_.run_completions();
+    }
     CallScope(const CallScope&) = delete;
     CallScope& operator=(const CallScope&) = delete;
 
@@ -182,7 +254,15 @@ class GroupCoordinator {
   CoordinatorConfig config_;
   const Clock& clock_;
   Logger logger_;
-  std::map<std::string, std::unique_ptr<Group>, std::less<>> groups_;
+  std::unordered_map<std::string, std::unique_ptr<Group>, StringHash, std::equal_to<>> groups_;
+  DeadlineIndex deadlines_;  // every group with a deadline, as of its last settle
+  // The groups the current call may have changed, with their stored bytes before it.
+  struct TouchedGroup {
+    Group* group;
+    std::size_t stored_bytes_before;
+  };
+  std::vector<TouchedGroup> touched_;  // settled (and emptied) when each call ends
+  std::size_t stored_bytes_ = 0;       // sum of stored_bytes() over groups_, as of the last settle
   std::deque<std::function<void()>> completions_;
   bool running_completions_ = false;
   std::mt19937_64 member_id_random_;

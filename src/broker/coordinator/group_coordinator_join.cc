@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // GroupCoordinator's JoinGroup paths (Kafka's doNewMemberJoinGroup and
-// doCurrentMemberJoinGroup): validate, add or update the member, start or advance
-// the rebalance. The join itself completes in group_coordinator_rebalance.cc.
+// doCurrentMemberJoinGroup): validate, check the limits, add or update the member,
+// start or advance the rebalance. The join itself completes in
+// group_coordinator_rebalance.cc.
 #include <utility>
 
 #include "broker/coordinator/group_coordinator.h"
@@ -21,15 +22,22 @@ void fail(JoinGroupCallback& done, GroupError error, std::string member_id,
 
 void GroupCoordinator::join_group(JoinGroupParams params, JoinGroupCallback done) {
   CallScope scope(*this);
-  if (params.group_id.empty()) {
-    return fail(done, GroupError::kInvalidGroupId, params.member_id, completions_);
+  // A member id too long to keep is not echoed back either.
+  const bool member_id_fits = within_id_length(params.member_id);
+  if (!valid_group_id(params.group_id)) {
+    return fail(done, GroupError::kInvalidGroupId, member_id_fits ? params.member_id : "",
+                completions_);
+  }
+  if (!member_id_fits) return fail(done, GroupError::kUnknownMemberId, "", completions_);
+  if (!within_id_length(params.client_id) || !within_id_length(params.protocol_type)) {
+    return fail(done, GroupError::kInvalidRequest, params.member_id, completions_);
   }
   if (params.session_timeout_ms < config_.min_session_timeout_ms ||
       params.session_timeout_ms > config_.max_session_timeout_ms) {
     return fail(done, GroupError::kInvalidSessionTimeout, params.member_id, completions_);
   }
   if (params.rebalance_timeout_ms < 0) params.rebalance_timeout_ms = params.session_timeout_ms;
-  Group* group = find_group(params.group_id);
+  Group* group = find_group_to_change(params.group_id);
   if (group == nullptr) {
     if (!params.member_id.empty()) {
       return fail(done, GroupError::kUnknownMemberId, params.member_id, completions_);
@@ -37,27 +45,37 @@ void GroupCoordinator::join_group(JoinGroupParams params, JoinGroupCallback done
     if (params.protocol_type.empty() || params.protocols.empty()) {
       return fail(done, GroupError::kInconsistentGroupProtocol, params.member_id, completions_);
     }
-    group = &create_group(params.group_id);
+    if (GroupError error = admit_new_group(); error != GroupError::kNone) {
+      return fail(done, error, params.member_id, completions_);
+    }
   }
   if (params.member_id.empty()) {
-    join_new_member(*group, params, done);
+    join_new_member(group, params, done);
   } else {
     join_known_member(*group, params, done);
   }
 }
 
-void GroupCoordinator::join_new_member(Group& group, JoinGroupParams& params,
+void GroupCoordinator::join_new_member(Group* group, JoinGroupParams& params,
                                        JoinGroupCallback& done) {
-  if (!group.supports_protocols(params.protocol_type, params.protocols, params.member_id)) {
+  if (group != nullptr &&
+      !group->supports_protocols(params.protocol_type, params.protocols, params.member_id)) {
     return fail(done, GroupError::kInconsistentGroupProtocol, params.member_id, completions_);
   }
-  std::string member_id = new_member_id(params.client_id);
-  if (params.require_known_member_id) {
-    group.pending_members().insert_or_assign(
-        member_id, now() + std::chrono::milliseconds(params.session_timeout_ms));
-    return fail(done, GroupError::kMemberIdRequired, std::move(member_id), completions_);
+  const std::string_view group_id = params.group_id;  // member_from() leaves it in place
+  const bool pending = params.require_known_member_id;
+  GroupMember member = member_from(params, new_member_id(params.client_id));
+  if (GroupError error = admit_new_member(group, group_id, member, pending);
+      error != GroupError::kNone) {
+    return fail(done, error, "", completions_);
   }
-  add_member_and_rebalance(group, params, std::move(member_id), done);
+  if (group == nullptr) group = &create_group(group_id);
+  if (pending) {
+    group->add_pending_member(member.member_id,
+                              now() + std::chrono::milliseconds(member.session_timeout_ms));
+    return fail(done, GroupError::kMemberIdRequired, std::move(member.member_id), completions_);
+  }
+  add_member_and_rebalance(*group, std::move(member), done);
 }
 
 void GroupCoordinator::join_known_member(Group& group, JoinGroupParams& params,
@@ -65,31 +83,43 @@ void GroupCoordinator::join_known_member(Group& group, JoinGroupParams& params,
   if (!group.supports_protocols(params.protocol_type, params.protocols, params.member_id)) {
     return fail(done, GroupError::kInconsistentGroupProtocol, params.member_id, completions_);
   }
-  if (group.pending_members().erase(params.member_id) > 0) {
-    return add_member_and_rebalance(group, params, params.member_id, done);
+  if (group.pending_members().contains(params.member_id)) {
+    GroupMember member = member_from(params, params.member_id);
+    if (GroupError error = admit_pending_member(group, member); error != GroupError::kNone) {
+      return fail(done, error, std::move(member.member_id), completions_);
+    }
+    group.remove_pending_member(member.member_id);
+    return add_member_and_rebalance(group, std::move(member), done);
   }
   GroupMember* member = group.find_member(params.member_id);
   if (member == nullptr) {
     return fail(done, GroupError::kUnknownMemberId, params.member_id, completions_);
   }
   bool same_protocols = member->protocols == params.protocols;
+  bool rebalance = false;
   switch (group.state()) {
     case GroupState::kPreparingRebalance:
-      return update_member_and_rebalance(group, *member, params, done);
+      rebalance = true;
+      break;
     case GroupState::kCompletingRebalance:
       // Same protocols: the member lost our JoinGroup response; send it again.
-      if (!same_protocols) return update_member_and_rebalance(group, *member, params, done);
+      rebalance = !same_protocols;
       break;
     case GroupState::kStable:
       // A follower without changes just wants the current generation; the leader
       // rejoining means it wants a new assignment (e.g. the topic changed).
-      if (!same_protocols || group.is_leader(member->member_id)) {
-        return update_member_and_rebalance(group, *member, params, done);
-      }
+      rebalance = !same_protocols || group.is_leader(member->member_id);
       break;
     case GroupState::kEmpty:
     case GroupState::kDead:
       return fail(done, GroupError::kUnknownMemberId, params.member_id, completions_);
+  }
+  if (rebalance) {
+    if (GroupError error = admit_protocols(group, *member, params.protocols);
+        error != GroupError::kNone) {
+      return fail(done, error, params.member_id, completions_);
+    }
+    return update_member_and_rebalance(group, *member, params, done);
   }
   refresh_session(*member);
   enqueue([callback = std::move(done), result = current_generation_result(group, *member)] {
@@ -97,8 +127,7 @@ void GroupCoordinator::join_known_member(Group& group, JoinGroupParams& params,
   });
 }
 
-void GroupCoordinator::add_member_and_rebalance(Group& group, JoinGroupParams& params,
-                                                std::string member_id, JoinGroupCallback& done) {
+GroupMember GroupCoordinator::member_from(JoinGroupParams& params, std::string member_id) const {
   GroupMember member;
   member.member_id = std::move(member_id);
   member.client_id = std::move(params.client_id);
@@ -107,8 +136,13 @@ void GroupCoordinator::add_member_and_rebalance(Group& group, JoinGroupParams& p
   member.protocols = std::move(params.protocols);
   member.session_timeout_ms = params.session_timeout_ms;
   member.rebalance_timeout_ms = params.rebalance_timeout_ms;
-  member.join_callback = std::move(done);
   member.session_deadline = now() + std::chrono::milliseconds(config_.new_member_join_timeout_ms);
+  return member;
+}
+
+void GroupCoordinator::add_member_and_rebalance(Group& group, GroupMember member,
+                                                JoinGroupCallback& done) {
+  member.join_callback = std::move(done);
   if (group.deadlines().initial_delay_end) group.deadlines().new_member_added = true;
   const GroupMember& added = group.add_member(std::move(member));
   if (group.state() == GroupState::kPreparingRebalance) return maybe_complete_join(group);
@@ -121,7 +155,7 @@ void GroupCoordinator::update_member_and_rebalance(Group& group, GroupMember& me
   // A JoinGroup that is parked already is superseded by this one; answer it so the
   // client's requests complete in order.
   complete_join_call(member, join_error(GroupError::kRebalanceInProgress, member.member_id));
-  member.protocols = std::move(params.protocols);
+  group.update_protocols(member, std::move(params.protocols));
   member.session_timeout_ms = params.session_timeout_ms;
   member.rebalance_timeout_ms = params.rebalance_timeout_ms;
   member.join_callback = std::move(done);

@@ -1,51 +1,85 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // GroupCoordinator's OffsetCommit and OffsetFetch (Kafka's validateOffsetCommit,
-// doCommitOffsets and handleFetchOffsets). Fencing by member id and generation is
-// what stops a member that lost a partition in a rebalance from committing over the
-// new owner's progress.
+// doCommitOffsets, storeOffsets and handleFetchOffsets). Fencing by member id and
+// generation is what stops a member that lost a partition in a rebalance from
+// committing over the new owner's progress.
 #include "broker/coordinator/group_coordinator.h"
+#include "broker/coordinator/stored_bytes.h"
 
 namespace kgroups::broker {
+namespace {
 
-GroupError GroupCoordinator::commit_offsets(const OffsetCommitParams& params) {
-  CallScope scope(*this);
-  Group* group = find_group(params.group_id);
-  if (group == nullptr) {
-    // A group that does not exist never had this generation: the member is a zombie.
-    if (params.generation_id >= 0) return GroupError::kIllegalGeneration;
-    group = &create_group(params.group_id);  // a commit from outside group management
-  }
-  GroupMember* member = nullptr;
-  GroupError error = GroupError::kNone;
+// Returns the fencing error of a commit to `group` (nullptr: the group does not exist).
+GroupError fence(const Group* group, const OffsetCommitParams& params) {
+  // A group that does not exist never had this generation: the member is a zombie.
+  if (group == nullptr && params.generation_id >= 0) return GroupError::kIllegalGeneration;
   if (params.generation_id >= 0 || !params.member_id.empty()) {
-    member = group->find_member(params.member_id);
-    if (member == nullptr) {
-      error = GroupError::kUnknownMemberId;
-    } else if (params.generation_id != group->generation_id()) {
-      error = GroupError::kIllegalGeneration;
-    }
-  } else if (group->state() != GroupState::kEmpty) {
-    error = GroupError::kUnknownMemberId;  // only members commit to a group with members
+    const GroupMember* member = group == nullptr ? nullptr : group->find_member(params.member_id);
+    if (member == nullptr) return GroupError::kUnknownMemberId;
+    if (params.generation_id != group->generation_id()) return GroupError::kIllegalGeneration;
+  } else if (group != nullptr && group->state() != GroupState::kEmpty) {
+    return GroupError::kUnknownMemberId;  // only members commit to a group with members
   }
-  if (error == GroupError::kNone && group->state() == GroupState::kCompletingRebalance) {
+  if (group != nullptr && group->state() == GroupState::kCompletingRebalance) {
     // The member knows the new generation but has no assignment yet.
-    error = GroupError::kRebalanceInProgress;
+    return GroupError::kRebalanceInProgress;
   }
-  if (error == GroupError::kNone) {
-    if (member != nullptr) refresh_session(*member);
-    for (const PartitionOffset& offset : params.offsets) {
-      group->offsets().commit(offset.topic_partition, offset.committed);
+  return GroupError::kNone;
+}
+
+}  // namespace
+
+OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& params) {
+  CallScope scope(*this);
+  OffsetCommitResult result;
+  auto fail = [&](GroupError error) {
+    result.error = error;
+    result.partition_errors.assign(params.offsets.size(), error);
+    return result;
+  };
+  if (!within_id_length(params.group_id)) return fail(GroupError::kInvalidGroupId);
+  if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
+  Group* group = find_group_to_change(params.group_id);
+  if (GroupError error = fence(group, params); error != GroupError::kNone) return fail(error);
+  // Kafka's storeOffsets: partitions with too much metadata are left out, the others stored.
+  std::size_t growth = 0;
+  std::size_t storing = 0;
+  result.partition_errors.reserve(params.offsets.size());
+  for (const PartitionOffset& offset : params.offsets) {
+    if (offset.committed.metadata.size() > config_.offset_metadata_max_bytes) {
+      result.partition_errors.push_back(GroupError::kOffsetMetadataTooLarge);
+      continue;
+    }
+    result.partition_errors.push_back(GroupError::kNone);
+    ++storing;
+    growth += group == nullptr
+                  ? offset_entry_bytes(offset.topic_partition.topic, offset.committed.metadata)
+                  : group->offsets().growth_bytes(offset.topic_partition, offset.committed);
+  }
+  if (storing > 0 && group == nullptr) {
+    if (GroupError error = admit_new_group(); error != GroupError::kNone) return fail(error);
+    growth += group_entry_bytes(params.group_id);
+  }
+  if (exceeds_stored_bytes(growth)) return fail(GroupError::kCoordinatorLoadInProgress);
+  if (group != nullptr) {
+    if (GroupMember* member = group->find_member(params.member_id); member != nullptr) {
+      refresh_session(*member);
     }
   }
-  erase_group_if_unused(params.group_id);
-  return error;
+  if (storing == 0) return result;
+  if (group == nullptr) group = &create_group(params.group_id);  // from outside group management
+  for (std::size_t i = 0; i < params.offsets.size(); ++i) {
+    if (result.partition_errors[i] != GroupError::kNone) continue;
+    group->offsets().commit(params.offsets[i].topic_partition, params.offsets[i].committed);
+  }
+  return result;
 }
 
 std::vector<PartitionOffset> GroupCoordinator::fetch_offsets(
     std::string_view group_id, const std::optional<std::vector<TopicPartition>>& partitions) {
   CallScope scope(*this);
-  const Group* group = find_group(group_id);
+  const Group* group = within_id_length(group_id) ? find_group(group_id) : nullptr;
   if (!partitions)
     return group == nullptr ? std::vector<PartitionOffset>{} : group->offsets().fetch_all();
   std::vector<PartitionOffset> offsets;

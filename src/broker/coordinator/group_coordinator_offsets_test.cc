@@ -33,7 +33,7 @@ TEST(CoordinatorOffsets, FetchOfNothingCommittedIsMinusOne) {
 
 TEST(CoordinatorOffsets, GenerationMinusOneCommitCreatesAnEmptyGroup) {
   CoordinatorHarness harness;
-  EXPECT_EQ(harness.coordinator().commit_offsets(commit("manual", -1, "", 3, 42)),
+  EXPECT_EQ(harness.coordinator().commit_offsets(commit("manual", -1, "", 3, 42)).error,
             GroupError::kNone);
   EXPECT_EQ(harness.state("manual"), "Empty");
   std::vector<PartitionOffset> all = harness.coordinator().fetch_offsets("manual", std::nullopt);
@@ -45,7 +45,7 @@ TEST(CoordinatorOffsets, GenerationMinusOneCommitCreatesAnEmptyGroup) {
   EXPECT_EQ(groups[0].group_id, "manual");
   EXPECT_EQ(groups[0].state, "Empty");
   // And again, now that the group exists and is Empty.
-  EXPECT_EQ(harness.coordinator().commit_offsets(commit("manual", -1, "", 3, 50)),
+  EXPECT_EQ(harness.coordinator().commit_offsets(commit("manual", -1, "", 3, 50)).error,
             GroupError::kNone);
   EXPECT_EQ(committed(harness, "manual", 3), 50);
 }
@@ -53,14 +53,14 @@ TEST(CoordinatorOffsets, GenerationMinusOneCommitCreatesAnEmptyGroup) {
 TEST(CoordinatorOffsets, GenerationMinusOneCommitToAGroupWithMembersIsRejected) {
   CoordinatorHarness harness;
   harness.form_stable_group("g", 1);
-  EXPECT_EQ(harness.coordinator().commit_offsets(commit("g", -1, "", 0, 5)),
+  EXPECT_EQ(harness.coordinator().commit_offsets(commit("g", -1, "", 0, 5)).error,
             GroupError::kUnknownMemberId);
   EXPECT_EQ(committed(harness, "g", 0), -1);
 }
 
 TEST(CoordinatorOffsets, GenerationCommitToAGroupThatDoesNotExistIsIllegal) {
   CoordinatorHarness harness;
-  EXPECT_EQ(harness.coordinator().commit_offsets(commit("gone", 4, "old-member", 0, 5)),
+  EXPECT_EQ(harness.coordinator().commit_offsets(commit("gone", 4, "old-member", 0, 5)).error,
             GroupError::kIllegalGeneration);
   EXPECT_EQ(harness.state("gone"), "Dead");
 }
@@ -70,13 +70,13 @@ TEST(CoordinatorOffsets, MemberCommitIsFencedByMemberIdAndGeneration) {
   StableGroup group = harness.form_stable_group("g", 2);
   GroupCoordinator& coordinator = harness.coordinator();
   const std::string& member = group.member_ids[1];
-  EXPECT_EQ(coordinator.commit_offsets(commit("g", group.generation_id, member, 0, 10)),
+  EXPECT_EQ(coordinator.commit_offsets(commit("g", group.generation_id, member, 0, 10)).error,
             GroupError::kNone);
-  EXPECT_EQ(coordinator.commit_offsets(commit("g", group.generation_id - 1, member, 0, 11)),
+  EXPECT_EQ(coordinator.commit_offsets(commit("g", group.generation_id - 1, member, 0, 11)).error,
             GroupError::kIllegalGeneration);
-  EXPECT_EQ(coordinator.commit_offsets(commit("g", group.generation_id, "ghost", 0, 12)),
+  EXPECT_EQ(coordinator.commit_offsets(commit("g", group.generation_id, "ghost", 0, 12)).error,
             GroupError::kUnknownMemberId);
-  EXPECT_EQ(coordinator.commit_offsets(commit("g", -1, member, 0, 13)),
+  EXPECT_EQ(coordinator.commit_offsets(commit("g", -1, member, 0, 13)).error,
             GroupError::kIllegalGeneration);
   EXPECT_EQ(committed(harness, "g", 0), 10);
 }
@@ -86,8 +86,9 @@ TEST(CoordinatorOffsets, CommitWhilePreparingARebalanceIsAllowedForTheCurrentGen
   StableGroup group = harness.form_stable_group("g", 2);
   harness.join(CoordinatorHarness::join_params("g"));  // eager clients commit before rejoining
   ASSERT_EQ(harness.state("g"), "PreparingRebalance");
-  EXPECT_EQ(harness.coordinator().commit_offsets(
-                commit("g", group.generation_id, group.member_ids[1], 0, 20)),
+  EXPECT_EQ(harness.coordinator()
+                .commit_offsets(commit("g", group.generation_id, group.member_ids[1], 0, 20))
+                .error,
             GroupError::kNone);
   EXPECT_EQ(committed(harness, "g", 0), 20);
 }
@@ -96,8 +97,10 @@ TEST(CoordinatorOffsets, CommitWhileCompletingARebalanceGetsRebalanceInProgress)
   CoordinatorHarness harness;
   JoinCapture joined = harness.join(CoordinatorHarness::join_params("g"));
   ASSERT_EQ(harness.state("g"), "CompletingRebalance");
-  EXPECT_EQ(harness.coordinator().commit_offsets(
-                commit("g", joined.result().generation_id, joined.result().member_id, 0, 1)),
+  EXPECT_EQ(harness.coordinator()
+                .commit_offsets(
+                    commit("g", joined.result().generation_id, joined.result().member_id, 0, 1))
+                .error,
             GroupError::kRebalanceInProgress);
   EXPECT_EQ(committed(harness, "g", 0), -1);
 }
@@ -118,12 +121,14 @@ TEST(CoordinatorOffsets, MemberThatLostAPartitionCannotCommitOverTheNewOwner) {
   ASSERT_TRUE(owner.done());
   std::int32_t new_generation = owner.result().generation_id;
   harness.sync("g", new_generation, owner.result().member_id, {});
-  EXPECT_EQ(harness.coordinator().commit_offsets(
-                commit("g", new_generation, owner.result().member_id, 0, 500)),
+  EXPECT_EQ(harness.coordinator()
+                .commit_offsets(commit("g", new_generation, owner.result().member_id, 0, 500))
+                .error,
             GroupError::kNone);
   // The slow member wakes up and commits its older position: fenced.
-  EXPECT_EQ(harness.coordinator().commit_offsets(commit("g", old_generation, slow_id, 0, 100)),
-            GroupError::kUnknownMemberId);
+  EXPECT_EQ(
+      harness.coordinator().commit_offsets(commit("g", old_generation, slow_id, 0, 100)).error,
+      GroupError::kUnknownMemberId);
   EXPECT_EQ(committed(harness, "g", 0), 500);
 }
 
@@ -137,13 +142,15 @@ TEST(CoordinatorOffsets, MemberOfAStaleGenerationCannotCommitOverTheNewOwner) {
   harness.join(CoordinatorHarness::join_params("g", group.member_ids[1]));
   std::int32_t new_generation = newcomer.result().generation_id;
   harness.sync("g", new_generation, group.member_ids[0], {});
-  EXPECT_EQ(harness.coordinator().commit_offsets(
-                commit("g", new_generation, newcomer.result().member_id, 5, 900)),
+  EXPECT_EQ(harness.coordinator()
+                .commit_offsets(commit("g", new_generation, newcomer.result().member_id, 5, 900))
+                .error,
             GroupError::kNone);
   // A commit still carrying the old generation (sent before the member saw the
   // rebalance) must not overwrite it.
-  EXPECT_EQ(harness.coordinator().commit_offsets(
-                commit("g", old_generation, group.member_ids[1], 5, 300)),
+  EXPECT_EQ(harness.coordinator()
+                .commit_offsets(commit("g", old_generation, group.member_ids[1], 5, 300))
+                .error,
             GroupError::kIllegalGeneration);
   EXPECT_EQ(committed(harness, "g", 5), 900);
 }
@@ -156,8 +163,9 @@ TEST(CoordinatorOffsets, CommittedOffsetsOutliveTheMembers) {
   harness.coordinator().leave_group("g", group.member_ids);
   EXPECT_EQ(harness.state("g"), "Empty");
   EXPECT_EQ(committed(harness, "g", 1), 77);
-  EXPECT_EQ(harness.coordinator().commit_offsets(
-                commit("g", group.generation_id, group.member_ids[0], 1, 78)),
+  EXPECT_EQ(harness.coordinator()
+                .commit_offsets(commit("g", group.generation_id, group.member_ids[0], 1, 78))
+                .error,
             GroupError::kUnknownMemberId);
   // A new member resumes the group at the next generation.
   JoinCapture next = harness.join(CoordinatorHarness::join_params("g"));

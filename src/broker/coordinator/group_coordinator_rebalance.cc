@@ -23,8 +23,8 @@ std::string join_ids(const std::vector<std::string>& ids) {
 
 void GroupCoordinator::prepare_rebalance(Group& group, const std::string& reason) {
   // Followers parked in SyncGroup will not get this generation's assignment.
+  group.clear_assignments();
   for (auto& [id, member] : group.members()) {
-    member.assignment.clear();
     complete_sync_call(member, sync_error(GroupError::kRebalanceInProgress));
   }
   RebalanceDeadlines& deadlines = group.deadlines();
@@ -165,9 +165,10 @@ void GroupCoordinator::fire_due_timers(Group& group, Clock::TimePoint at) {
                    std::find_if(group.pending_members().begin(), group.pending_members().end(),
                                 [&](const auto& entry) { return entry.second == *due; });
                pending != group.pending_members().end()) {
-      log(group_label(group) + "pending member " + pending->first +
+      std::string pending_id = pending->first;
+      log(group_label(group) + "pending member " + pending_id +
           " did not join again within its session timeout");
-      group.pending_members().erase(pending);
+      group.remove_pending_member(pending_id);
       maybe_complete_join(group);
     } else {
       auto expired = std::find_if(group.members().begin(), group.members().end(),
@@ -189,15 +190,14 @@ void GroupCoordinator::fire_due_timers(Group& group, Clock::TimePoint at) {
 
 void GroupCoordinator::fire_all_due_timers() {
   Clock::TimePoint at = now();
-  std::vector<std::string> due_groups;
-  for (const auto& [id, group] : groups_) {
-    std::optional<Clock::TimePoint> deadline = group->next_deadline();
-    if (deadline && *deadline <= at) due_groups.push_back(id);
-  }
-  for (const std::string& id : due_groups) {
-    if (Group* group = find_group(id); group != nullptr) fire_due_timers(*group, at);
+  // Each due group's expiries change that group only, so the others stay due and
+  // their ids (views into the groups) stay valid.
+  for (std::string_view id : deadlines_.due_at(at)) {
+    Group* group = find_group_to_change(id);
+    fire_due_timers(*group, at);
     erase_group_if_unused(id);
   }
+  settle_touched_groups();
 }
 
 }  // namespace kgroups::broker

@@ -2,19 +2,39 @@
 //
 // GroupCoordinator's SyncGroup (Kafka's doSyncGroup): followers park until the
 // leader's assignment arrives; after that, in Stable, everyone gets theirs at once.
+// A leader's assignment the group cannot keep fails the whole generation, as Kafka
+// fails it when storing the group fails (resetAndPropagateAssignmentError).
+#include <unordered_set>
 #include <utility>
 
 #include "broker/coordinator/group_coordinator.h"
 
 namespace kgroups::broker {
+namespace {
+
+// Returns the bytes the assignments for the group's members add up to, each member
+// counted once, with its last entry (the one that is kept).
+std::size_t assignment_bytes(const Group& group, const std::vector<MemberAssignment>& assignments) {
+  std::size_t bytes = 0;
+  std::unordered_set<std::string_view> seen;
+  for (std::size_t i = assignments.size(); i-- > 0;) {
+    const MemberAssignment& entry = assignments[i];
+    if (group.find_member(entry.member_id) == nullptr) continue;
+    if (seen.insert(entry.member_id).second) bytes += entry.assignment.size();
+  }
+  return bytes;
+}
+
+}  // namespace
 
 void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done) {
   CallScope scope(*this);
   auto fail = [&](GroupError error) {
     enqueue([callback = std::move(done), error] { callback(sync_error(error)); });
   };
-  if (params.group_id.empty()) return fail(GroupError::kInvalidGroupId);
-  Group* group = find_group(params.group_id);
+  if (!valid_group_id(params.group_id)) return fail(GroupError::kInvalidGroupId);
+  if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
+  Group* group = find_group_to_change(params.group_id);
   if (group == nullptr) return fail(GroupError::kUnknownMemberId);
   GroupMember* member = group->find_member(params.member_id);
   if (member == nullptr) return fail(GroupError::kUnknownMemberId);
@@ -45,15 +65,35 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
     }
   }
   // CompletingRebalance: park, and if this is the leader, store and hand out the
-  // assignments.
+  // assignments. A leader whose assignments would take stored_bytes() past the cap is
+  // answered at once and changes nothing; it may retry. (COORDINATOR_NOT_AVAILABLE,
+  // not COORDINATOR_LOAD_IN_PROGRESS, which clients treat as fatal in SyncGroup.)
+  const bool leader = group->is_leader(member->member_id);
+  const std::size_t new_assignment_bytes =
+      leader ? assignment_bytes(*group, params.assignments) : 0;
+  const std::size_t metadata_bytes =
+      group->metadata_bytes() - group->assignment_bytes() + new_assignment_bytes;
+  const bool too_large = leader && metadata_bytes > config_.max_group_metadata_bytes;
+  if (leader && !too_large &&
+      exceeds_stored_bytes(new_assignment_bytes > group->assignment_bytes()
+                               ? new_assignment_bytes - group->assignment_bytes()
+                               : 0)) {
+    return fail(GroupError::kCoordinatorNotAvailable);
+  }
   complete_sync_call(*member, sync_error(GroupError::kRebalanceInProgress));
   member->sync_callback = std::move(done);
   group->mark_synced(member->member_id);
-  if (!group->is_leader(member->member_id)) return;
-  for (auto& [id, each] : group->members()) each.assignment.clear();
+  if (!leader) return;
+  if (too_large) {
+    return fail_assignment(*group, GroupError::kGroupMaxSizeReached,
+                           "the assignment of leader " + member->member_id + " takes " +
+                               std::to_string(metadata_bytes) + " bytes with the metadata, over " +
+                               std::to_string(config_.max_group_metadata_bytes));
+  }
+  group->clear_assignments();
   for (MemberAssignment& assignment : params.assignments) {
     if (GroupMember* target = group->find_member(assignment.member_id); target != nullptr) {
-      target->assignment = std::move(assignment.assignment);
+      group->set_assignment(*target, std::move(assignment.assignment));
     }
   }
   group->transition_to(GroupState::kStable);
@@ -72,6 +112,12 @@ void GroupCoordinator::propagate_assignment(Group& group) {
     complete_sync_call(member, std::move(result));
     refresh_session(member);
   }
+}
+
+void GroupCoordinator::fail_assignment(Group& group, GroupError error, const std::string& reason) {
+  group.clear_assignments();
+  for (auto& [id, member] : group.members()) complete_sync_call(member, sync_error(error));
+  prepare_rebalance(group, reason);
 }
 
 }  // namespace kgroups::broker

@@ -13,7 +13,15 @@ namespace kgroups::broker {
 enum class GroupError : std::int16_t {
   // Success.
   kNone = 0,
+  // OffsetCommit: this partition's metadata is longer than offset_metadata_max_bytes;
+  // it was not stored (the request's other partitions were).
+  kOffsetMetadataTooLarge = 12,
+  // The coordinator keeps as many bytes as it may (max_stored_bytes); nothing was
+  // changed. Retriable: retry after a backoff.
+  kCoordinatorLoadInProgress = 14,
   // The coordinator is shutting down or the group is being deleted; find it again.
+  // Also SyncGroup's answer when the leader's assignment would exceed max_stored_bytes
+  // (clients treat COORDINATOR_LOAD_IN_PROGRESS from SyncGroup as fatal).
   kCoordinatorNotAvailable = 15,
   // This broker no longer coordinates the group (sent to parked calls at shutdown).
   kNotCoordinator = 16,
@@ -22,16 +30,25 @@ enum class GroupError : std::int16_t {
   // The member's protocol type differs from the group's, or none of its assignors
   // is supported by every other member.
   kInconsistentGroupProtocol = 23,
-  // The group id is empty where a group is required.
+  // The group id is empty where a group is required, or longer than max_id_length.
   kInvalidGroupId = 24,
-  // The member id is not (or no longer) a member of the group; rejoin with an empty id.
+  // The member id is not (or no longer) a member of the group, or is longer than
+  // max_id_length; rejoin with an empty id.
   kUnknownMemberId = 25,
   // The session timeout is outside the coordinator's configured bounds.
   kInvalidSessionTimeout = 26,
   // The group is rebalancing; rejoin.
   kRebalanceInProgress = 27,
+  // The request carries a field the coordinator refuses to keep (a JoinGroup client
+  // id or protocol type longer than max_id_length).
+  kInvalidRequest = 42,
+  // The call would create a group while the coordinator holds max_groups already.
+  kPolicyViolation = 44,
   // JoinGroup v4+: the member must rejoin with the member id given in the response.
   kMemberIdRequired = 79,
+  // The group has max_group_size members already, or its members' metadata and
+  // assignments would exceed max_group_metadata_bytes.
+  kGroupMaxSizeReached = 81,
 };
 
 // Returns Kafka's name of the error ("ILLEGAL_GENERATION"), for logs and test output.
@@ -39,6 +56,10 @@ constexpr std::string_view group_error_name(GroupError error) {
   switch (error) {
     case GroupError::kNone:
       return "NONE";
+    case GroupError::kOffsetMetadataTooLarge:
+      return "OFFSET_METADATA_TOO_LARGE";
+    case GroupError::kCoordinatorLoadInProgress:
+      return "COORDINATOR_LOAD_IN_PROGRESS";
     case GroupError::kCoordinatorNotAvailable:
       return "COORDINATOR_NOT_AVAILABLE";
     case GroupError::kNotCoordinator:
@@ -55,8 +76,14 @@ constexpr std::string_view group_error_name(GroupError error) {
       return "INVALID_SESSION_TIMEOUT";
     case GroupError::kRebalanceInProgress:
       return "REBALANCE_IN_PROGRESS";
+    case GroupError::kInvalidRequest:
+      return "INVALID_REQUEST";
+    case GroupError::kPolicyViolation:
+      return "POLICY_VIOLATION";
     case GroupError::kMemberIdRequired:
       return "MEMBER_ID_REQUIRED";
+    case GroupError::kGroupMaxSizeReached:
+      return "GROUP_MAX_SIZE_REACHED";
   }
   return "UNKNOWN_ERROR";
 }

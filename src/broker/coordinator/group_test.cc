@@ -87,7 +87,7 @@ TEST(Group, AllMembersJoinedOnlyWhenEveryMemberIsParkedAndNoIdIsPending) {
   EXPECT_FALSE(group.all_members_joined());
   group.find_member("b")->join_callback = [](const JoinGroupResult&) {};
   EXPECT_TRUE(group.all_members_joined());
-  group.pending_members().emplace("c", Clock::TimePoint{});
+  group.add_pending_member("c", Clock::TimePoint{});
   EXPECT_FALSE(group.all_members_joined());
 }
 
@@ -109,6 +109,33 @@ TEST(Group, JoinPhaseWithoutMembersLeavesTheGroupEmptyWithTheNextGeneration) {
   EXPECT_EQ(group.state(), GroupState::kEmpty);
   EXPECT_EQ(group.generation_id(), 1);
   EXPECT_EQ(group.protocol_name(), "");
+}
+
+TEST(Group, CountsMetadataAndStoredBytesAsMembersChange) {
+  Group group("g");
+  const std::size_t empty_bytes = group.stored_bytes();
+  EXPECT_EQ(group.stored_bytes(), group.recount_stored_bytes());
+  group.add_member(member("a", protocols({"range", "roundrobin"})));
+  group.add_member(member("b", protocols({"range"})));
+  EXPECT_EQ(group.metadata_bytes(), 10u + 20u + 10u);  // each name twice: as name and metadata
+  group.update_protocols(*group.find_member("b"), protocols({"sticky"}));
+  EXPECT_EQ(group.metadata_bytes(), 10u + 20u + 12u);
+  group.set_assignment(*group.find_member("a"), bytes("partitions"));
+  EXPECT_EQ(group.assignment_bytes(), 10u);
+  EXPECT_EQ(group.metadata_bytes(), 52u);
+  group.add_pending_member("c", Clock::TimePoint{});
+  EXPECT_EQ(group.members_and_pending_count(), 3u);
+  EXPECT_EQ(group.stored_bytes(), group.recount_stored_bytes());
+  group.clear_assignments();
+  EXPECT_EQ(group.assignment_bytes(), 0u);
+  EXPECT_TRUE(group.remove_pending_member("c"));
+  EXPECT_FALSE(group.remove_pending_member("c"));
+  group.remove_member("a");
+  group.remove_member("b");
+  EXPECT_EQ(group.metadata_bytes(), 0u);
+  // The protocol type stays with the group, as Kafka keeps it for an Empty group.
+  EXPECT_EQ(group.stored_bytes(), empty_bytes + std::string("consumer").size());
+  EXPECT_EQ(group.stored_bytes(), group.recount_stored_bytes());
 }
 
 TEST(GroupDeathTest, TransitionKafkaForbidsIsABug) {

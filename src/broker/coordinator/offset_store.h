@@ -2,9 +2,11 @@
 //
 // OffsetStore: the committed offsets of one group, by topic and partition. A
 // partition nobody committed reads as offset -1 with empty metadata, as Kafka's
-// OffsetFetch answers it. Not thread-safe; owned by its Group.
+// OffsetFetch answers it. It counts its stored bytes (stored_bytes.h) as it goes.
+// Not thread-safe; owned by its Group.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -50,10 +52,19 @@ class OffsetStore {
   // Returns every committed partition, ordered by topic, then partition.
   [[nodiscard]] std::vector<PartitionOffset> fetch_all() const;
 
+  // Returns by how many bytes commit(topic_partition, committed) would grow
+  // stored_bytes() (0 if it would not grow).
+  [[nodiscard]] std::size_t growth_bytes(const TopicPartition& topic_partition,
+                                         const CommittedOffset& committed) const;
+
+  // Returns the bytes the committed offsets take (stored_bytes.h), kept as they change.
+  [[nodiscard]] std::size_t stored_bytes() const { return stored_bytes_; }
+
   [[nodiscard]] bool empty() const { return offsets_.empty(); }
 
  private:
   std::map<TopicPartition, CommittedOffset> offsets_;
+  std::size_t stored_bytes_ = 0;  // sum of offset_entry_bytes() over offsets_
 };
 
 }  // namespace kgroups::broker

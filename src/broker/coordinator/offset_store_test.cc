@@ -35,5 +35,20 @@ TEST(OffsetStore, FetchAllIsOrderedByTopicThenPartition) {
   EXPECT_EQ(all[2].committed.offset, 1);
 }
 
+TEST(OffsetStore, CountsItsBytesAndPredictsEachCommitsGrowth) {
+  OffsetStore store;
+  EXPECT_EQ(store.stored_bytes(), 0u);
+  const std::size_t new_entry = store.growth_bytes({"orders", 0}, {5, "meta"});
+  EXPECT_GT(new_entry, std::string("orders").size() + std::string("meta").size());
+  store.commit({"orders", 0}, {5, "meta"});
+  EXPECT_EQ(store.stored_bytes(), new_entry);
+  EXPECT_EQ(store.growth_bytes({"orders", 0}, {6, "metadata"}), 4u);
+  store.commit({"orders", 0}, {6, "metadata"});
+  EXPECT_EQ(store.stored_bytes(), new_entry + 4);
+  EXPECT_EQ(store.growth_bytes({"orders", 0}, {7, ""}), 0u);  // shrinking does not grow
+  store.commit({"orders", 0}, {7, ""});
+  EXPECT_EQ(store.stored_bytes(), new_entry - 4);
+}
+
 }  // namespace
 }  // namespace kgroups::broker

@@ -34,6 +34,14 @@ static_assert(to_error_code(GroupError::kRebalanceInProgress) ==
               protocol::ErrorCode::kRebalanceInProgress);
 static_assert(to_error_code(GroupError::kMemberIdRequired) ==
               protocol::ErrorCode::kMemberIdRequired);
+static_assert(to_error_code(GroupError::kOffsetMetadataTooLarge) ==
+              protocol::ErrorCode::kOffsetMetadataTooLarge);
+static_assert(to_error_code(GroupError::kCoordinatorLoadInProgress) ==
+              protocol::ErrorCode::kCoordinatorLoadInProgress);
+static_assert(to_error_code(GroupError::kInvalidRequest) == protocol::ErrorCode::kInvalidRequest);
+static_assert(to_error_code(GroupError::kPolicyViolation) == protocol::ErrorCode::kPolicyViolation);
+static_assert(to_error_code(GroupError::kGroupMaxSizeReached) ==
+              protocol::ErrorCode::kGroupMaxSizeReached);
 
 // Kafka's client_host form, "/127.0.0.1", from the connection's "host:port".
 inline std::string client_host(std::string_view peer) {
