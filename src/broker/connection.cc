@@ -4,14 +4,19 @@
 #include <algorithm>
 #include <asio/buffer.hpp>
 #include <asio/experimental/awaitable_operators.hpp>
+#include <asio/post.hpp>
 #include <asio/redirect_error.hpp>
+#include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
-#include <asio/write.hpp>
-#include <cstring>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <system_error>
 #include <utility>
 
 #include "broker/api_table.h"
 #include "broker/logger.h"
+#include "broker/memory_waiters.h"
 #include "protocol/request_header.h"
 #include "protocol/wire_reader.h"
 #include "protocol/wire_writer.h"
@@ -19,7 +24,11 @@
 namespace kgroups::broker {
 namespace {
 
-constexpr std::size_t kReadChunkBytes = std::size_t{64} * 1024;  // minimum free space for each read
+using Expiry = ConnectionTimeouts::Expiry;
+using Milliseconds = ConnectionTimeouts::Milliseconds;
+
+// A response frame's size prefix is an int32.
+constexpr std::size_t kMaxResponseBytes = std::numeric_limits<std::int32_t>::max();
 
 std::string endpoint_text(const asio::ip::tcp::socket& socket) {
   std::error_code error;
@@ -28,16 +37,22 @@ std::string endpoint_text(const asio::ip::tcp::socket& socket) {
   return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
-std::int32_t read_size_prefix(const std::uint8_t* bytes) {
-  return static_cast<std::int32_t>((std::uint32_t{bytes[0]} << 24) |
-                                   (std::uint32_t{bytes[1]} << 16) |
-                                   (std::uint32_t{bytes[2]} << 8) | std::uint32_t{bytes[3]});
-}
-
 std::string api_text(const protocol::RequestHeader& header) {
   return std::string(protocol::api_name(header.api_key)) + " (key " +
          std::to_string(static_cast<int>(header.api_key)) + ") v" +
          std::to_string(header.api_version);
+}
+
+ConnectionTimeouts::Limits timeout_limits(const BrokerConfig& config) {
+  return {.request = Milliseconds(config.request_timeout_ms),
+          .send = Milliseconds(config.send_timeout_ms),
+          .idle = Milliseconds(config.connections_max_idle_ms)};
+}
+
+ConnectionTimeouts::TimePoint steady_now() { return ConnectionTimeouts::Clock::now(); }
+
+bool is_cancelled(const asio::cancellation_state& state) {
+  return state.cancelled() != asio::cancellation_type::none;
 }
 
 }  // namespace
@@ -46,103 +61,160 @@ Connection::Connection(asio::ip::tcp::socket socket, Broker& broker)
     : socket_(std::move(socket)),
       broker_(broker),
       peer_(endpoint_text(socket_)),
-      write_wakeup_(socket_.get_executor(), asio::steady_timer::time_point::max()) {
+      read_buffer_(broker.request_memory()),
+      timeouts_(timeout_limits(broker.config()), steady_now()),
+      responses_(broker.response_memory(), broker.response_memory_waiters()),
+      write_wakeup_(socket_.get_executor(), asio::steady_timer::time_point::max()),
+      read_wakeup_(socket_.get_executor(), asio::steady_timer::time_point::max()),
+      watchdog_timer_(socket_.get_executor(), asio::steady_timer::time_point::max()) {
   std::error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
 }
 
 asio::awaitable<void> Connection::run() {
-  using asio::experimental::awaitable_operators::operator&&;
+  using asio::experimental::awaitable_operators::operator||;
   log_info(peer_ + " connected");
+  try {
+    // serve() ends once the reader and the writer have; the watchdog ends first when a
+    // timeout closes the connection, which cancels them.
+    co_await (serve() || watchdog());
+  } catch (const std::exception& e) {
+    log_warn(peer_ + " connection error: " + e.what());
+  }
+  // A timeout or an I/O error may leave responses queued: they are dropped, not flushed.
+  std::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  release_memory();
+  log_info(peer_ + " disconnected after " + std::to_string(requests_) + " requests");
+}
+
+asio::awaitable<void> Connection::serve() {
+  using asio::experimental::awaitable_operators::operator&&;
   try {
     // The writer ends after the reader once every queued response is written (or the socket
     // fails); the reader ends on EOF, error or bad input.
     co_await (read_loop() && write_loop());
+  } catch (const std::system_error& e) {
+    // operation_aborted: cancelled by the watchdog inside a handler; it has said why.
+    if (e.code() != asio::error::operation_aborted) {
+      log_warn(peer_ + " connection error: " + e.what());
+    }
   } catch (const std::exception& e) {
     log_warn(peer_ + " connection error: " + e.what());
   }
-  std::error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
-  log_info(peer_ + " disconnected after " + std::to_string(requests_) + " requests");
 }
 
 asio::awaitable<void> Connection::read_loop() {
   const auto max_frame = static_cast<std::size_t>(broker_.config().max_frame_bytes);
-  read_buffer_.resize(kReadChunkBytes);
+  std::size_t requests_this_turn = 0;  // handled since the reader last went through the queue
+  ConnectionTimeouts::TimePoint turn_started = steady_now();
   for (;;) {
-    // Handle every complete frame already buffered.
-    bool need_more = false;
-    while (!need_more) {
-      const std::size_t buffered = read_end_ - read_begin_;
-      if (buffered < 4) {
-        need_more = true;
-        break;
-      }
-      const std::int32_t size = read_size_prefix(read_buffer_.data() + read_begin_);
-      if (size < 0 || static_cast<std::size_t>(size) > max_frame) {
-        log_warn(peer_ + " sent a frame of " + std::to_string(size) + " bytes, outside 0.." +
-                 std::to_string(max_frame) + "; closing the connection");
-        reading_done_ = true;
-        write_wakeup_.cancel();
-        co_return;
-      }
-      const auto frame_bytes = static_cast<std::size_t>(size);
-      if (buffered - 4 < frame_bytes) {
-        // The frame must end up contiguous: move its start to the front, and once the buffer
-        // is nearly full, double it (up to the frame's size). Memory thus grows with the bytes
-        // that actually arrive: a size prefix alone cannot make the broker allocate up to
-        // max_frame_bytes.
-        if (read_buffer_.size() - read_begin_ < 4 + frame_bytes) {
-          std::memmove(read_buffer_.data(), read_buffer_.data() + read_begin_, buffered);
-          read_end_ = buffered;
-          read_begin_ = 0;
-          if (read_buffer_.size() - read_end_ < kReadChunkBytes / 4) {
-            read_buffer_.resize(std::min(
-                4 + frame_bytes, std::max(read_buffer_.size() * 2, read_end_ + kReadChunkBytes)));
-          }
+    if (responses_backlogged()) {
+      // Kafka mutes such a channel: read nothing until the writer drains the responses or,
+      // when the broker's response memory is full, until some is given back.
+      timeouts_.not_waiting_for_frame();
+      reader_paused_ = true;
+      read_wakeup_.expires_at(asio::steady_timer::time_point::max());
+      co_await broker_.response_memory_waiters().wait(read_wakeup_);
+      reader_paused_ = false;
+      if (is_cancelled(co_await asio::this_coro::cancellation_state)) break;
+      continue;
+    }
+    const std::optional<std::int32_t> size = read_buffer_.size_prefix();
+    if (size && (*size < 0 || static_cast<std::size_t>(*size) > max_frame)) {
+      log_warn(peer_ + " sent a frame of " + std::to_string(*size) + " bytes, outside 0.." +
+               std::to_string(max_frame) + "; closing the connection");
+      break;
+    }
+    const std::size_t frame_bytes = size ? 4 + static_cast<std::size_t>(*size) : 0;
+    if (size && read_buffer_.buffered().size() >= frame_bytes) {
+      timeouts_.not_waiting_for_frame();
+      const FrameOutcome outcome =
+          co_await handle_frame(read_buffer_.buffered().subspan(4, frame_bytes - 4));
+      read_buffer_.consume(frame_bytes);
+      if (read_buffer_.capacity() > FrameBuffer::kInitialBytes) {
+        // A grown buffer is kept a moment for the client's next large frame (reallocating and
+        // faulting in a large buffer per request would triple the cost of large produces),
+        // unless other connections wait for request memory.
+        const auto now = steady_now();
+        if (frame_bytes > FrameBuffer::kInitialBytes) shrink_at_ = now + kKeepGrownBuffer;
+        if (broker_.request_memory_waiters().waiting() > 0 || now >= shrink_at_) {
+          shrink_read_buffer();
         }
-        need_more = true;
-        break;
       }
-      const std::span<const std::uint8_t> frame(read_buffer_.data() + read_begin_ + 4, frame_bytes);
-      const FrameOutcome outcome = co_await handle_frame(frame);
-      read_begin_ += 4 + frame_bytes;
-      if (outcome == FrameOutcome::kClose) {
-        reading_done_ = true;
-        write_wakeup_.cancel();
-        co_return;
+      if (outcome == FrameOutcome::kClose) break;
+      const std::optional<std::int32_t> next = read_buffer_.size_prefix();
+      const bool more_buffered =
+          next && *next >= 0 &&
+          read_buffer_.buffered().size() - 4 >= static_cast<std::size_t>(*next);
+      if (more_buffered && (++requests_this_turn >= kMaxRequestsPerTurn ||
+                            steady_now() - turn_started >= kMaxTurn)) {
+        // This connection has had its turn: let other connections (and a signal) run first.
+        // Yielding after every request would cost a write per response.
+        co_await asio::post(socket_.get_executor(), asio::use_awaitable);
+        requests_this_turn = 0;
+        turn_started = steady_now();
+      }
+      continue;
+    }
+    // More bytes are needed: of the frame begun (its request clock runs), or a new one.
+    if (!read_buffer_.buffered().empty()) {
+      timeouts_.waiting_for_frame(steady_now());
+      rearm_watchdog();
+    }
+    if (read_buffer_.buffered().empty() && read_buffer_.capacity() > FrameBuffer::kInitialBytes) {
+      if (broker_.request_memory_waiters().waiting() > 0 || steady_now() >= shrink_at_ ||
+          shrink_at_ == ConnectionTimeouts::TimePoint::max()) {
+        shrink_read_buffer();
+      } else {
+        // Wait for the next bytes without reading into the grown buffer, so that the
+        // watchdog can shrink it at shrink_at_ meanwhile.
+        awaiting_readable_ = true;
+        rearm_watchdog();
+        std::error_code error;
+        co_await socket_.async_wait(asio::ip::tcp::socket::wait_read,
+                                    asio::redirect_error(asio::use_awaitable, error));
+        awaiting_readable_ = false;
+        if (error) {
+          if (error != asio::error::operation_aborted) {
+            log_warn(peer_ + " wait for input failed: " + error.message());
+          }
+          break;
+        }
       }
     }
-    if (read_begin_ == read_end_) read_begin_ = read_end_ = 0;
-    if (read_buffer_.size() - read_end_ < kReadChunkBytes / 4) {
-      // Little room left at the end: move the partial frame to the front, or grow.
-      const std::size_t buffered = read_end_ - read_begin_;
-      std::memmove(read_buffer_.data(), read_buffer_.data() + read_begin_, buffered);
-      read_begin_ = 0;
-      read_end_ = buffered;
-      if (read_buffer_.size() - read_end_ < kReadChunkBytes / 4) {
-        read_buffer_.resize(read_end_ + kReadChunkBytes);
-      }
+    if (!read_buffer_.make_room(frame_bytes)) {
+      // The buffer is full and request memory cannot spare more: wait until a connection
+      // gives some back (the request clock still runs).
+      waiting_for_memory_ = true;
+      read_wakeup_.expires_at(asio::steady_timer::time_point::max());
+      co_await broker_.request_memory_waiters().wait(read_wakeup_);
+      waiting_for_memory_ = false;
+      if (is_cancelled(co_await asio::this_coro::cancellation_state)) break;
+      continue;
     }
+    const std::span<std::uint8_t> space = read_buffer_.free_space();
     std::error_code error;
     const std::size_t received = co_await socket_.async_read_some(
-        asio::buffer(read_buffer_.data() + read_end_, read_buffer_.size() - read_end_),
-        asio::redirect_error(asio::use_awaitable, error));
+        asio::buffer(space.data(), space.size()), asio::redirect_error(asio::use_awaitable, error));
     if (error) {
-      if (read_end_ != read_begin_ && error == asio::error::eof) {
+      if (!read_buffer_.buffered().empty() && error == asio::error::eof) {
         log_warn(peer_ + " closed the connection in the middle of a frame (" +
-                 std::to_string(read_end_ - read_begin_) + " bytes unread)");
+                 std::to_string(read_buffer_.buffered().size()) + " bytes unread)");
       } else if (error != asio::error::eof && error != asio::error::operation_aborted &&
                  error != asio::error::connection_reset) {
         log_warn(peer_ + " read failed: " + error.message());
       }
-      reading_done_ = true;
-      write_wakeup_.cancel();
-      co_return;
+      break;
     }
-    read_end_ += received;
+    read_buffer_.commit(received);
+    turn_started = steady_now();  // the read completed from the io_context's queue: a new turn
+    requests_this_turn = 0;
+    timeouts_.received(turn_started);
   }
+  reading_done_ = true;
+  write_wakeup_.cancel();
 }
 
 asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
@@ -156,9 +228,11 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
   }
   ++requests_;
   if (log_enabled(LogLevel::kDebug)) {
-    log_line(LogLevel::kDebug, peer_ + " " + api_text(*header) + " correlation id " +
-                                   std::to_string(header->correlation_id) + ", " +
-                                   std::to_string(frame.size()) + " bytes");
+    log_line(LogLevel::kDebug,
+             peer_ + " " + api_text(*header) + " correlation id " +
+                 std::to_string(header->correlation_id) + ", client id " +
+                 (header->client_id ? quote(*header->client_id) : std::string("null")) + ", " +
+                 std::to_string(frame.size()) + " bytes");
   }
   const ApiEntry* api = find_api(header->api_key);
   if (api == nullptr) {
@@ -175,7 +249,7 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
     co_return FrameOutcome::kClose;
   }
 
-  std::vector<std::uint8_t> response = take_buffer();
+  std::vector<std::uint8_t> response = responses_.take_buffer();
   protocol::WireWriter writer(response);
   const std::size_t size_position = writer.reserve_int32();
   protocol::encode_response_header(writer, header->correlation_id);
@@ -185,65 +259,67 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
                      .response = writer,
                      .peer = peer_,
                      .failure = {}};
+  timeouts_.handler_started();
   const Reply reply = co_await api->handler(ctx);
-  switch (reply) {
+  timeouts_.handler_finished(steady_now());
+  rearm_watchdog();
+  const bool encodable = writer.ok() && response.size() - 4 <= kMaxResponseBytes;
+  if (reply == Reply::kSend && !encodable) {
+    // A length did not fit its field (or the frame its int32 size): the bytes are not a
+    // valid response, and sending them would desynchronise the client.
+    ctx.failure = "its " + std::to_string(response.size()) +
+                  "-byte response has a length too large for its field and cannot be sent";
+  }
+  switch (encodable ? reply : Reply::kClose) {
     case Reply::kSend:
       writer.patch_int32(size_position, static_cast<std::int32_t>(response.size() - 4));
       queue_response(std::move(response));
       co_return FrameOutcome::kContinue;
     case Reply::kNoResponse:
-      recycle_buffer(std::move(response));
+      responses_.recycle(std::move(response));
       co_return FrameOutcome::kContinue;
     case Reply::kClose:
       break;
   }
-  log_warn(peer_ + " " + api_text(*header) + ": " + ctx.failure + "; closing the connection");
+  if (!closing_) {
+    log_warn(peer_ + " " + api_text(*header) + ": " + ctx.failure + "; closing the connection");
+  }
   co_return FrameOutcome::kClose;
 }
 
-std::vector<std::uint8_t> Connection::take_buffer() {
-  if (spare_buffers_.empty()) {
-    std::vector<std::uint8_t> buffer;
-    buffer.reserve(4096);
-    return buffer;
-  }
-  std::vector<std::uint8_t> buffer = std::move(spare_buffers_.back());
-  spare_buffers_.pop_back();
-  buffer.clear();
-  return buffer;
-}
-
-void Connection::recycle_buffer(std::vector<std::uint8_t> buffer) {
-  if (spare_buffers_.size() < kMaxSpareBuffers) spare_buffers_.push_back(std::move(buffer));
+bool Connection::responses_backlogged() const {
+  const std::size_t unsent = responses_.unsent_bytes();
+  if (unsent == 0) return false;
+  return unsent > static_cast<std::uint64_t>(broker_.config().connection_max_unsent_bytes) ||
+         broker_.response_memory().available() == 0;
 }
 
 void Connection::queue_response(std::vector<std::uint8_t> response) {
-  pending_.push_back(std::move(response));
+  responses_.push(std::move(response));
+  timeouts_.response_queued(steady_now());
+  rearm_watchdog();
   write_wakeup_.cancel();
 }
 
 asio::awaitable<void> Connection::write_loop() {
-  std::vector<std::vector<std::uint8_t>> writing;
+  // Cancellation (the watchdog closing) ends this loop through the error codes below.
+  co_await asio::this_coro::throw_if_cancelled(false);
   std::vector<asio::const_buffer> buffers;
   for (;;) {
-    if (pending_.empty()) {
+    if (is_cancelled(co_await asio::this_coro::cancellation_state)) co_return;
+    if (responses_.empty()) {
       if (reading_done_) co_return;
       std::error_code ignored;  // operation_aborted: a response was queued or reading ended
       write_wakeup_.expires_at(asio::steady_timer::time_point::max());
       co_await write_wakeup_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
       continue;
     }
-    // Write everything queued so far with one gathered write.
-    writing.clear();
+    // Write what is queued with one gathered write; the socket may take only part of it.
     buffers.clear();
-    while (!pending_.empty()) {
-      writing.push_back(std::move(pending_.front()));
-      pending_.pop_front();
-    }
-    for (const auto& response : writing) buffers.emplace_back(asio::buffer(response));
+    responses_.gather(buffers, kMaxGatheredResponses);
     std::error_code error;
-    co_await asio::async_write(socket_, buffers, asio::redirect_error(asio::use_awaitable, error));
-    for (auto& written : writing) recycle_buffer(std::move(written));
+    const std::size_t written = co_await socket_.async_write_some(
+        buffers, asio::redirect_error(asio::use_awaitable, error));
     if (error) {
       if (error != asio::error::operation_aborted && error != asio::error::broken_pipe &&
           error != asio::error::connection_reset) {
@@ -254,7 +330,95 @@ asio::awaitable<void> Connection::write_loop() {
       socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
       co_return;
     }
+    const bool whole_responses_written = responses_.consume(written) > 0;
+    timeouts_.write_progress(steady_now(), responses_.empty());
+    if (whole_responses_written && reader_paused_ && !responses_backlogged()) {
+      read_wakeup_.cancel();
+    }
   }
+}
+
+asio::awaitable<void> Connection::watchdog() {
+  co_await asio::this_coro::throw_if_cancelled(false);
+  for (;;) {
+    const auto now = steady_now();
+    const Expiry expiry = timeouts_.expired(now);
+    if (expiry != Expiry::kNone) {
+      closing_ = true;
+      log_timeout(expiry, now);
+      co_return;
+    }
+    if (awaiting_readable_ && now >= shrink_at_) shrink_read_buffer();
+    watchdog_armed_at_ = next_wakeup();
+    watchdog_timer_.expires_at(watchdog_armed_at_);
+    std::error_code ignored;  // operation_aborted: rearm_watchdog() or the connection ended
+    co_await watchdog_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    if (is_cancelled(co_await asio::this_coro::cancellation_state)) co_return;
+  }
+}
+
+ConnectionTimeouts::TimePoint Connection::next_wakeup() const {
+  const auto deadline = timeouts_.next_deadline();
+  return awaiting_readable_ ? std::min(deadline, shrink_at_) : deadline;
+}
+
+void Connection::shrink_read_buffer() {
+  shrink_at_ = ConnectionTimeouts::TimePoint::max();
+  if (read_buffer_.shrink() > 0 && broker_.request_memory_waiters().waiting() > 0) {
+    broker_.request_memory_waiters().wake_all();
+  }
+}
+
+void Connection::rearm_watchdog() {
+  const auto next = next_wakeup();
+  if (next >= watchdog_armed_at_) return;
+  watchdog_armed_at_ = next;
+  watchdog_timer_.expires_at(next);  // cancels the watchdog's wait; it re-reads the clocks
+}
+
+void Connection::log_timeout(Expiry expiry, ConnectionTimeouts::TimePoint now) const {
+  const auto& limits = timeouts_.limits();
+  const auto waited_ms = [&](ConnectionTimeouts::TimePoint since) {
+    return std::to_string(std::chrono::duration_cast<Milliseconds>(now - since).count());
+  };
+  switch (expiry) {
+    case Expiry::kRequest: {
+      const std::optional<std::int32_t> size = read_buffer_.size_prefix();
+      const std::string frame =
+          size ? "a " + std::to_string(4 + static_cast<std::int64_t>(*size)) + "-byte request"
+               : "a request";
+      if (waiting_for_memory_) {
+        log_warn(peer_ + " waited " + waited_ms(timeouts_.frame_waiting_since()) +
+                 " ms for request memory (--queued-max-request-bytes) to receive " + frame +
+                 ", beyond --request-timeout-ms " + std::to_string(limits.request.count()) +
+                 "; closing the connection");
+      } else {
+        log_warn(peer_ + " sent " + std::to_string(read_buffer_.buffered().size()) + " bytes of " +
+                 frame + " and not the rest within " + std::to_string(limits.request.count()) +
+                 " ms (--request-timeout-ms); closing the connection");
+      }
+      return;
+    }
+    case Expiry::kSend:
+      log_warn(peer_ + " took none of its " + std::to_string(responses_.unsent_bytes()) +
+               " bytes of unsent responses for " + waited_ms(timeouts_.send_progress_at()) +
+               " ms (--send-timeout-ms " + std::to_string(limits.send.count()) +
+               "); closing the connection");
+      return;
+    case Expiry::kIdle:
+      log_info(peer_ + " was idle for " + std::to_string(limits.idle.count()) +
+               " ms (--connections-max-idle-ms); closing the connection");
+      return;
+    case Expiry::kNone:
+      return;
+  }
+}
+
+void Connection::release_memory() {
+  if (read_buffer_.release() > 0 && broker_.request_memory_waiters().waiting() > 0) {
+    broker_.request_memory_waiters().wake_all();
+  }
+  responses_.release();
 }
 
 }  // namespace kgroups::broker

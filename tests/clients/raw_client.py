@@ -11,10 +11,15 @@ from kafka.record.default_records import DefaultRecordBatchBuilder
 
 
 class RawConnection:
-    def __init__(self, bootstrap, timeout_s=10):
+    def __init__(self, bootstrap, timeout_s=10, source_host=None, client_id=b"raw-test"):
+        """`source_host` binds the local end (e.g. "127.0.0.2", to connect from another
+        loopback address); `client_id` goes in every request header."""
         host, port = bootstrap.rsplit(":", 1)
-        self.sock = socket.create_connection((host, int(port)), timeout=timeout_s)
+        source = None if source_host is None else (source_host, 0)
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout_s,
+                                             source_address=source)
         self.correlation_id = 0
+        self.client_id = client_id
 
     def close(self):
         self.sock.close()
@@ -26,12 +31,16 @@ class RawConnection:
         """Sends `request` (a kafka-python Request struct) or a raw `body` with the given key
         and version; returns the correlation id used."""
         self.correlation_id += 1
+        self.send_frame(self.frame_payload(request, api_key, api_version, body))
+        return self.correlation_id
+
+    def frame_payload(self, request, api_key=None, api_version=None, body=None):
+        """The request header and body send() would frame, for the current correlation id."""
         key = request.API_KEY if api_key is None else api_key
         version = request.API_VERSION if api_version is None else api_version
-        client_id = b"raw-test"
+        client_id = self.client_id
         header = struct.pack(">hhih", key, version, self.correlation_id, len(client_id)) + client_id
-        self.send_frame(header + (request.encode() if body is None else body))
-        return self.correlation_id
+        return header + (request.encode() if body is None else body)
 
     def _read_exactly(self, count):
         data = b""
@@ -41,6 +50,16 @@ class RawConnection:
                 raise ConnectionError(f"closed after {len(data)} of {count} bytes")
             data += chunk
         return data
+
+    def pipelined(self, request, count):
+        """`count` framed copies of `request` with consecutive correlation ids, as one bytes
+        object to send at once (the responses are not read)."""
+        frames = []
+        for _ in range(count):
+            self.correlation_id += 1
+            payload = self.frame_payload(request)
+            frames.append(struct.pack(">i", len(payload)) + payload)
+        return b"".join(frames)
 
     def receive(self):
         """Returns (correlation_id, body bytes) of the next response."""

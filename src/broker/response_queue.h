@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// ResponseQueue: one connection's responses that are not fully written yet, in order, with
+// their memory counted in a ByteBudget (Broker::response_memory()) from push() until the
+// socket has taken them or they are dropped; plus a few small written buffers kept for reuse,
+// counted too. A response counts its buffer's capacity, the memory it holds. Whenever bytes
+// go back to the budget and it has room again, the connections waiting for it are woken
+// (MemoryWaiters).
+// Not thread-safe: one connection's, on the broker's network thread.
+#pragma once
+
+#include <asio/buffer.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "broker/byte_budget.h"
+#include "broker/memory_waiters.h"
+
+namespace kgroups::broker {
+
+class ResponseQueue {
+ public:
+  static constexpr std::size_t kMaxSpareBuffers = 4;
+  static constexpr std::size_t kMaxSpareBufferBytes = std::size_t{64} * 1024;  // capacity
+  static constexpr std::size_t kNewBufferBytes = 4096;  // capacity of a new buffer
+
+  // `budget` and `waiters` must outlive the queue.
+  ResponseQueue(ByteBudget& budget, MemoryWaiters& waiters);
+  // Gives back what is still counted, without waking anyone (the io_context is going away).
+  ~ResponseQueue();
+
+  ResponseQueue(const ResponseQueue&) = delete;
+  ResponseQueue& operator=(const ResponseQueue&) = delete;
+
+  // An empty buffer to build a response in: a spare one, or a new one of kNewBufferBytes.
+  // It is not counted while it is being built.
+  std::vector<std::uint8_t> take_buffer();
+  // Keeps `buffer` as a spare when it is small, fewer than kMaxSpareBuffers are kept and the
+  // budget is less than half used (so that spares never hold others back); else frees it.
+  void recycle(std::vector<std::uint8_t> buffer);
+
+  // Queues `response` (non-empty) and takes its capacity from the budget, even beyond the
+  // limit (it is built already).
+  void push(std::vector<std::uint8_t> response);
+  // Appends views of the unsent bytes, at most `max_buffers` of them, to `out`. They stay
+  // valid until consume() or release().
+  void gather(std::vector<asio::const_buffer>& out, std::size_t max_buffers) const;
+  // Drops the first `bytes` unsent bytes (the socket took them); every response written
+  // whole goes back to the budget. Returns the bytes of responses given back.
+  std::size_t consume(std::size_t bytes);
+  // Drops everything and gives it all back (the connection is closing).
+  void release();
+
+  [[nodiscard]] bool empty() const { return unsent_.empty(); }
+  // The capacity of the queued responses: what they count in the budget.
+  [[nodiscard]] std::size_t unsent_bytes() const { return unsent_bytes_; }
+  [[nodiscard]] std::size_t spare_bytes() const { return spare_bytes_; }
+
+ private:
+  void give_back(std::size_t bytes);
+
+  ByteBudget& budget_;
+  MemoryWaiters& waiters_;
+  std::deque<std::vector<std::uint8_t>> unsent_;  // in order; the front may be partly written
+  std::size_t front_written_ = 0;                 // bytes of unsent_.front() already written
+  std::size_t unsent_bytes_ = 0;  // capacity of unsent_'s buffers, taken from budget_
+  std::vector<std::vector<std::uint8_t>> spares_;  // written buffers kept for reuse
+  std::size_t spare_bytes_ = 0;                    // their capacity, taken from budget_
+};
+
+}  // namespace kgroups::broker
