@@ -16,11 +16,12 @@ using protocol::ApiKey;
 constexpr std::array kApis{
     ApiEntry{ApiKey::kProduce, 0, 3, &handlers::handle_produce,
              "v3 served; v0-2 advertised only so librdkafka keeps compression on; "
-             "acks 0, 1, -1; magic-2 batches only"},
+             "acks 0, 1, -1; one magic-2 batch per partition, validated record by record"},
     ApiEntry{ApiKey::kFetch, 4, 4, &handlers::handle_fetch,
-             "long polling (max_wait_ms, min_bytes); batches served as stored"},
+             "long polling (max_wait_ms, min_bytes); batches served as stored; "
+             "at most --fetch-max-bytes"},
     ApiEntry{ApiKey::kListOffsets, 1, 1, &handlers::handle_list_offsets,
-             "earliest (-2), latest (-1), or by timestamp"},
+             "earliest (-2, the log start offset), latest (-1), or by timestamp"},
     ApiEntry{ApiKey::kMetadata, 0, 4, &handlers::handle_metadata,
              "auto-creates unknown topics when allowed; this broker is the controller"},
     ApiEntry{ApiKey::kOffsetCommit, 2, 2, &handlers::handle_offset_commit,
@@ -42,7 +43,7 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kApiVersions, 0, 2, &handlers::handle_api_versions,
              "v3+ (flexible) gets UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
     ApiEntry{ApiKey::kCreateTopics, 0, 4, &handlers::handle_create_topics,
-             "replication factor 1 (or -1); no replica assignments or configs"},
+             "replication factor 1 (or -1); configs retention.ms and retention.bytes"},
 };
 
 static_assert(std::is_sorted(kApis.begin(), kApis.end(),

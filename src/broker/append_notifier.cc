@@ -8,23 +8,41 @@
 
 namespace kgroups::broker {
 
-asio::awaitable<void> AppendNotifier::wait_until(asio::steady_timer::time_point deadline) {
+void AppendNotifier::add(const BatchLog* partition, asio::steady_timer* timer) {
+  waiting_[partition].push_back(timer);
+}
+
+void AppendNotifier::remove(const BatchLog* partition, asio::steady_timer* timer) {
+  const auto found = waiting_.find(partition);
+  if (found == waiting_.end()) return;
+  std::vector<asio::steady_timer*>& timers = found->second;
+  timers.erase(std::remove(timers.begin(), timers.end(), timer), timers.end());
+  if (timers.empty()) waiting_.erase(found);
+}
+
+asio::awaitable<void> AppendNotifier::wait_until(asio::steady_timer::time_point deadline,
+                                                 std::span<const BatchLog* const> partitions) {
   asio::steady_timer timer(co_await asio::this_coro::executor, deadline);
-  waiting_.push_back(&timer);
+  for (const BatchLog* partition : partitions) add(partition, &timer);
+  ++waiters_;
   // Unregisters the timer however the wait ends, including the coroutine being destroyed.
   struct Unregister {
-    std::vector<asio::steady_timer*>& waiting;
+    AppendNotifier& notifier;
+    std::span<const BatchLog* const> partitions;
     asio::steady_timer* timer;
     ~Unregister() {
-      waiting.erase(std::remove(waiting.begin(), waiting.end(), timer), waiting.end());
+      for (const BatchLog* partition : partitions) notifier.remove(partition, timer);
+      --notifier.waiters_;
     }
-  } unregister{waiting_, &timer};
+  } unregister{*this, partitions, &timer};
   std::error_code error;  // operation_aborted when woken or cancelled; either way we return
   co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
 }
 
-void AppendNotifier::notify_all() {
-  for (asio::steady_timer* timer : waiting_) timer->cancel();
+void AppendNotifier::notify(const BatchLog& partition) {
+  const auto found = waiting_.find(&partition);
+  if (found == waiting_.end()) return;
+  for (asio::steady_timer* timer : found->second) timer->cancel();
 }
 
 }  // namespace kgroups::broker

@@ -2,20 +2,80 @@
 #include "broker/batch_log.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "protocol/record_batch.h"
 
 namespace kgroups::broker {
+namespace {
+
+// Below this many dropped entries the index is not compacted.
+constexpr std::size_t kMinIndexCompaction = 64;
+
+// The batch header's maxTimestamp field (bytes 35-42).
+std::int64_t header_max_timestamp(std::span<const std::uint8_t> batch) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < 8; ++i) value = (value << 8) | batch[35 + i];
+  return static_cast<std::int64_t>(value);
+}
+
+}  // namespace
+
+std::size_t BatchLog::next_segment_capacity(std::size_t batch_bytes) const {
+  if (batch_bytes >= segment_limit_) return batch_bytes;
+  const std::size_t previous = segments_.empty() ? 0 : segments_.back().capacity;
+  std::size_t capacity = std::max(kMinSegmentBytes, std::min(previous * 2, segment_limit_));
+  if (capacity < batch_bytes) capacity = std::min(std::bit_ceil(batch_bytes), segment_limit_);
+  return capacity;
+}
+
+std::size_t BatchLog::bytes_needed_to_append(std::size_t batch_bytes) const {
+  std::size_t needed = 0;
+  if (segments_.empty() || segments_.back().capacity - segments_.back().used < batch_bytes) {
+    needed += next_segment_capacity(batch_bytes);
+  }
+  if (index_.size() == index_.capacity()) {
+    needed += std::max<std::size_t>(index_.capacity(), 1) * sizeof(StoredBatch);
+  }
+  return needed;
+}
+
+void BatchLog::set_segment_limit(std::size_t bytes) {
+  segment_limit_ = std::clamp(bytes, kMinSegmentBytes, kMaxSegmentBytes);
+}
 
 std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t last_offset_delta,
-                              std::int64_t max_timestamp) {
-  std::uint8_t* stored = store(batch);
+                              std::int64_t max_timestamp, std::int64_t now_ms,
+                              std::uint64_t sequence) {
+  if (segments_.empty() || segments_.back().capacity - segments_.back().used < batch.size()) {
+    Segment segment;
+    segment.capacity = next_segment_capacity(batch.size());
+    segment.bytes = std::make_unique_for_overwrite<std::uint8_t[]>(segment.capacity);
+    segment.sequence = sequence;
+    segment_bytes_ += segment.capacity;
+    segments_.push_back(std::move(segment));
+  }
+  Segment& segment = segments_.back();
+  std::uint8_t* stored = segment.bytes.get() + segment.used;
+  if (!batch.empty()) std::memcpy(stored, batch.data(), batch.size());
+  segment.used += batch.size();
+  ++segment.batch_count;
+  // Retention by time needs a time for every segment: records without timestamps count as
+  // appended now.
+  segment.max_timestamp =
+      std::max(segment.max_timestamp, max_timestamp >= 0 ? max_timestamp : now_ms);
+
   const std::int64_t base_offset = high_watermark_;
-  protocol::write_base_offset(std::span<std::uint8_t>(stored, batch.size()), base_offset);
+  const std::span<std::uint8_t> stored_batch(stored, batch.size());
+  protocol::write_base_offset(stored_batch, base_offset);
+  if (header_max_timestamp(stored_batch) != max_timestamp) {
+    protocol::write_max_timestamp(stored_batch, max_timestamp);  // and the CRC, as Kafka does
+  }
   index_.push_back(StoredBatch{.base_offset = base_offset,
                                .last_offset = base_offset + last_offset_delta,
                                .max_timestamp = max_timestamp,
+                               .segment_max_timestamp = segment.max_timestamp,
                                .data = stored,
                                .size_bytes = batch.size()});
   high_watermark_ = base_offset + last_offset_delta + 1;
@@ -24,32 +84,75 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
 }
 
 std::span<const StoredBatch> BatchLog::batches_from(std::int64_t offset) const {
-  if (offset < 0 || offset >= high_watermark_) return {};
+  if (offset < log_start_offset_ || offset >= high_watermark_) return {};
+  const auto live = std::span<const StoredBatch>(index_).subspan(index_begin_);
   // The first batch whose last offset is >= offset holds it: batches are contiguous.
-  const auto it =
-      std::partition_point(index_.begin(), index_.end(),
-                           [offset](const StoredBatch& b) { return b.last_offset < offset; });
-  return {it, index_.end()};
+  const auto it = std::partition_point(
+      live.begin(), live.end(), [offset](const StoredBatch& b) { return b.last_offset < offset; });
+  return live.subspan(static_cast<std::size_t>(it - live.begin()));
 }
 
 const StoredBatch* BatchLog::first_batch_at_or_after(std::int64_t timestamp_ms) const {
-  for (const StoredBatch& batch : index_) {
-    if (batch.max_timestamp >= timestamp_ms) return &batch;
+  std::size_t first = index_begin_;
+  for (const Segment& segment : segments_) {
+    if (segment.max_timestamp >= timestamp_ms) {
+      // Within a segment, segment_max_timestamp only grows: binary search it.
+      const auto begin = index_.begin() + static_cast<std::ptrdiff_t>(first);
+      const auto end = begin + static_cast<std::ptrdiff_t>(segment.batch_count);
+      const auto it = std::partition_point(begin, end, [timestamp_ms](const StoredBatch& b) {
+        return b.segment_max_timestamp < timestamp_ms;
+      });
+      // Records without timestamps raised the segment's time but never match a timestamp.
+      for (auto batch = it; batch != end; ++batch) {
+        if (batch->max_timestamp >= timestamp_ms) return &*batch;
+      }
+    }
+    first += segment.batch_count;
   }
   return nullptr;
 }
 
-std::uint8_t* BatchLog::store(std::span<const std::uint8_t> bytes) {
-  if (segments_.empty() || segment_capacity_ - segment_used_ < bytes.size()) {
-    const std::size_t capacity = std::max(kSegmentBytes, bytes.size());
-    segments_.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(capacity));
-    segment_capacity_ = capacity;
-    segment_used_ = 0;
+std::size_t BatchLog::drop_front_segment() {
+  Segment& front = segments_.front();
+  const std::size_t memory_before = memory_bytes();
+  index_begin_ += front.batch_count;
+  size_bytes_ -= front.used;
+  segment_bytes_ -= front.capacity;
+  segments_.erase(segments_.begin());
+  log_start_offset_ =
+      index_begin_ < index_.size() ? index_[index_begin_].base_offset : high_watermark_;
+  if (segments_.empty()) {
+    index_ = std::vector<StoredBatch>();  // an empty log keeps no index memory
+    index_begin_ = 0;
+  } else if (index_begin_ >= kMinIndexCompaction && index_begin_ * 2 >= index_.size()) {
+    // Give the dropped entries' memory back: copy the live ones into a right-sized index.
+    std::vector<StoredBatch> live(index_.begin() + static_cast<std::ptrdiff_t>(index_begin_),
+                                  index_.end());
+    index_ = std::move(live);
+    index_begin_ = 0;
   }
-  std::uint8_t* destination = segments_.back().get() + segment_used_;
-  if (!bytes.empty()) std::memcpy(destination, bytes.data(), bytes.size());
-  segment_used_ += bytes.size();
-  return destination;
+  return memory_before - memory_bytes();
+}
+
+std::size_t BatchLog::drop_segments_older_than(std::int64_t cutoff_ms) {
+  std::size_t freed = 0;
+  while (!segments_.empty() && segments_.front().max_timestamp < cutoff_ms) {
+    freed += drop_front_segment();
+  }
+  return freed;
+}
+
+std::size_t BatchLog::drop_segments_beyond_size(std::int64_t retention_bytes) {
+  std::size_t freed = 0;
+  while (!segments_.empty() && retention_bytes >= 0 &&
+         static_cast<std::int64_t>(size_bytes_ - segments_.front().used) >= retention_bytes) {
+    freed += drop_front_segment();
+  }
+  return freed;
+}
+
+std::size_t BatchLog::evict_oldest_segment() {
+  return segments_.empty() ? 0 : drop_front_segment();
 }
 
 }  // namespace kgroups::broker

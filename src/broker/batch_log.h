@@ -4,15 +4,22 @@
 // (magic 2, compressed or not) except for the base offset, which the log writes in. The CRC
 // does not cover the base offset, so stored batches stay valid without recomputing it.
 //
+// Batches live in segments that never move: the first is small (kMinSegmentBytes) and each
+// new one doubles, up to the log's segment limit, so a near-empty partition costs about a
+// kilobyte; a batch larger than the limit gets a segment of its own. Retention and the
+// memory budget drop whole segments from the front, which moves the log start offset.
+//
 // Invariants: batches are contiguous in offset order (each base offset is the previous
-// batch's last offset + 1), the first starts at offset 0, and the high watermark is the last
-// batch's last offset + 1. Stored bytes never move once written (they live in fixed-size
-// segments), so views returned by batches_from() stay valid while the log is alive.
+// batch's last offset + 1); the first retained batch starts at log_start_offset() (or the log
+// is empty and log_start_offset() == high_watermark()); the high watermark is the last
+// batch's last offset + 1. Views returned by batches_from() stay valid until a segment is
+// dropped (drop_*() or evict_oldest_segment()): callers use them before anything else runs.
 // Not thread-safe: the broker's single network thread owns every BatchLog.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <vector>
@@ -21,59 +28,109 @@ namespace kgroups::broker {
 
 // One stored batch: where its bytes are and which offsets it holds.
 struct StoredBatch {
-  std::int64_t base_offset = 0;        // offset of the batch's first record
-  std::int64_t last_offset = 0;        // offset of the batch's last record (inclusive)
-  std::int64_t max_timestamp = 0;      // the batch header's maxTimestamp, in ms
-  const std::uint8_t* data = nullptr;  // the whole batch, base offset already written
-  std::size_t size_bytes = 0;          // bytes of the whole batch, from the baseOffset field on
+  std::int64_t base_offset = 0;            // offset of the batch's first record
+  std::int64_t last_offset = 0;            // offset of the batch's last record (inclusive)
+  std::int64_t max_timestamp = 0;          // the newest record timestamp in the batch, in ms
+  std::int64_t segment_max_timestamp = 0;  // the newest in its segment up to this batch, ms
+  const std::uint8_t* data = nullptr;      // the whole batch, base offset already written
+  std::size_t size_bytes = 0;              // bytes of the whole batch, from the baseOffset field on
 
   [[nodiscard]] std::span<const std::uint8_t> bytes() const { return {data, size_bytes}; }
 };
 
 class BatchLog {
  public:
+  static constexpr std::size_t kMinSegmentBytes = 1024;
+  static constexpr std::size_t kMaxSegmentBytes = std::size_t{1} << 20;
+
   BatchLog() = default;
   BatchLog(BatchLog&&) noexcept = default;
   BatchLog& operator=(BatchLog&&) noexcept = default;
   BatchLog(const BatchLog&) = delete;
   BatchLog& operator=(const BatchLog&) = delete;
 
-  // Copies `batch`, a magic-2 record batch that the caller has already validated (size fields,
-  // magic, CRC), writes the high watermark into its base offset, and advances the high
-  // watermark by last_offset_delta + 1. Returns the base offset given to the batch.
-  // Requires last_offset_delta >= 0 and batch.size() >= the batch header size.
+  // Copies `batch`, a magic-2 record batch that the caller has already validated, writes the
+  // high watermark into its base offset, and advances the high watermark by
+  // last_offset_delta + 1. `max_timestamp` is the newest record timestamp (ms), or -1 if the
+  // records have none; `now_ms` (wall clock) then stands in for it in retention by time.
+  // When the header's maxTimestamp differs from it, the stored copy gets `max_timestamp`
+  // and a new CRC (Kafka's LogValidator does the same).
+  // `sequence` numbers the segment this append may open (the caller's global counter, so
+  // the oldest segments of all logs can be found). Returns the base offset given to the
+  // batch. Requires last_offset_delta >= 0 and batch.size() >= the batch header size.
   std::int64_t append(std::span<const std::uint8_t> batch, std::int32_t last_offset_delta,
-                      std::int64_t max_timestamp);
+                      std::int64_t max_timestamp, std::int64_t now_ms = 0,
+                      std::uint64_t sequence = 0);
 
-  // The first offset held: always 0 (nothing is ever deleted).
-  [[nodiscard]] std::int64_t log_start_offset() const { return 0; }
+  // Bytes of memory the next append of a `batch_bytes` batch would allocate: a new segment
+  // when the batch does not fit in the current one, plus index growth.
+  [[nodiscard]] std::size_t bytes_needed_to_append(std::size_t batch_bytes) const;
+
+  // The largest segment this log opens (a batch larger than it gets its own); at least
+  // kMinSegmentBytes and at most kMaxSegmentBytes.
+  void set_segment_limit(std::size_t bytes);
+  [[nodiscard]] std::size_t segment_limit() const { return segment_limit_; }
+
+  // The first offset held (0 until retention or eviction drops a segment).
+  [[nodiscard]] std::int64_t log_start_offset() const { return log_start_offset_; }
   // The offset the next appended record gets; also Kafka's high watermark and log end offset
   // (there is one replica, so every appended record is committed at once).
   [[nodiscard]] std::int64_t high_watermark() const { return high_watermark_; }
-  // Bytes of all stored batches.
+  // Bytes of all retained batches.
   [[nodiscard]] std::size_t size_bytes() const { return size_bytes_; }
-  // Number of stored batches.
-  [[nodiscard]] std::size_t batch_count() const { return index_.size(); }
+  // Number of retained batches.
+  [[nodiscard]] std::size_t batch_count() const { return index_.size() - index_begin_; }
+  // Number of segments.
+  [[nodiscard]] std::size_t segment_count() const { return segments_.size(); }
+  // Memory the log holds: segment capacity plus its index.
+  [[nodiscard]] std::size_t memory_bytes() const {
+    return segment_bytes_ + index_.capacity() * sizeof(StoredBatch);
+  }
+  // The creation sequence of the oldest segment, or the largest value when there is none.
+  [[nodiscard]] std::uint64_t first_segment_sequence() const {
+    return segments_.empty() ? std::numeric_limits<std::uint64_t>::max()
+                             : segments_.front().sequence;
+  }
 
   // The batches from the one that holds `offset` to the end of the log, in offset order.
-  // Empty when offset >= high_watermark() or offset < 0.
+  // Empty when offset is outside [log_start_offset(), high_watermark()).
   [[nodiscard]] std::span<const StoredBatch> batches_from(std::int64_t offset) const;
 
-  // The first batch whose max timestamp is >= timestamp_ms, or nullptr if there is none.
+  // The first batch holding a record whose timestamp is >= timestamp_ms, or nullptr if there
+  // is none: a scan of segment maxima, then a binary search inside one segment.
   [[nodiscard]] const StoredBatch* first_batch_at_or_after(std::int64_t timestamp_ms) const;
 
+  // Retention by time: drops the segments, oldest first, whose newest record is older than
+  // `cutoff_ms`. Retention by size: drops the oldest segments while the rest still holds at
+  // least `retention_bytes`. Evicting drops the oldest segment whatever it holds. Each
+  // returns the memory freed (as memory_bytes() counts it).
+  std::size_t drop_segments_older_than(std::int64_t cutoff_ms);
+  std::size_t drop_segments_beyond_size(std::int64_t retention_bytes);
+  std::size_t evict_oldest_segment();
+
  private:
-  // Copies `bytes` into the current segment, starting a new one when it does not fit.
-  std::uint8_t* store(std::span<const std::uint8_t> bytes);
+  struct Segment {
+    std::unique_ptr<std::uint8_t[]> bytes;
+    std::size_t capacity = 0;         // bytes allocated
+    std::size_t used = 0;             // bytes of batches stored
+    std::size_t batch_count = 0;      // batches stored in it
+    std::int64_t max_timestamp = -1;  // newest record timestamp (or append time), ms
+    std::uint64_t sequence = 0;       // creation order among all logs of the broker
+  };
 
-  static constexpr std::size_t kSegmentBytes = 1 << 20;  // a batch larger than this gets its own
+  // The capacity of the next segment for a batch of `batch_bytes`.
+  [[nodiscard]] std::size_t next_segment_capacity(std::size_t batch_bytes) const;
+  // Removes segments_.front() and its batches; returns the memory freed.
+  std::size_t drop_front_segment();
 
-  std::vector<std::unique_ptr<std::uint8_t[]>> segments_;
-  std::size_t segment_used_ = 0;      // bytes used in segments_.back()
-  std::size_t segment_capacity_ = 0;  // capacity of segments_.back()
-  std::vector<StoredBatch> index_;    // ordered by base_offset
+  std::vector<Segment> segments_;   // oldest first
+  std::vector<StoredBatch> index_;  // ordered by base_offset; live from index_begin_
+  std::size_t index_begin_ = 0;     // index_ entries before this were dropped
+  std::size_t segment_bytes_ = 0;   // sum of segment capacities
+  std::size_t segment_limit_ = kMaxSegmentBytes;
+  std::int64_t log_start_offset_ = 0;
   std::int64_t high_watermark_ = 0;
-  std::size_t size_bytes_ = 0;
+  std::size_t size_bytes_ = 0;  // bytes of retained batches
 };
 
 }  // namespace kgroups::broker

@@ -129,5 +129,121 @@ TEST(BatchLog, FindsTheFirstBatchAtOrAfterATimestamp) {
   EXPECT_EQ(log.first_batch_at_or_after(2002), nullptr);
 }
 
+// A batch of `count` records of `value_bytes` each, all with timestamp `timestamp`.
+std::vector<std::uint8_t> sized_batch(int count, std::size_t value_bytes, std::int64_t timestamp) {
+  protocol::RecordBatchBuilder builder;
+  const std::string value(value_bytes, 'v');
+  for (int i = 0; i < count; ++i) builder.add(ByteView::of("k"), ByteView::of(value), timestamp);
+  return builder.build();
+}
+
+TEST(BatchLog, ANearEmptyPartitionCostsAboutAKilobyte) {
+  BatchLog log;
+  EXPECT_EQ(log.memory_bytes(), 0u);
+  append(log, make_batch(1, "a", 1000));
+  EXPECT_EQ(log.segment_count(), 1u);
+  EXPECT_LE(log.memory_bytes(), BatchLog::kMinSegmentBytes + sizeof(StoredBatch));
+}
+
+TEST(BatchLog, SegmentsDoubleUpToTheLimitAndABiggerBatchGetsItsOwn) {
+  BatchLog log;
+  log.set_segment_limit(std::size_t{8} << 10);
+  const std::vector<std::uint8_t> batch = sized_batch(1, 300, 1000);  // about 370 bytes
+  for (int i = 0; i < 200; ++i) append(log, batch);
+  // 1 KiB, 2 KiB, 4 KiB, then 8 KiB segments: about 200 * 370 bytes in all.
+  const std::size_t capacity = log.memory_bytes() - log.batch_count() * sizeof(StoredBatch);
+  EXPECT_GE(capacity, log.size_bytes());
+  // Less than a spare segment of 8 KiB, plus the ends left in 1 + 2 + 4 KiB ones.
+  EXPECT_LT(capacity, log.size_bytes() + (std::size_t{16} << 10));
+  EXPECT_GT(log.segment_count(), 8u);
+  const std::size_t segments = log.segment_count();
+  const std::vector<std::uint8_t> big = sized_batch(1, 20000, 1000);
+  append(log, big);
+  EXPECT_EQ(log.segment_count(), segments + 1);
+  EXPECT_EQ(log.batches_from(200).front().size_bytes, big.size());
+}
+
+TEST(BatchLog, RetentionByTimeDropsOldSegmentsAndMovesTheLogStart) {
+  BatchLog log;
+  log.set_segment_limit(BatchLog::kMinSegmentBytes);
+  const std::vector<std::uint8_t> old_batch = sized_batch(1, 900, 1000);  // one per segment
+  const std::vector<std::uint8_t> new_batch = sized_batch(1, 900, 5000);
+  append(log, old_batch);
+  append(log, old_batch);
+  append(log, new_batch);
+  ASSERT_EQ(log.segment_count(), 3u);
+  const std::size_t before = log.memory_bytes();
+  const std::size_t freed = log.drop_segments_older_than(2000);
+  EXPECT_EQ(freed, before - log.memory_bytes());
+  EXPECT_GE(freed, 2 * BatchLog::kMinSegmentBytes);
+  EXPECT_EQ(log.log_start_offset(), 2);
+  EXPECT_EQ(log.high_watermark(), 3);
+  EXPECT_EQ(log.batch_count(), 1u);
+  EXPECT_TRUE(log.batches_from(1).empty());  // below the log start now
+  EXPECT_EQ(log.batches_from(2).front().base_offset, 2);
+  EXPECT_EQ(log.drop_segments_older_than(2000), 0u);
+}
+
+TEST(BatchLog, RetentionBySizeKeepsAtLeastTheRetentionBytes) {
+  BatchLog log;
+  log.set_segment_limit(BatchLog::kMinSegmentBytes);
+  const std::vector<std::uint8_t> batch = sized_batch(1, 900, 1000);
+  for (int i = 0; i < 10; ++i) append(log, batch);
+  const auto retention = static_cast<std::int64_t>(3 * batch.size() + 1);
+  log.drop_segments_beyond_size(retention);
+  // Dropping one more would leave less than retention.bytes.
+  EXPECT_EQ(log.batch_count(), 4u);
+  EXPECT_GE(static_cast<std::int64_t>(log.size_bytes()), retention);
+  EXPECT_EQ(log.log_start_offset(), 6);
+}
+
+TEST(BatchLog, EvictingEverythingLeavesAnEmptyLogThatGoesOnFromTheHighWatermark) {
+  BatchLog log;
+  append(log, make_batch(3, "a", 1000));
+  EXPECT_GT(log.evict_oldest_segment(), 0u);
+  EXPECT_EQ(log.evict_oldest_segment(), 0u);
+  EXPECT_EQ(log.batch_count(), 0u);
+  EXPECT_EQ(log.log_start_offset(), 3);
+  EXPECT_EQ(log.high_watermark(), 3);
+  EXPECT_TRUE(log.batches_from(3).empty());
+  EXPECT_EQ(log.first_batch_at_or_after(0), nullptr);
+  EXPECT_EQ(append(log, make_batch(2, "b", 2000)), 3);
+  EXPECT_EQ(log.log_start_offset(), 3);
+  EXPECT_EQ(log.batches_from(4).front().base_offset, 3);
+}
+
+TEST(BatchLog, DroppingMostOfALongLogGivesTheIndexMemoryBack) {
+  BatchLog log;
+  log.set_segment_limit(BatchLog::kMinSegmentBytes);
+  const std::vector<std::uint8_t> batch = make_batch(1, "a", 1000);  // many per segment
+  for (int i = 0; i < 5000; ++i) append(log, batch);
+  while (log.segment_count() > 1) log.evict_oldest_segment();
+  EXPECT_LT(log.memory_bytes(), BatchLog::kMinSegmentBytes + 200 * sizeof(StoredBatch));
+  EXPECT_EQ(log.batches_from(log.log_start_offset()).size(), log.batch_count());
+}
+
+TEST(BatchLog, TimestampSearchFindsTheFirstBatchHoldingALaterRecordWhateverTheOrder) {
+  BatchLog log;
+  log.set_segment_limit(2 * BatchLog::kMinSegmentBytes);
+  // Timestamps out of order, over several segments.
+  const std::int64_t timestamps[] = {1000, 5000, 2000, 3000, 9000, 4000, 1000, 7000};
+  for (const std::int64_t timestamp : timestamps) append(log, sized_batch(1, 600, timestamp));
+  ASSERT_GT(log.segment_count(), 2u);
+  const auto first_at_or_after = [&](std::int64_t timestamp) -> std::int64_t {
+    const StoredBatch* batch = log.first_batch_at_or_after(timestamp);
+    return batch == nullptr ? -1 : batch->base_offset;
+  };
+  for (const std::int64_t target : {0, 1000, 1001, 2500, 5000, 5001, 7000, 8000, 9000, 9001}) {
+    std::int64_t expected = -1;
+    for (std::size_t i = 0; i < std::size(timestamps); ++i) {
+      if (timestamps[i] >= target) {
+        expected = static_cast<std::int64_t>(i);
+        break;
+      }
+    }
+    EXPECT_EQ(first_at_or_after(target), expected) << "target " << target;
+  }
+}
+
 }  // namespace
 }  // namespace kgroups::broker

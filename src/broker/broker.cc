@@ -8,6 +8,37 @@
 #include "protocol/error_code.h"
 
 namespace kgroups::broker {
+namespace {
+
+ClusterConfig cluster_config(const BrokerConfig& config, const MemoryPlan& plan) {
+  return ClusterConfig{
+      .default_partitions = config.default_partitions,
+      .auto_create = config.auto_create_topics,
+      .topic_defaults = TopicConfig{.retention_ms = config.log_retention_ms,
+                                    .retention_bytes = config.log_retention_bytes},
+      .max_topics = config.max_topics,
+      .max_partitions = config.max_partitions,
+      .max_partitions_per_topic = config.max_partitions_per_topic,
+      .log_memory_bytes = plan.log_bytes,
+  };
+}
+
+CoordinatorConfig coordinator_config(const BrokerConfig& config, const MemoryPlan& plan) {
+  CoordinatorConfig coordinator;
+  coordinator.min_session_timeout_ms = config.group_min_session_timeout_ms;
+  coordinator.max_session_timeout_ms = config.group_max_session_timeout_ms;
+  coordinator.initial_rebalance_delay_ms = config.initial_rebalance_delay_ms;
+  coordinator.max_groups = static_cast<std::size_t>(config.max_groups);
+  coordinator.max_group_size = static_cast<std::size_t>(config.group_max_size);
+  coordinator.max_id_length = static_cast<std::size_t>(config.max_id_length);
+  coordinator.max_group_metadata_bytes = static_cast<std::size_t>(config.max_group_metadata_bytes);
+  coordinator.offset_metadata_max_bytes =
+      static_cast<std::size_t>(config.offset_metadata_max_bytes);
+  coordinator.max_stored_bytes = static_cast<std::size_t>(plan.group_bytes);
+  return coordinator;
+}
+
+}  // namespace
 
 Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
     : config_(std::move(config)),
@@ -15,12 +46,13 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
           resolve_memory_plan(config_, machine_bytes > 0 ? machine_bytes : machine_memory_bytes())),
       request_memory_(memory_plan_.request_bytes),
       response_memory_(memory_plan_.response_bytes),
-      cluster_(config_.default_partitions, config_.auto_create_topics),
-      groups_(CoordinatorConfig{
-          .min_session_timeout_ms = config_.group_min_session_timeout_ms,
-          .max_session_timeout_ms = config_.group_max_session_timeout_ms,
-          .initial_rebalance_delay_ms = config_.initial_rebalance_delay_ms,
-      }) {
+      cluster_(cluster_config(config_, memory_plan_)),
+      groups_(coordinator_config(config_, memory_plan_)),
+      retention_(cluster_, std::chrono::milliseconds(config_.log_retention_check_interval_ms)),
+      record_validator_(protocol::RecordValidatorOptions{
+          .max_uncompressed_bytes = static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes),
+          .allow_producer_ids = false,
+          .allow_transactions = false}) {
   if (config_.default_partitions < 1) {
     throw std::invalid_argument("default partitions must be at least 1, got " +
                                 std::to_string(config_.default_partitions));
@@ -38,7 +70,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
         "; raise --queued-max-request-bytes or --max-memory, or lower --max-message-bytes");
   }
   // Validate every seed first, so that an invalid one leaves no topic behind.
-  Cluster check(config_.default_partitions, false);
+  Cluster check(cluster_config(config_, memory_plan_));
   for (const SeedTopic& seed : config_.seed_topics) {
     const protocol::ErrorCode error = check.create_topic(seed.name, seed.partitions);
     if (error != protocol::ErrorCode::kNone) {

@@ -18,6 +18,9 @@
 #include "broker/cluster.h"
 #include "broker/coordinator_service.h"
 #include "broker/memory_plan.h"
+#include "broker/memory_waiters.h"
+#include "broker/retention_timer.h"
+#include "protocol/record_validator.h"
 
 namespace kgroups::broker {
 
@@ -32,6 +35,10 @@ class Broker {
   Broker(const Broker&) = delete;
   Broker& operator=(const Broker&) = delete;
 
+  // Starts the broker's own timers (retention by time) on `executor`, the io_context that
+  // runs the connections.
+  void start(const asio::any_io_executor& executor) { retention_.start(executor); }
+
   [[nodiscard]] const BrokerConfig& config() const { return config_; }
   [[nodiscard]] const MemoryPlan& memory_plan() const { return memory_plan_; }
   // Sets the address Metadata gives clients (host and port they should connect to).
@@ -40,19 +47,31 @@ class Broker {
   Cluster& cluster() { return cluster_; }
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
+  // Validates Produce's record batches (its decompression buffer is the plan's
+  // uncompressed_batch_bytes).
+  protocol::RecordValidator& record_validator() { return record_validator_; }
   // Bytes of requests being received by all connections (memory_plan().request_bytes).
   ByteBudget& request_memory() { return request_memory_; }
   // Bytes of responses queued and not yet sent, all connections (response_bytes).
   ByteBudget& response_memory() { return response_memory_; }
+
+  // Coroutines waiting for request_memory() or response_memory() to have room: whoever gives
+  // bytes back to one wakes its waiters (MemoryWaiters).
+  MemoryWaiters& request_memory_waiters() { return request_memory_waiters_; }
+  MemoryWaiters& response_memory_waiters() { return response_memory_waiters_; }
 
  private:
   BrokerConfig config_;
   MemoryPlan memory_plan_;
   ByteBudget request_memory_;
   ByteBudget response_memory_;
+  MemoryWaiters request_memory_waiters_;
+  MemoryWaiters response_memory_waiters_;
   Cluster cluster_;
   AppendNotifier append_notifier_;
-  CoordinatorService groups_;  // consumer groups and committed offsets (issue 6)
+  CoordinatorService groups_;  // consumer groups and committed offsets
+  RetentionTimer retention_;
+  protocol::RecordValidator record_validator_;
 };
 
 }  // namespace kgroups::broker

@@ -38,7 +38,7 @@ struct BrokerConfig {
 
   // Records.
   std::int32_t max_message_bytes = 1048588;               // largest record batch Produce accepts
-  std::int64_t max_uncompressed_batch_bytes = 64 * kMiB;  // a compressed batch, decompressed
+  std::int64_t max_uncompressed_batch_bytes = 0;  // 0: min(64 MiB, max_memory / 16)
   std::int32_t fetch_max_bytes = 57671680;                // record bytes in one Fetch response
   std::int32_t max_fetch_wait_ms = 30000;                 // cap on a Fetch's max_wait_ms
 

@@ -1,14 +1,41 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/cluster.h"
 
+#include <algorithm>
 #include <utility>
+
+#include "broker/logger.h"
+#include "broker/memory_plan.h"
 
 namespace kgroups::broker {
 
 using protocol::ErrorCode;
 
-Cluster::Cluster(std::int32_t default_partitions, bool auto_create)
-    : default_partitions_(default_partitions), auto_create_(auto_create) {}
+namespace {
+
+// Segments small enough that retention.bytes can act in steps of about a quarter of it, and
+// that the logs' memory share holds at least 64 of them (eviction then has room to act).
+std::size_t segment_limit_for(const TopicConfig& config, std::int64_t log_memory_bytes) {
+  std::int64_t limit = std::min(static_cast<std::int64_t>(BatchLog::kMaxSegmentBytes),
+                                log_memory_bytes / 64);
+  if (config.retention_bytes > 0) limit = std::min(limit, config.retention_bytes / 4);
+  return static_cast<std::size_t>(std::max<std::int64_t>(limit, 0));
+}
+
+std::int64_t wall_clock_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+Cluster::Cluster(ClusterConfig config) : config_(config) {}
+
+Cluster::Cluster(std::int32_t default_partitions, bool auto_create) {
+  config_.default_partitions = default_partitions;
+  config_.auto_create = auto_create;
+}
 
 bool Cluster::is_valid_topic_name(std::string_view name) {
   if (name.empty() || name.size() > 249 || name == "." || name == "..") return false;
@@ -22,17 +49,28 @@ bool Cluster::is_valid_topic_name(std::string_view name) {
 
 ErrorCode Cluster::check_new_topic(std::string_view name, std::int32_t partitions) const {
   if (!is_valid_topic_name(name)) return ErrorCode::kInvalidTopicException;
-  if (partitions < 1) return ErrorCode::kInvalidPartitions;
+  if (partitions < 1 || partitions > config_.max_partitions_per_topic) {
+    return ErrorCode::kInvalidPartitions;
+  }
   if (topics_.find(name) != topics_.end()) return ErrorCode::kTopicAlreadyExists;
+  if (std::cmp_greater_equal(topics_.size(), config_.max_topics) ||
+      partition_count_ + partitions > config_.max_partitions) {
+    return ErrorCode::kPolicyViolation;
+  }
   return ErrorCode::kNone;
 }
 
-ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions) {
+ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
+                                const std::optional<TopicConfig>& config) {
   const ErrorCode check = check_new_topic(name, partitions);
   if (check != ErrorCode::kNone) return check;
   auto topic = std::make_unique<Topic>();
   topic->name = std::string(name);
+  topic->config = config.value_or(config_.topic_defaults);
   topic->partitions.resize(static_cast<std::size_t>(partitions));
+  const std::size_t segment_limit = segment_limit_for(topic->config, config_.log_memory_bytes);
+  for (BatchLog& log : topic->partitions) log.set_segment_limit(segment_limit);
+  partition_count_ += partitions;
   topics_.emplace(topic->name, std::move(topic));
   return ErrorCode::kNone;
 }
@@ -49,8 +87,15 @@ const Topic* Cluster::find_topic(std::string_view name) const {
 
 Topic* Cluster::find_or_create_topic(std::string_view name) {
   if (Topic* topic = find_topic(name)) return topic;
-  if (!auto_create_ || create_topic(name, default_partitions_) != ErrorCode::kNone) return nullptr;
-  return find_topic(name);
+  if (!config_.auto_create) return nullptr;
+  const ErrorCode error = create_topic(name, config_.default_partitions);
+  if (error == ErrorCode::kPolicyViolation) {
+    log_warn("not auto-creating topic " + quote(name) + ": " +
+             std::to_string(topics_.size()) + " topics and " + std::to_string(partition_count_) +
+             " partitions exist (--max-topics " + std::to_string(config_.max_topics) +
+             ", --max-partitions " + std::to_string(config_.max_partitions) + ")");
+  }
+  return error == ErrorCode::kNone ? find_topic(name) : nullptr;
 }
 
 BatchLog* Cluster::find_partition(std::string_view name, std::int32_t partition) {
@@ -60,6 +105,91 @@ BatchLog* Cluster::find_partition(std::string_view name, std::int32_t partition)
     return nullptr;
   }
   return &topic->partitions[static_cast<std::size_t>(partition)];
+}
+
+bool Cluster::make_room(std::int64_t needed) {
+  while (log_memory_used_ + needed > config_.log_memory_bytes && !segments_by_age_.empty()) {
+    auto [sequence, log] = segments_by_age_.front();
+    segments_by_age_.pop_front();
+    if (log->first_segment_sequence() != sequence) continue;  // already dropped by retention
+    const std::int64_t start_before = log->log_start_offset();
+    const std::size_t freed = log->evict_oldest_segment();
+    log_memory_used_ -= static_cast<std::int64_t>(freed);
+    ++evicted_since_report_.segments;
+    evicted_since_report_.memory_bytes += freed;
+    if (log->log_start_offset() != start_before) ++evicted_since_report_.partitions;
+  }
+  report_evictions(false);
+  return log_memory_used_ + needed <= config_.log_memory_bytes;
+}
+
+void Cluster::report_evictions(bool force) {
+  if (evicted_since_report_.segments == 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && now - last_eviction_report_ < std::chrono::seconds(1)) return;
+  last_eviction_report_ = now;
+  log_warn("records' memory share (" + format_bytes(config_.log_memory_bytes) +
+           ") full: evicted the " + std::to_string(evicted_since_report_.segments) +
+           " oldest segment(s), " +
+           format_bytes(static_cast<std::int64_t>(evicted_since_report_.memory_bytes)) +
+           ", moving the log start offset of " + std::to_string(evicted_since_report_.partitions) +
+           " partition(s) (raise --max-memory or set retention to keep more)");
+  evicted_since_report_ = {};
+}
+
+protocol::Result<std::int64_t> Cluster::append(Topic& topic, std::int32_t partition,
+                                               std::span<const std::uint8_t> batch,
+                                               std::int32_t last_offset_delta,
+                                               std::int64_t max_timestamp) {
+  BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
+  const auto needed = static_cast<std::int64_t>(log.bytes_needed_to_append(batch.size()));
+  if (!make_room(needed)) {
+    log_warn("cannot store a " + format_bytes(static_cast<std::int64_t>(batch.size())) +
+             " batch in " + topic.name + "[" + std::to_string(partition) +
+             "]: the records' memory share (" + format_bytes(config_.log_memory_bytes) +
+             ") cannot hold it; raise --max-memory");
+    return ErrorCode::kKafkaStorageError;
+  }
+  const std::uint64_t sequence = next_segment_sequence_;
+  const std::size_t segments_before = log.segment_count();
+  const auto memory_before = static_cast<std::int64_t>(log.memory_bytes());
+  const std::int64_t base_offset =
+      log.append(batch, last_offset_delta, max_timestamp, wall_clock_ms(), sequence);
+  if (log.segment_count() != segments_before) {
+    ++next_segment_sequence_;
+    segments_by_age_.emplace_back(sequence, &log);
+    // Drop stale entries once they are the majority, so the queue stays proportional to the
+    // segments alive.
+    if (segments_by_age_.size() > 1024 && segments_by_age_.size() % 1024 == 0) {
+      std::erase_if(segments_by_age_, [](const auto& entry) {
+        return entry.first < entry.second->first_segment_sequence();
+      });
+    }
+  }
+  log_memory_used_ += static_cast<std::int64_t>(log.memory_bytes()) - memory_before;
+  if (topic.config.retention_bytes >= 0) {
+    log_memory_used_ -=
+        static_cast<std::int64_t>(log.drop_segments_beyond_size(topic.config.retention_bytes));
+  }
+  return base_offset;
+}
+
+DroppedSegments Cluster::apply_time_retention(std::int64_t now_ms) {
+  DroppedSegments dropped;
+  for (auto& [name, topic] : topics_) {
+    if (topic->config.retention_ms < 0) continue;
+    const std::int64_t cutoff = now_ms - topic->config.retention_ms;
+    for (BatchLog& log : topic->partitions) {
+      const std::size_t segments_before = log.segment_count();
+      const std::size_t freed = log.drop_segments_older_than(cutoff);
+      if (log.segment_count() == segments_before) continue;
+      dropped.segments += segments_before - log.segment_count();
+      dropped.memory_bytes += freed;
+      ++dropped.partitions;
+      log_memory_used_ -= static_cast<std::int64_t>(freed);
+    }
+  }
+  return dropped;
 }
 
 }  // namespace kgroups::broker

@@ -1,42 +1,83 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Cluster: the broker's topics, each a fixed number of partitions, each partition a BatchLog.
-// Topics are created at start-up (seeds), by CreateTopics, or on first use (auto-creation by
-// Metadata and Produce, when enabled) with the default partition count. Topics are never
+// Cluster: the broker's topics, each a fixed number of partitions, each partition a BatchLog,
+// and the memory those logs hold. Topics are created at start-up (seeds), by CreateTopics,
+// or on first use (auto-creation by Metadata and Produce, when enabled) with the default
+// partition count, within the configured counts of topics and partitions. Topics are never
 // deleted and never change their partition count, so Topic and BatchLog pointers stay valid
 // while the Cluster is alive.
+//
+// Memory: every append goes through append(), which keeps the logs' memory within
+// `log_memory_bytes` by evicting the oldest segments of all partitions first (one aggregated
+// log line per second), then applies the topic's retention by size; apply_time_retention()
+// applies retention by time. Both move log start offsets; consumers past them get
+// OFFSET_OUT_OF_RANGE and follow their auto.offset.reset.
 // Not thread-safe: the broker's single network thread owns the Cluster.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <deque>
+#include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "broker/batch_log.h"
 #include "protocol/error_code.h"
+#include "protocol/result.h"
 
 namespace kgroups::broker {
 
+// The settings of one topic that the broker acts on (Kafka's topic configs of those names).
+struct TopicConfig {
+  std::int64_t retention_ms = 604800000;  // retention.ms; -1 keeps records for ever
+  std::int64_t retention_bytes = -1;      // retention.bytes, per partition; -1: no limit
+};
+
+struct ClusterConfig {
+  std::int32_t default_partitions = 6;  // partitions of auto-created topics (>= 1)
+  bool auto_create = true;              // unknown topics are created on first use
+  TopicConfig topic_defaults;           // the broker's log.retention.ms / .bytes
+  std::int32_t max_topics = std::numeric_limits<std::int32_t>::max();
+  std::int32_t max_partitions = std::numeric_limits<std::int32_t>::max();  // all topics
+  std::int32_t max_partitions_per_topic = std::numeric_limits<std::int32_t>::max();
+  std::int64_t log_memory_bytes = std::numeric_limits<std::int64_t>::max();  // all logs
+};
+
 struct Topic {
   std::string name;
+  TopicConfig config;
   std::vector<BatchLog> partitions;  // index = partition id; size >= 1, never changes
+};
+
+// What a retention pass or an eviction dropped.
+struct DroppedSegments {
+  std::size_t segments = 0;
+  std::size_t memory_bytes = 0;
+  std::size_t partitions = 0;  // partitions whose log start offset moved
 };
 
 class Cluster {
  public:
-  // `default_partitions` (>= 1) is the partition count of auto-created topics;
-  // `auto_create` says whether unknown topics are created on first use.
+  explicit Cluster(ClusterConfig config);
+  // The defaults of ClusterConfig with these two set.
   Cluster(std::int32_t default_partitions, bool auto_create);
 
-  // Creates topic `name` with `partitions` partitions. Returns kNone on success,
-  // kInvalidTopicException if the name is not a legal Kafka topic name,
-  // kInvalidPartitions if partitions < 1, or kTopicAlreadyExists; only kNone creates anything.
-  protocol::ErrorCode create_topic(std::string_view name, std::int32_t partitions);
+  // Creates topic `name` with `partitions` partitions and `config` (the broker's defaults when
+  // nullopt). Returns kNone on success; otherwise the error check_new_topic() gives, and
+  // creates nothing.
+  protocol::ErrorCode create_topic(std::string_view name, std::int32_t partitions,
+                                   const std::optional<TopicConfig>& config = std::nullopt);
 
-  // Checks what create_topic() would return, without creating anything.
+  // Checks what create_topic() would return, without creating anything:
+  // kInvalidTopicException (not a legal Kafka topic name), kInvalidPartitions (< 1 or more
+  // than max_partitions_per_topic), kTopicAlreadyExists, or kPolicyViolation (one topic more
+  // than max_topics, or partitions beyond max_partitions in all).
   [[nodiscard]] protocol::ErrorCode check_new_topic(std::string_view name,
                                                     std::int32_t partitions) const;
 
@@ -46,28 +87,59 @@ class Cluster {
 
   // The topic called `name`, creating it with the default partition count if it is unknown
   // and auto-creation is on. nullptr if it does not exist and cannot be created (auto-creation
-  // off or an illegal name).
+  // off, an illegal name, or a limit reached).
   Topic* find_or_create_topic(std::string_view name);
 
   // Partition `partition` of topic `name`, or nullptr if either does not exist.
   BatchLog* find_partition(std::string_view name, std::int32_t partition);
+
+  // Appends a validated batch to `topic`'s partition `partition` (which must exist): makes
+  // room within the logs' memory by evicting the oldest segments of any partition, appends
+  // (see BatchLog::append), then applies the topic's retention.bytes. Returns the batch's
+  // base offset, or kKafkaStorageError (retriable) when even evicting everything would not
+  // make room; nothing is stored then.
+  protocol::Result<std::int64_t> append(Topic& topic, std::int32_t partition,
+                                        std::span<const std::uint8_t> batch,
+                                        std::int32_t last_offset_delta, std::int64_t max_timestamp);
+
+  // Drops, in every partition, the segments whose newest record is older than its topic's
+  // retention.ms before `now_ms` (wall clock, ms since the epoch).
+  DroppedSegments apply_time_retention(std::int64_t now_ms);
 
   // All topics, ordered by name.
   [[nodiscard]] const std::map<std::string, std::unique_ptr<Topic>, std::less<>>& topics() const {
     return topics_;
   }
 
-  [[nodiscard]] std::int32_t default_partitions() const { return default_partitions_; }
-  [[nodiscard]] bool auto_create() const { return auto_create_; }
+  [[nodiscard]] const ClusterConfig& config() const { return config_; }
+  [[nodiscard]] std::int32_t default_partitions() const { return config_.default_partitions; }
+  [[nodiscard]] bool auto_create() const { return config_.auto_create; }
+  // Partitions of all topics.
+  [[nodiscard]] std::int64_t partition_count() const { return partition_count_; }
+  // Memory held by all logs (segments and indexes), and its bound.
+  [[nodiscard]] std::int64_t log_memory_used() const { return log_memory_used_; }
 
   // Whether `name` is a legal Kafka topic name: 1-249 characters of [a-zA-Z0-9._-], and
   // neither "." nor "..".
   static bool is_valid_topic_name(std::string_view name);
 
  private:
-  std::int32_t default_partitions_;
-  bool auto_create_;
+  // Evicts the oldest segments of all logs until `needed` more bytes fit; false if they
+  // cannot.
+  bool make_room(std::int64_t needed);
+  // Logs what evictions dropped since the last line, at most once per second.
+  void report_evictions(bool force);
+
+  ClusterConfig config_;
   std::map<std::string, std::unique_ptr<Topic>, std::less<>> topics_;
+  std::int64_t partition_count_ = 0;
+  std::int64_t log_memory_used_ = 0;  // sum of memory_bytes() of every log
+  // Segments in creation order with their log, to evict the oldest first. An entry is stale
+  // once its segment was dropped (its log's first_segment_sequence() is then larger).
+  std::deque<std::pair<std::uint64_t, BatchLog*>> segments_by_age_;
+  std::uint64_t next_segment_sequence_ = 1;
+  DroppedSegments evicted_since_report_;
+  std::chrono::steady_clock::time_point last_eviction_report_{};
 };
 
 }  // namespace kgroups::broker

@@ -37,7 +37,7 @@ constexpr std::array kLimits{
                1 << 30, "1048588", "message.max.bytes (1048588)",
                "Largest record batch Produce accepts: MESSAGE_TOO_LARGE beyond it"},
     LimitEntry{"--max-uncompressed-batch-bytes", &BrokerConfig::max_uncompressed_batch_bytes,
-               LimitUnit::kBytes, 1024, kInt32Max, "64 MiB", "none",
+               LimitUnit::kBytes, 0, kInt32Max, "min(64 MiB, max-memory / 16)", "none",
                "A compressed batch is decompressed to validate it; one that expands beyond this "
                "gets INVALID_RECORD and nothing is stored"},
     LimitEntry{"--fetch-max-bytes", &BrokerConfig::fetch_max_bytes, LimitUnit::kBytes, 1024,

@@ -65,7 +65,11 @@ MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_
   plan.response_bytes =
       config.max_unsent_bytes > 0 ? config.max_unsent_bytes : plan.total_bytes / 8;
   plan.group_bytes = plan.total_bytes / 16;
-  plan.fixed_bytes = kFixedProcessBytes +
+  plan.uncompressed_batch_bytes =
+      config.max_uncompressed_batch_bytes > 0
+          ? config.max_uncompressed_batch_bytes
+          : std::min(kMaxDefaultUncompressedBytes, plan.total_bytes / 16);
+  plan.fixed_bytes = kFixedProcessBytes + plan.uncompressed_batch_bytes +
                      static_cast<std::int64_t>(config.max_partitions) * kBytesPerPartition +
                      static_cast<std::int64_t>(config.max_topics) * kBytesPerTopic;
   plan.log_bytes = plan.total_bytes - plan.request_bytes - plan.response_bytes - plan.group_bytes -
@@ -75,12 +79,13 @@ MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_
         "--max-memory " + format_bytes(plan.total_bytes) + " leaves " +
         format_bytes(std::max<std::int64_t>(plan.log_bytes, 0)) + " for records after requests (" +
         format_bytes(plan.request_bytes) + "), responses (" + format_bytes(plan.response_bytes) +
-        "), groups (" + format_bytes(plan.group_bytes) + ") and bookkeeping for " +
+        "), groups (" + format_bytes(plan.group_bytes) + "), decompression (" +
+        format_bytes(plan.uncompressed_batch_bytes) + ") and bookkeeping for " +
         std::to_string(config.max_partitions) + " partitions and " +
         std::to_string(config.max_topics) + " topics (" + format_bytes(plan.fixed_bytes) +
         "); at least " + format_bytes(kMinLogBytes) +
         " is needed: raise --max-memory, or lower --queued-max-request-bytes, "
-        "--max-unsent-bytes, --max-partitions or --max-topics");
+        "--max-unsent-bytes, --max-uncompressed-batch-bytes, --max-partitions or --max-topics");
   }
   return plan;
 }

@@ -22,7 +22,8 @@ struct MemoryPlan {
   std::int64_t request_bytes = 0;   // requests being received, all connections
   std::int64_t response_bytes = 0;  // responses not yet sent, all connections
   std::int64_t group_bytes = 0;     // what the group coordinator keeps
-  std::int64_t fixed_bytes = 0;     // the process and the topics' and partitions' bookkeeping
+  std::int64_t fixed_bytes = 0;     // the process, bookkeeping, the decompression buffer
+  std::int64_t uncompressed_batch_bytes = 0;  // largest decompressed batch (part of fixed)
   std::int64_t log_bytes = 0;       // stored record batches (segment capacity)
 
   // One line for the start-up log, e.g. "memory budget 6.0 GiB: records 4.1 GiB, ...".
@@ -34,6 +35,8 @@ struct MemoryPlan {
 inline constexpr std::int64_t kFixedProcessBytes = 32 * kMiB;
 inline constexpr std::int64_t kBytesPerPartition = 256;
 inline constexpr std::int64_t kBytesPerTopic = 1024;
+// The default cap on a decompressed batch when max-memory / 16 is larger.
+inline constexpr std::int64_t kMaxDefaultUncompressedBytes = 64 * kMiB;
 // The smallest share of records the plan accepts.
 inline constexpr std::int64_t kMinLogBytes = 8 * kMiB;
 
@@ -41,7 +44,8 @@ inline constexpr std::int64_t kMinLogBytes = 8 * kMiB;
 std::int64_t machine_memory_bytes();
 
 // Resolves the budget of `config` (0 fields take their defaults: max_memory a quarter of
-// `machine_bytes`, requests and responses an eighth of it each, groups a sixteenth).
+// `machine_bytes`, requests and responses an eighth of it each, groups a sixteenth, the
+// decompression buffer a sixteenth but at most kMaxDefaultUncompressedBytes).
 // Throws std::invalid_argument saying which setting to change when the shares leave less than
 // kMinLogBytes for records.
 MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_bytes);

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -20,6 +21,7 @@
 #include "broker/broker_config.h"
 #include "broker/limit_table.h"
 #include "broker/logger.h"
+#include "broker/open_file_limit.h"
 #include "broker/tcp_server.h"
 
 namespace {
@@ -151,6 +153,9 @@ int run_kgroupsd(int argc, char** argv) {
   }
 
   try {
+    // Every connection is a file descriptor: allow as many as the hard limit does (TcpServer
+    // caps connections below the result).
+    kgroups::broker::raise_open_file_limit();
     // The broker outlives the io_context: destroying the io_context destroys suspended
     // coroutines, whose clean-up still touches broker state.
     kgroups::broker::Broker broker(config);
@@ -170,6 +175,7 @@ int run_kgroupsd(int argc, char** argv) {
       io.stop();
     });
     server.start();
+    broker.start(io.get_executor());
     kgroups::broker::log_info(broker.memory_plan().describe());
     kgroups::broker::log_info("advertising " + broker.config().advertised_host + ":" +
                               std::to_string(broker.config().advertised_port) + ", " +
@@ -180,6 +186,11 @@ int run_kgroupsd(int argc, char** argv) {
     std::fflush(stdout);
     io.run();
     kgroups::broker::log_info("stopped");
+    // Exit without destroying the connections and the broker: freeing gigabytes of stored
+    // records and queued responses piece by piece takes longer than the kernel needs to
+    // reclaim the whole process (3 GiB stored: 0.56 s against 0.23 s).
+    std::fflush(stdout);
+    std::_Exit(0);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kgroupsd: %s\n", e.what());
     return 1;

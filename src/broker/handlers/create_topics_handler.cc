@@ -7,11 +7,19 @@
 // - v1: validate_only checks without creating; error_message says what was wrong.
 // - v2-4: throttle_time_ms (0).
 // - Errors per topic: TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION (illegal name),
-//   INVALID_PARTITIONS, INVALID_REQUEST for a topic named twice in one request (none of those
-//   is created), INVALID_REPLICA_ASSIGNMENT for explicit assignments (not implemented).
-//   Topic configs are accepted and ignored.
+//   INVALID_PARTITIONS (< 1, or more than --max-partitions-per-topic), POLICY_VIOLATION (past
+//   --max-topics or --max-partitions, or past --max-partitions-per-request counted over the
+//   request in order), INVALID_REQUEST for a topic named twice in one request (none of those
+//   is created), INVALID_REPLICA_ASSIGNMENT for explicit assignments (not implemented),
+//   INVALID_CONFIG for a retention.ms or retention.bytes that is not a number >= -1.
+// - Configs: retention.ms and retention.bytes are applied (the broker's defaults otherwise);
+//   other names are accepted and ignored.
+// - error_message is given for the first kMaxErrorMessages failed topics only, so a request
+//   of many bad topics cannot make a response much larger than itself.
 // timeout_ms is not needed: creation is immediate.
+#include <charconv>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "broker/handlers/handlers.h"
@@ -22,7 +30,42 @@ namespace {
 
 using protocol::ErrorCode;
 
-std::string explain(ErrorCode error, const protocol::CreateTopicsRequest::Topic& topic) {
+constexpr std::size_t kMaxErrorMessages = 64;
+
+// A config value that must be an integer >= -1 (retention.ms, retention.bytes).
+std::optional<std::int64_t> parse_limit(std::optional<std::string_view> text) {
+  if (!text) return std::nullopt;
+  std::int64_t value = 0;
+  const char* end = text->data() + text->size();
+  const auto [parsed_end, error] = std::from_chars(text->data(), end, value);
+  if (error != std::errc() || parsed_end != end || value < -1) return std::nullopt;
+  return value;
+}
+
+// The topic's config from the broker's defaults and the request's entries; nullopt (with
+// `bad` naming the entry) when a value is invalid.
+std::optional<TopicConfig> topic_config(const TopicConfig& defaults,
+                                        const protocol::CreateTopicsRequest::Topic& topic,
+                                        std::string& bad) {
+  TopicConfig config = defaults;
+  for (const auto& entry : topic.configs) {
+    std::int64_t* field = entry.name == "retention.ms"      ? &config.retention_ms
+                          : entry.name == "retention.bytes" ? &config.retention_bytes
+                                                            : nullptr;
+    if (field == nullptr) continue;
+    const std::optional<std::int64_t> value = parse_limit(entry.value);
+    if (!value) {
+      bad = "Invalid value " + std::string(entry.value.value_or("null")) + " for configuration " +
+            std::string(entry.name) + ": it must be a whole number >= -1.";
+      return std::nullopt;
+    }
+    *field = *value;
+  }
+  return config;
+}
+
+std::string explain(ErrorCode error, const protocol::CreateTopicsRequest::Topic& topic,
+                    const ClusterConfig& limits) {
   const std::string name(topic.name);
   switch (error) {
     case ErrorCode::kTopicAlreadyExists:
@@ -31,8 +74,15 @@ std::string explain(ErrorCode error, const protocol::CreateTopicsRequest::Topic&
       return "Topic name '" + name +
              "' is illegal: use 1-249 characters of ASCII letters, digits, '.', '_' and '-'.";
     case ErrorCode::kInvalidPartitions:
-      return "Number of partitions must be at least 1 (or -1 for the broker default), got " +
+      return "Number of partitions must be 1 to " +
+             std::to_string(limits.max_partitions_per_topic) +
+             " (--max-partitions-per-topic), or -1 for the broker default; got " +
              std::to_string(topic.num_partitions) + ".";
+    case ErrorCode::kPolicyViolation:
+      return "Creating topic '" + name + "' would exceed --max-topics " +
+             std::to_string(limits.max_topics) + ", --max-partitions " +
+             std::to_string(limits.max_partitions) +
+             " or the partitions one request may create (--max-partitions-per-request).";
     case ErrorCode::kInvalidReplicationFactor:
       return "Replication factor must be 1 (or -1): kgroupsd is a single broker; got " +
              std::to_string(topic.replication_factor) + ".";
@@ -55,10 +105,16 @@ asio::awaitable<Reply> handle_create_topics(RequestContext& ctx) {
   std::map<std::string_view, int> mentions;
   for (const auto& topic : request->topics) ++mentions[topic.name];
 
+  const std::int64_t per_request = ctx.broker.config().max_partitions_per_request;
+  std::int64_t requested = 0;  // partitions of the topics so far that passed the checks
+  std::size_t messages = 0;
   protocol::CreateTopicsResponse response;
   for (const auto& topic : request->topics) {
     const std::int32_t partitions =
         topic.num_partitions == -1 ? cluster.default_partitions() : topic.num_partitions;
+    std::string bad_config;
+    const std::optional<TopicConfig> config =
+        topic_config(cluster.config().topic_defaults, topic, bad_config);
     ErrorCode error = ErrorCode::kNone;
     if (mentions[topic.name] > 1) {
       error = ErrorCode::kInvalidRequest;
@@ -66,15 +122,25 @@ asio::awaitable<Reply> handle_create_topics(RequestContext& ctx) {
       error = ErrorCode::kInvalidReplicaAssignment;
     } else if (topic.replication_factor != 1 && topic.replication_factor != -1) {
       error = ErrorCode::kInvalidReplicationFactor;
-    } else if (request->validate_only) {
-      error = cluster.check_new_topic(topic.name, partitions);
+    } else if (!config) {
+      error = ErrorCode::kInvalidConfig;
     } else {
-      error = cluster.create_topic(topic.name, partitions);
+      error = cluster.check_new_topic(topic.name, partitions);
+      if (error == ErrorCode::kNone && requested + partitions > per_request) {
+        error = ErrorCode::kPolicyViolation;
+      }
+      if (error == ErrorCode::kNone) {
+        requested += partitions;
+        if (!request->validate_only) error = cluster.create_topic(topic.name, partitions, config);
+      }
     }
     auto& out = response.topics.emplace_back();
     out.name = std::string(topic.name);
     out.error_code = error;
-    if (error != ErrorCode::kNone) out.error_message = explain(error, topic);
+    if (error != ErrorCode::kNone && messages++ < kMaxErrorMessages) {
+      out.error_message =
+          error == ErrorCode::kInvalidConfig ? bad_config : explain(error, topic, cluster.config());
+    }
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

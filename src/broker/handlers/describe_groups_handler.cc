@@ -4,8 +4,11 @@
 // - v0: each group's state (Kafka's names), protocol type and, when Stable, the selected
 //   assignor and every member's metadata and assignment. A group the broker does not have
 //   is described as Dead with no error, as Kafka does.
+// - A group named more than once is described once, so the response grows with the groups
+//   that exist, not with the request's repetitions.
 // - Not served: v1+ (throttle time, authorized operations, group_instance_id).
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 #include "broker/handlers/group_error_code.h"
@@ -19,7 +22,9 @@ asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
   CoordinatorService& groups = ctx.broker.groups();
   protocol::DescribeGroupsResponse response;
+  std::unordered_set<std::string_view> seen;
   for (const std::string_view group_id : request->groups) {
+    if (!seen.insert(group_id).second) continue;
     GroupSummary summary = groups.coordinator().describe_group(group_id);
     auto& group = response.groups.emplace_back();
     group.error_code = to_error_code(summary.error);

@@ -13,6 +13,7 @@
 
 #include "broker/coordinator/join_group.h"
 #include "broker/handlers/group_error_code.h"
+#include "broker/handlers/group_refusal_log.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/parked_call.h"
 #include "protocol/messages/join_group.h"
@@ -44,6 +45,7 @@ asio::awaitable<Reply> handle_join_group(RequestContext& ctx) {
     groups.schedule_expiries(executor);
   });
 
+  log_group_refusal(ctx.peer, "JoinGroup", request->group_id, result.error);
   protocol::JoinGroupResponse response;
   response.error_code = to_error_code(result.error);
   response.generation_id = result.generation_id;

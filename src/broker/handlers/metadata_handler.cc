@@ -7,8 +7,13 @@
 //   (this broker: admin clients need a controller) and is_internal (false).
 // - v2: cluster_id. v3: throttle_time_ms (0).
 // - v4: allow_auto_topic_creation; false gives UNKNOWN_TOPIC_OR_PARTITION for unknown topics.
-// An illegal topic name gets INVALID_TOPIC_EXCEPTION. One broker: it leads every partition and
-// is the only replica and in-sync replica.
+// An illegal topic name gets INVALID_TOPIC_EXCEPTION; a topic that cannot be auto-created
+// because of --max-topics or --max-partitions gets UNKNOWN_TOPIC_OR_PARTITION (with a log
+// line). A topic named more than once is described once (Kafka reads the list into a set),
+// so the response grows with the topics that exist, not with the request's repetitions. One
+// broker: it leads every partition and is the only replica and in-sync replica.
+#include <unordered_set>
+
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/metadata.h"
 
@@ -52,7 +57,9 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
     }
   } else {
     const bool may_create = cluster.auto_create() && request->allow_auto_topic_creation;
+    std::unordered_set<std::string_view> seen;
     for (const std::string_view name : *request->topics) {
+      if (!seen.insert(name).second) continue;
       const Topic* topic =
           may_create ? cluster.find_or_create_topic(name) : cluster.find_topic(name);
       if (topic != nullptr) {

@@ -5,13 +5,16 @@
 //   ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS), so a member that lost a partition in a
 //   rebalance cannot overwrite the new owner's commit; generation -1 with an empty member id
 //   commits for a group without members. The group's error is given for every partition.
-// - A partition the broker does not have gets UNKNOWN_TOPIC_OR_PARTITION and is not stored.
+// - A partition the broker does not have gets UNKNOWN_TOPIC_OR_PARTITION and is not stored;
+//   one whose metadata is longer than --offset-metadata-max-bytes gets
+//   OFFSET_METADATA_TOO_LARGE and is not stored, while the others are.
 // - retention_time_ms is ignored: committed offsets live as long as the broker.
 // - Not served: v0-1 (ZooKeeper-era and commit_timestamp), v3+.
 #include <string>
 #include <utility>
 
 #include "broker/handlers/group_error_code.h"
+#include "broker/handlers/group_refusal_log.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/offset_commit.h"
 
@@ -35,9 +38,18 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
     }
   }
   CoordinatorService& groups = ctx.broker.groups();
-  const protocol::ErrorCode error = to_error_code(groups.coordinator().commit_offsets(params));
+  const OffsetCommitResult result = groups.coordinator().commit_offsets(params);
   groups.schedule_expiries(co_await asio::this_coro::executor);
+  log_group_refusal(ctx.peer, "OffsetCommit", request->group_id, result.error);
+  for (const GroupError error : result.partition_errors) {
+    if (error == GroupError::kOffsetMetadataTooLarge) {
+      log_group_refusal(ctx.peer, "OffsetCommit", request->group_id, error);
+      break;
+    }
+  }
 
+  // The coordinator's outcomes are in the order of params.offsets: the known partitions.
+  std::size_t next_outcome = 0;
   protocol::OffsetCommitResponse response;
   for (const auto& topic : request->topics) {
     auto& topic_response = response.topics.emplace_back();
@@ -45,9 +57,15 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
     for (const auto& partition : topic.partitions) {
       const bool known =
           ctx.broker.cluster().find_partition(topic.name, partition.partition_index) != nullptr;
-      topic_response.partitions.push_back(protocol::OffsetCommitResponse::Partition{
-          partition.partition_index,
-          known ? error : protocol::ErrorCode::kUnknownTopicOrPartition});
+      protocol::ErrorCode error = protocol::ErrorCode::kUnknownTopicOrPartition;
+      if (known) {
+        error = to_error_code(next_outcome < result.partition_errors.size()
+                                  ? result.partition_errors[next_outcome]
+                                  : result.error);
+        ++next_outcome;
+      }
+      topic_response.partitions.push_back(
+          protocol::OffsetCommitResponse::Partition{partition.partition_index, error});
     }
   }
   response.encode(ctx.response, ctx.version());

@@ -4,13 +4,17 @@
 // - v1: the committed offset and metadata of each partition asked for; offset -1 and empty
 //   metadata where nothing is committed (also for a group that does not exist). Answered in
 //   every group state, without a membership check.
+// - A partition named more than once is answered once (Kafka collects them in a map), so the
+//   response grows with what is committed, not with the request's repetitions.
 // - Not served: v0 (ZooKeeper offsets), v2+ (null topics meaning "all"; the coordinator
 //   supports it through fetch_offsets(group, nullopt)).
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/partition_key.h"
 #include "protocol/messages/offset_fetch.h"
 
 namespace kgroups::broker::handlers {
@@ -21,8 +25,10 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
   std::optional<std::vector<TopicPartition>> partitions;
   if (request->topics) {
     partitions.emplace();
+    std::unordered_set<PartitionKey, PartitionKeyHash> seen;
     for (const auto& topic : *request->topics) {
       for (const std::int32_t partition : topic.partition_indexes) {
+        if (!seen.insert(PartitionKey{topic.name, partition}).second) continue;
         partitions->push_back(TopicPartition{std::string(topic.name), partition});
       }
     }

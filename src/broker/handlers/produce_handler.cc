@@ -1,26 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Produce (key 0): v0-3.
-// - v3: served. Each partition's records must be magic-2 batches; every batch is checked
-//   (sizes, CRC-32C, record count) before any is stored, then stored as sent with the broker's
-//   base offset written in. Compressed batches are stored as they are, never decompressed.
+// - v3: served. Each partition's records must be exactly one magic-2 batch, validated as
+//   Kafka's LogValidator does before anything is stored (protocol/record_validator.h): sizes,
+//   CRC-32C, codec, record count against the records actually there, every record's varints
+//   and lengths, offset deltas, timestamps; compressed batches are decompressed for this (up to
+//   --max-uncompressed-batch-bytes) but stored as sent. Control batches, transactional batches
+//   and producer ids are refused (InitProducerId is not served, so no client asked for them).
+//   Structural damage gets CORRUPT_MESSAGE, the rest INVALID_RECORD (INVALID_TIMESTAMP for a
+//   client-set LogAppendTime); nothing of the partition is stored then. A stored batch gets the
+//   broker's base offset and, if its header disagrees with its records, their max timestamp.
 // - v0-2: advertised only because librdkafka turns compression off unless Produce's range
 //   includes v0 (Kafka 4.0 does the same, KAFKA-18659). Their v0/v1 message sets get
 //   UNSUPPORTED_FOR_MESSAGE_FORMAT.
 // - acks: 1 and -1 answer once the batches are stored (there is one replica, so the same
 //   moment); 0 sends no response at all, and an error then closes the connection, as Kafka
 //   does, since the client has no other way to learn of it. Other values: INVALID_REQUIRED_ACKS.
-// - Unknown topics are auto-created when the broker allows it; else UNKNOWN_TOPIC_OR_PARTITION.
-// - A batch above --max-message-bytes: MESSAGE_TOO_LARGE. Bad CRC: CORRUPT_MESSAGE. Null or
-//   empty records: INVALID_RECORD.
+// - A partition named more than once is stored and answered once, with the records it was
+//   named with last, in the order first named (Kafka keeps the partitions in a map).
+// - Unknown topics are auto-created when the broker allows it (within --max-topics and
+//   --max-partitions); else UNKNOWN_TOPIC_OR_PARTITION.
+// - Records above --max-message-bytes: MESSAGE_TOO_LARGE. Null or empty records:
+//   INVALID_RECORD. No room in the records' memory share even after evicting
+//   the oldest segments: KAFKA_STORAGE_ERROR (retriable).
 // - Not implemented: transactions and idempotence (InitProducerId is not served, so clients
 //   send neither), log-append time (log_append_time_ms is -1).
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/partition_key.h"
 #include "broker/logger.h"
 #include "protocol/messages/produce.h"
 #include "protocol/record_batch.h"
+#include "protocol/record_validator.h"
 
 namespace kgroups::broker::handlers {
 namespace {
@@ -43,10 +57,36 @@ std::string_view compression_name(protocol::Compression compression) {
   return "unknown compression";
 }
 
-// Validates and stores one partition's records; returns the partition's response.
-protocol::ProduceResponse::PartitionResponse produce_partition(
-    RequestContext& ctx, std::string_view topic_name, Topic* topic,
-    const protocol::ProduceRequest::PartitionData& data, ErrorCode topic_error) {
+// One distinct partition of the request.
+struct ProduceTarget {
+  std::string_view topic;
+  const protocol::ProduceRequest::PartitionData* data;  // the records it was named with last
+};
+
+std::vector<ProduceTarget> distinct_targets(const protocol::ProduceRequest& request) {
+  std::vector<ProduceTarget> targets;
+  std::unordered_map<PartitionKey, std::size_t, PartitionKeyHash> position;
+  for (const auto& topic : request.topic_data) {
+    for (const auto& partition : topic.partition_data) {
+      const auto [found, inserted] =
+          position.try_emplace(PartitionKey{topic.name, partition.index}, targets.size());
+      if (inserted) {
+        targets.push_back(ProduceTarget{topic.name, &partition});
+      } else {
+        targets[found->second].data = &partition;
+      }
+    }
+  }
+  return targets;
+}
+
+// Validates and stores one partition's records; returns the partition's response, and in
+// `reason` why the records were refused when the validator says.
+protocol::ProduceResponse::PartitionResponse produce_partition(RequestContext& ctx, Topic* topic,
+                                                               const ProduceTarget& target,
+                                                               ErrorCode topic_error,
+                                                               std::string& reason) {
+  const auto& data = *target.data;
   protocol::ProduceResponse::PartitionResponse out;
   out.index = data.index;
   if (topic_error != ErrorCode::kNone) {
@@ -57,37 +97,31 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
     out.error_code = ErrorCode::kUnknownTopicOrPartition;
     return out;
   }
-  if (!data.records || data.records->empty()) {
-    out.error_code = ErrorCode::kInvalidRecord;
+  if (data.records && data.records->size() >
+                          static_cast<std::size_t>(ctx.broker.config().max_message_bytes)) {
+    out.error_code = ErrorCode::kMessageTooLarge;
     return out;
   }
-  auto batches = protocol::split_record_batches(*data.records);
-  if (!batches) {
-    out.error_code = batches.error();
+  protocol::RecordValidator& validator = ctx.broker.record_validator();
+  const auto batch = validator.validate(data.records.value_or(protocol::ByteView{}));
+  if (!batch) {
+    out.error_code = batch.error();
+    reason = validator.rejection_reason();
     return out;
   }
-  const auto max_bytes = static_cast<std::size_t>(ctx.broker.config().max_message_bytes);
-  for (const protocol::RecordBatchView& batch : *batches) {
-    if (batch.bytes.size() > max_bytes) {
-      out.error_code = ErrorCode::kMessageTooLarge;
-      return out;
-    }
+  const auto base_offset = ctx.broker.cluster().append(
+      *topic, data.index, batch->bytes, batch->header.last_offset_delta, batch->max_timestamp);
+  if (!base_offset) {
+    out.error_code = base_offset.error();
+    return out;
   }
-  BatchLog& log = topic->partitions[static_cast<std::size_t>(data.index)];
-  std::int32_t records = 0;
-  for (const protocol::RecordBatchView& batch : *batches) {
-    const std::int64_t base_offset =
-        log.append(batch.bytes, batch.header.last_offset_delta, batch.header.max_timestamp);
-    if (out.base_offset < 0) out.base_offset = base_offset;
-    records += batch.header.record_count;
-  }
+  out.base_offset = *base_offset;
   if (log_enabled(LogLevel::kDebug)) {
-    log_line(LogLevel::kDebug,
-             std::string(ctx.peer) + " Produce " + std::string(topic_name) + "[" +
-                 std::to_string(data.index) + "]: " + std::to_string(records) + " records in " +
-                 std::to_string(batches->size()) + " batch(es), " +
-                 std::string(compression_name(batches->front().header.compression())) +
-                 ", base offset " + std::to_string(out.base_offset));
+    log_line(LogLevel::kDebug, std::string(ctx.peer) + " Produce " + quote(topic->name) + "[" +
+                                   std::to_string(data.index) + "]: " +
+                                   std::to_string(batch->header.record_count) + " records, " +
+                                   std::string(compression_name(batch->header.compression())) +
+                                   ", base offset " + std::to_string(out.base_offset));
   }
   return out;
 }
@@ -101,38 +135,42 @@ asio::awaitable<Reply> handle_produce(RequestContext& ctx) {
 
   Cluster& cluster = ctx.broker.cluster();
   protocol::ProduceResponse response;
-  response.responses.reserve(request->topic_data.size());
-  bool appended = false;
   ErrorCode first_error = ErrorCode::kNone;
-  for (const auto& topic_data : request->topic_data) {
+  std::string first_refusal;  // "topic[partition]: ERROR" of the first refused partition
+  std::size_t refusals = 0;
+  for (const ProduceTarget& target : distinct_targets(*request)) {
     ErrorCode topic_error = ErrorCode::kNone;
     Topic* topic = nullptr;
     if (!valid_acks) {
       topic_error = ErrorCode::kInvalidRequiredAcks;
-    } else if (!Cluster::is_valid_topic_name(topic_data.name)) {
+    } else if (!Cluster::is_valid_topic_name(target.topic)) {
       topic_error = ErrorCode::kInvalidTopicException;
-    } else if ((topic = cluster.find_or_create_topic(topic_data.name)) == nullptr) {
+    } else if ((topic = cluster.find_or_create_topic(target.topic)) == nullptr) {
       topic_error = ErrorCode::kUnknownTopicOrPartition;
     }
-    auto& topic_response = response.responses.emplace_back();
-    topic_response.name = std::string(topic_data.name);
-    topic_response.partition_responses.reserve(topic_data.partition_data.size());
-    for (const auto& partition_data : topic_data.partition_data) {
-      auto partition_response =
-          produce_partition(ctx, topic_data.name, topic, partition_data, topic_error);
-      if (partition_response.error_code == ErrorCode::kNone) {
-        appended = true;
-      } else {
-        if (first_error == ErrorCode::kNone) first_error = partition_response.error_code;
-        log_warn(std::string(ctx.peer) + " Produce " + std::string(topic_data.name) + "[" +
-                 std::to_string(partition_data.index) +
-                 "] refused: " + std::string(protocol::error_name(partition_response.error_code)));
-      }
-      topic_response.partition_responses.push_back(std::move(partition_response));
+    if (response.responses.empty() || response.responses.back().name != target.topic) {
+      response.responses.emplace_back().name = std::string(target.topic);
     }
+    std::string reason;
+    auto partition_response = produce_partition(ctx, topic, target, topic_error, reason);
+    if (partition_response.error_code == ErrorCode::kNone) {
+      ctx.broker.append_notifier().notify(
+          topic->partitions[static_cast<std::size_t>(partition_response.index)]);
+    } else {
+      if (refusals++ == 0) {
+        first_error = partition_response.error_code;
+        first_refusal = quote(target.topic) + "[" + std::to_string(partition_response.index) +
+                        "]: " + std::string(protocol::error_name(first_error));
+        if (!reason.empty()) first_refusal += " (" + reason + ")";
+      }
+    }
+    response.responses.back().partition_responses.push_back(std::move(partition_response));
   }
-  if (appended) ctx.broker.append_notifier().notify_all();
 
+  if (refusals > 0) {
+    log_warn(std::string(ctx.peer) + " Produce refused " + std::to_string(refusals) +
+             " partition(s), the first " + first_refusal);
+  }
   if (request->acks == 0) {
     if (first_error != ErrorCode::kNone) {
       co_return ctx.close_because("acks=0 produce failed with " +

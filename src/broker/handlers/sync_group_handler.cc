@@ -11,6 +11,7 @@
 
 #include "broker/coordinator/sync_group.h"
 #include "broker/handlers/group_error_code.h"
+#include "broker/handlers/group_refusal_log.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/parked_call.h"
 #include "protocol/messages/sync_group.h"
@@ -37,6 +38,7 @@ asio::awaitable<Reply> handle_sync_group(RequestContext& ctx) {
     groups.schedule_expiries(executor);
   });
 
+  log_group_refusal(ctx.peer, "SyncGroup", request->group_id, result.error);
   protocol::SyncGroupResponse response;
   response.error_code = to_error_code(result.error);
   response.assignment = std::move(result.assignment);
