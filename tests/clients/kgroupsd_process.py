@@ -53,6 +53,22 @@ class Kgroupsd:
         assert text.startswith(READY_PREFIX), f"unexpected ready line: {text!r}"
         return text[len(READY_PREFIX):]
 
+    def rss_mib(self):
+        """The broker's resident memory (VmRSS), in MiB."""
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        raise AssertionError("no VmRSS line")
+
+    def peak_rss_mib(self):
+        """The broker's peak resident memory so far (VmHWM), in MiB."""
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        raise AssertionError("no VmHWM line")
+
     def log(self):
         self._log_file.flush()
         return self.log_path.read_text(errors="replace")

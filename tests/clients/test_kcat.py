@@ -71,8 +71,8 @@ def test_gzip_batches_are_stored_compressed_and_read_back(start_kgroupsd):
     # The broker saw gzip batches (kcat silently sends uncompressed ones when the broker's
     # Produce range lacks v0), and nothing uncompressed.
     log = broker.log()
-    assert "batch(es), gzip" in log
-    assert "batch(es), uncompressed" not in log
+    assert "records, gzip" in log
+    assert "records, uncompressed" not in log
 
 
 def test_read_from_an_offset_inside_a_compressed_batch(kgroupsd):
