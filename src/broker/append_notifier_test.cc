@@ -20,8 +20,7 @@ void spawn_waiter(asio::io_context& io, AppendNotifier& notifier,
   asio::co_spawn(
       io,
       [&notifier, partitions = std::move(partitions), &woken]() -> asio::awaitable<void> {
-        co_await notifier.wait_until(asio::steady_timer::clock_type::now() + hours(1),
-                                     partitions);
+        co_await notifier.wait_until(asio::steady_timer::clock_type::now() + hours(1), partitions);
         woken = true;
       },
       asio::detached);

@@ -16,8 +16,8 @@ namespace {
 // Segments small enough that retention.bytes can act in steps of about a quarter of it, and
 // that the logs' memory share holds at least 64 of them (eviction then has room to act).
 std::size_t segment_limit_for(const TopicConfig& config, std::int64_t log_memory_bytes) {
-  std::int64_t limit = std::min(static_cast<std::int64_t>(BatchLog::kMaxSegmentBytes),
-                                log_memory_bytes / 64);
+  std::int64_t limit =
+      std::min(static_cast<std::int64_t>(BatchLog::kMaxSegmentBytes), log_memory_bytes / 64);
   if (config.retention_bytes > 0) limit = std::min(limit, config.retention_bytes / 4);
   return static_cast<std::size_t>(std::max<std::int64_t>(limit, 0));
 }
@@ -90,8 +90,8 @@ Topic* Cluster::find_or_create_topic(std::string_view name) {
   if (!config_.auto_create) return nullptr;
   const ErrorCode error = create_topic(name, config_.default_partitions);
   if (error == ErrorCode::kPolicyViolation) {
-    log_warn("not auto-creating topic " + quote(name) + ": " +
-             std::to_string(topics_.size()) + " topics and " + std::to_string(partition_count_) +
+    log_warn("not auto-creating topic " + quote(name) + ": " + std::to_string(topics_.size()) +
+             " topics and " + std::to_string(partition_count_) +
              " partitions exist (--max-topics " + std::to_string(config_.max_topics) +
              ", --max-partitions " + std::to_string(config_.max_partitions) + ")");
   }

@@ -125,8 +125,8 @@ TEST(Cluster, ABatchLargerThanTheLogMemoryIsRefusedWithAStorageErrorAndNotStored
 
 TEST(Cluster, AppendAppliesTheTopicsRetentionBytes) {
   Cluster cluster(6, true);
-  ASSERT_EQ(cluster.create_topic("small", 1, TopicConfig{.retention_ms = -1,
-                                                          .retention_bytes = 8 * kKiB}),
+  ASSERT_EQ(cluster.create_topic("small", 1,
+                                 TopicConfig{.retention_ms = -1, .retention_bytes = 8 * kKiB}),
             ErrorCode::kNone);
   Topic& topic = *cluster.find_topic("small");
   const std::vector<std::uint8_t> batch = batch_of(1000, 1000);
@@ -142,8 +142,7 @@ TEST(Cluster, TimeRetentionDropsSegmentsOlderThanEachTopicsRetentionMs) {
   Cluster cluster(6, true);
   ASSERT_EQ(cluster.create_topic("hour", 1, TopicConfig{.retention_ms = kHourMs}),
             ErrorCode::kNone);
-  ASSERT_EQ(cluster.create_topic("forever", 1, TopicConfig{.retention_ms = -1}),
-            ErrorCode::kNone);
+  ASSERT_EQ(cluster.create_topic("forever", 1, TopicConfig{.retention_ms = -1}), ErrorCode::kNone);
   const std::int64_t now = 10 * kHourMs;
   for (const char* name : {"hour", "forever"}) {
     Topic& topic = *cluster.find_topic(name);

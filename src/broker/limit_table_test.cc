@@ -17,9 +17,8 @@ TEST(LimitTable, EveryFlagIsListedOnceAndItsDefaultIsInItsRange) {
   for (const LimitEntry& limit : limit_table()) {
     EXPECT_TRUE(flags.insert(limit.flag).second) << limit.flag << " is listed twice";
     EXPECT_TRUE(limit.flag.starts_with("--")) << limit.flag;
-    const std::int64_t value =
-        std::visit([&](auto member) { return static_cast<std::int64_t>(defaults.*member); },
-                   limit.field);
+    const std::int64_t value = std::visit(
+        [&](auto member) { return static_cast<std::int64_t>(defaults.*member); }, limit.field);
     EXPECT_GE(value, limit.min_value) << limit.flag;
     EXPECT_LE(value, limit.max_value) << limit.flag;
     EXPECT_FALSE(limit.bounds.empty()) << limit.flag;

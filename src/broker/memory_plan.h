@@ -18,13 +18,13 @@
 namespace kgroups::broker {
 
 struct MemoryPlan {
-  std::int64_t total_bytes = 0;     // --max-memory, resolved
-  std::int64_t request_bytes = 0;   // requests being received, all connections
-  std::int64_t response_bytes = 0;  // responses not yet sent, all connections
-  std::int64_t group_bytes = 0;     // what the group coordinator keeps
-  std::int64_t fixed_bytes = 0;     // the process, bookkeeping, the decompression buffer
+  std::int64_t total_bytes = 0;               // --max-memory, resolved
+  std::int64_t request_bytes = 0;             // requests being received, all connections
+  std::int64_t response_bytes = 0;            // responses not yet sent, all connections
+  std::int64_t group_bytes = 0;               // what the group coordinator keeps
+  std::int64_t fixed_bytes = 0;               // the process, bookkeeping, the decompression buffer
   std::int64_t uncompressed_batch_bytes = 0;  // largest decompressed batch (part of fixed)
-  std::int64_t log_bytes = 0;       // stored record batches (segment capacity)
+  std::int64_t log_bytes = 0;                 // stored record batches (segment capacity)
 
   // One line for the start-up log, e.g. "memory budget 6.0 GiB: records 4.1 GiB, ...".
   [[nodiscard]] std::string describe() const;

@@ -97,8 +97,8 @@ protocol::ProduceResponse::PartitionResponse produce_partition(RequestContext& c
     out.error_code = ErrorCode::kUnknownTopicOrPartition;
     return out;
   }
-  if (data.records && data.records->size() >
-                          static_cast<std::size_t>(ctx.broker.config().max_message_bytes)) {
+  if (data.records &&
+      data.records->size() > static_cast<std::size_t>(ctx.broker.config().max_message_bytes)) {
     out.error_code = ErrorCode::kMessageTooLarge;
     return out;
   }
@@ -117,11 +117,11 @@ protocol::ProduceResponse::PartitionResponse produce_partition(RequestContext& c
   }
   out.base_offset = *base_offset;
   if (log_enabled(LogLevel::kDebug)) {
-    log_line(LogLevel::kDebug, std::string(ctx.peer) + " Produce " + quote(topic->name) + "[" +
-                                   std::to_string(data.index) + "]: " +
-                                   std::to_string(batch->header.record_count) + " records, " +
-                                   std::string(compression_name(batch->header.compression())) +
-                                   ", base offset " + std::to_string(out.base_offset));
+    log_line(LogLevel::kDebug,
+             std::string(ctx.peer) + " Produce " + quote(topic->name) + "[" +
+                 std::to_string(data.index) + "]: " + std::to_string(batch->header.record_count) +
+                 " records, " + std::string(compression_name(batch->header.compression())) +
+                 ", base offset " + std::to_string(out.base_offset));
   }
   return out;
 }
