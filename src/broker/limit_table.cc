@@ -61,9 +61,9 @@ constexpr std::array kLimits{
                "How often retention by time is applied"},
     // Connections and requests.
     LimitEntry{"--max-connections", &BrokerConfig::max_connections, LimitUnit::kCount, 1, 1000000,
-               "4096 (at most the open-file limit - 64)", "max.connections (unlimited)",
-               "Connections of all clients together; a connection beyond it is closed at once, "
-               "with a log line"},
+               "1024 (at most the open-file limit - 64)", "max.connections (unlimited)",
+               "Connections of all clients together (each reserves 20 KiB of --max-memory); a "
+               "connection beyond it is closed at once, with a log line"},
     LimitEntry{"--max-connections-per-ip", &BrokerConfig::max_connections_per_ip, LimitUnit::kCount,
                1, 1000000, "1024", "max.connections.per.ip (unlimited)",
                "Connections from one client address; beyond it closed at once, with a log line"},

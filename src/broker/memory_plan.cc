@@ -71,7 +71,8 @@ MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_
           : std::min(kMaxDefaultUncompressedBytes, plan.total_bytes / 16);
   plan.fixed_bytes = kFixedProcessBytes + plan.uncompressed_batch_bytes +
                      static_cast<std::int64_t>(config.max_partitions) * kBytesPerPartition +
-                     static_cast<std::int64_t>(config.max_topics) * kBytesPerTopic;
+                     static_cast<std::int64_t>(config.max_topics) * kBytesPerTopic +
+                     static_cast<std::int64_t>(config.max_connections) * kBytesPerConnection;
   plan.log_bytes = plan.total_bytes - plan.request_bytes - plan.response_bytes - plan.group_bytes -
                    plan.fixed_bytes;
   if (plan.log_bytes < kMinLogBytes) {
@@ -85,7 +86,8 @@ MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_
         std::to_string(config.max_topics) + " topics (" + format_bytes(plan.fixed_bytes) +
         "); at least " + format_bytes(kMinLogBytes) +
         " is needed: raise --max-memory, or lower --queued-max-request-bytes, "
-        "--max-unsent-bytes, --max-uncompressed-batch-bytes, --max-partitions or --max-topics");
+        "--max-unsent-bytes, --max-uncompressed-batch-bytes, --max-partitions, --max-topics or "
+        "--max-connections");
   }
   return plan;
 }

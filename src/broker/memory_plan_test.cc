@@ -46,7 +46,7 @@ TEST(MemoryPlan, ABudgetTooSmallForRecordsIsRefusedSayingWhatToChange) {
     EXPECT_NE(message.find("--max-memory 64.0 MiB"), std::string::npos) << message;
     EXPECT_NE(message.find("raise --max-memory"), std::string::npos) << message;
   }
-  config.max_memory_bytes = 96 * kMiB;
+  config.max_memory_bytes = 112 * kMiB;
   config.max_partitions = 1000;  // less bookkeeping to reserve: now it fits
   config.max_topics = 100;
   EXPECT_GE(resolve_memory_plan(config, std::int64_t{64} << 30).log_bytes, kMinLogBytes);
