@@ -30,20 +30,21 @@ std::vector<std::uint8_t> gathered(const ResponseQueue& queue) {
 }
 
 TEST(ResponseQueue, CountsQueuedResponsesUntilTheSocketTakesThemWhole) {
-  ByteBudget budget(1 << 20);
+  constexpr std::size_t kBig = ResponseQueue::kMaxSpareBufferBytes + 1;  // never kept as a spare
+  ByteBudget budget(std::int64_t{64} << 20);
   MemoryWaiters waiters;
   ResponseQueue queue(budget, waiters);
-  queue.push(response_of(100000, 1));
-  queue.push(response_of(200000, 2));
-  EXPECT_EQ(queue.unsent_bytes(), 300000u);
-  EXPECT_EQ(budget.used(), 300000);
-  EXPECT_EQ(queue.consume(99999), 0u);  // the first is not written whole yet
-  EXPECT_EQ(budget.used(), 300000);
-  EXPECT_EQ(gathered(queue).size(), 200001u);
+  queue.push(response_of(kBig, 1));
+  queue.push(response_of(kBig + 2, 2));
+  EXPECT_EQ(queue.unsent_bytes(), 2 * kBig + 2);
+  EXPECT_EQ(budget.used(), static_cast<std::int64_t>(2 * kBig + 2));
+  EXPECT_EQ(queue.consume(kBig - 1), 0u);  // the first is not written whole yet
+  EXPECT_EQ(budget.used(), static_cast<std::int64_t>(2 * kBig + 2));
+  EXPECT_EQ(gathered(queue).size(), kBig + 3);
   EXPECT_EQ(gathered(queue).front(), 1);
-  EXPECT_EQ(queue.consume(1), 100000u);
-  EXPECT_EQ(budget.used(), 200000);  // too big to be kept as a spare
-  EXPECT_EQ(queue.consume(200000), 200000u);
+  EXPECT_EQ(queue.consume(1), kBig);
+  EXPECT_EQ(budget.used(), static_cast<std::int64_t>(kBig + 2));
+  EXPECT_EQ(queue.consume(kBig + 2), kBig + 2);
   EXPECT_TRUE(queue.empty());
   EXPECT_EQ(budget.used(), 0);
 }
@@ -63,8 +64,8 @@ TEST(ResponseQueue, TakesResponsesBeyondTheLimitAndGivesThemBackWhenDropped) {
   EXPECT_EQ(budget.used(), 0);  // the destructor gives back what is left
 }
 
-TEST(ResponseQueue, KeepsOnlyFewSmallSparesAndCountsThem) {
-  ByteBudget budget(1 << 20);
+TEST(ResponseQueue, KeepsOnlyAFewSparesNoLargerThanTheCapAndCountsThem) {
+  ByteBudget budget(std::int64_t{64} << 20);
   MemoryWaiters waiters;
   ResponseQueue queue(budget, waiters);
   for (int i = 0; i < 6; ++i) queue.push(response_of(1000, 0));
