@@ -8,12 +8,15 @@ import io
 
 from kafka.protocol.admin import CreateTopicsRequest, DescribeGroupsRequest
 from kafka.protocol.commit import OffsetCommitRequest, OffsetFetchRequest
+from kafka.protocol.fetch import FetchRequest
 from kafka.protocol.group import JoinGroupRequest, SyncGroupRequest
 from kafka.protocol.metadata import MetadataRequest
 from kafka.protocol.offset import OffsetRequest
+from kafka.protocol.produce import ProduceRequest
+from kafka.record.default_records import DefaultRecordBatchBuilder
 
 from attack_checks import assert_responsive, assert_within_budget
-from raw_client import RawConnection
+from raw_client import RawConnection, record_batch
 
 BUDGET = ["--max-memory", "256MiB"]
 
@@ -147,4 +150,55 @@ def test_many_failing_topics_do_not_make_a_response_much_larger_than_the_request
     assert len(response.topic_errors) == 20000
     assert all(error == 42 for _name, error, _message in response.topic_errors)
     assert size < 2 * request_size
+    connection.close()
+
+
+def test_a_fetch_asking_for_2_gib_gets_at_most_fetch_max_bytes(start_kgroupsd):
+    broker = start_kgroupsd(*BUDGET, "--topic", "wide:1", "--fetch-max-bytes", "1MiB")
+    connection = RawConnection(broker.bootstrap)
+    batch = record_batch([(b"k", bytes(300 * 1000))])
+    for _ in range(10):  # 3 MB stored
+        connection.request(ProduceRequest[3](transactional_id=None, required_acks=1,
+                                             timeout=1000, topics=[("wide", [(0, batch)])]))
+    response, size = response_size(connection, FetchRequest[4](
+        replica_id=-1, max_wait_time=0, min_bytes=0, max_bytes=2 ** 31 - 1, isolation_level=0,
+        topics=[("wide", [(0, 0, 2 ** 31 - 1)])]))
+    records = response.topics[0][1][0][5]
+    assert 3 * len(batch) <= len(records) <= (1 << 20)  # three whole batches fit in 1 MiB
+    assert size < (1 << 20) + 1000
+    connection.close()
+
+
+def test_topics_beyond_max_topics_get_policy_violation(start_kgroupsd):
+    broker = start_kgroupsd(*BUDGET, "--max-topics", "2")
+    connection = RawConnection(broker.bootstrap)
+    results = create_topics(connection, [("one", 1), ("two", 1), ("three", 1)])
+    assert [(name, error) for name, error, _ in results] == [("one", 0), ("two", 0),
+                                                              ("three", 44)]
+    assert "--max-topics 2" in results[2][2]
+    connection.close()
+
+
+def test_list_offsets_by_timestamp_on_a_long_log_is_answered_through_the_index(start_kgroupsd):
+    broker = start_kgroupsd(*BUDGET, "--topic", "long:1")
+    connection = RawConnection(broker.bootstrap, timeout_s=60)
+    batches = 20000
+    for i in range(batches):  # one record per batch, timestamps 1000, 1001, ...
+        builder = DefaultRecordBatchBuilder(magic=2, compression_type=0, is_transactional=False,
+                                            producer_id=-1, producer_epoch=-1, base_sequence=-1,
+                                            batch_size=1 << 10)
+        builder.append(0, timestamp=1000 + i, key=b"k", value=b"v", headers=[])
+        connection.send(ProduceRequest[3](transactional_id=None, required_acks=1, timeout=1000,
+                                          topics=[("long", [(0, bytes(builder.build()))])]))
+    for _ in range(batches):
+        connection.receive()
+    # Many lookups pipelined while a probe connection is answered.
+    targets = list(range(1000, 1000 + batches, 7))
+    for target in targets:
+        connection.send(OffsetRequest[1](replica_id=-1, topics=[("long", [(0, target)])]))
+    assert_responsive(broker)
+    for target in targets:
+        _correlation_id, body = connection.receive()
+        response = OffsetRequest[1].RESPONSE_TYPE.decode(io.BytesIO(body))
+        assert response.topics[0][1][0][1:] == (0, target, target - 1000)
     connection.close()

@@ -90,3 +90,31 @@ def test_offset_metadata_beyond_the_limit_is_refused_for_that_partition_only(sta
                                                        topics=[("meta", [0, 1])]))
     assert [(p[0], p[1]) for p in fetched.topics[0][1]] == [(0, -1), (1, 7)]
     connection.close()
+
+
+def test_member_metadata_beyond_the_groups_limit_gets_group_max_size_reached(start_kgroupsd):
+    broker = start_kgroupsd("--max-group-metadata-bytes", "4KiB")
+    connection = RawConnection(broker.bootstrap)
+    big = JoinGroupRequest[0](group="fat", session_timeout=30000, member_id="",
+                              protocol_type="consumer", group_protocols=[("range", b"m" * 5000)])
+    assert connection.request(big).error_code == 81
+    assert connection.request(join_request("fat")).error_code == 0  # small metadata fits
+    connection.close()
+
+
+def test_ten_thousand_groups_keep_the_broker_responsive(start_kgroupsd):
+    # The cost per call with many groups is measured by bench/coordinator_bench.cc.
+    broker = start_kgroupsd("--topic", "t:1")
+    connection = RawConnection(broker.bootstrap, timeout_s=60)
+    for i in range(10000):  # pipelined: each commit creates a group
+        connection.send(OffsetCommitRequest[2](
+            consumer_group=f"group-{i}", consumer_group_generation_id=-1, consumer_id="",
+            retention_time=-1, topics=[("t", [(0, i, "")])]))
+    for _ in range(10000):
+        connection.receive()
+    assert_responsive(broker)
+    assert len(connection.request(ListGroupsRequest[0]()).groups) == 10000
+    fetched = connection.request(OffsetFetchRequest[1](consumer_group="group-5000",
+                                                       topics=[("t", [0])]))
+    assert fetched.topics[0][1][0][1] == 5000
+    connection.close()
