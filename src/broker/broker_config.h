@@ -55,7 +55,7 @@ struct BrokerConfig {
 
   // Connections.
   std::int32_t max_frame_bytes = 104857600;  // largest request frame; larger ones close
-  std::int32_t max_connections = 1024;        // all clients together
+  std::int32_t max_connections = 1024;       // all clients together
   std::int32_t max_connections_per_ip = 512;
   std::int64_t connections_max_idle_ms = 600000;  // silent connections close after this
   std::int32_t request_timeout_ms = 30000;        // a started request frame must be complete
