@@ -3,10 +3,10 @@
 // ResponseQueue: one connection's responses that are not fully written yet, in order, with
 // their memory counted in a ByteBudget (Broker::response_memory()) from push() until the
 // socket has taken them or they are dropped; plus a few written buffers kept for reuse,
-// counted too, while the budget is less than half used. A response counts its buffer's capacity,
-// the memory it holds. Whenever bytes go back to the budget and it has room again, the connections
-// waiting for it are woken (MemoryWaiters). Not thread-safe: one connection's, on the broker's
-// network thread.
+// counted too, while the budget is less than half used. A response counts its buffer's
+// capacity, the memory it holds. Whenever bytes go back to the budget and it has room again,
+// the connections waiting for it are woken (MemoryWaiters).
+// Not thread-safe: one connection's, on the broker's network thread.
 #pragma once
 
 #include <asio/buffer.hpp>
