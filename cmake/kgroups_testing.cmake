@@ -1,6 +1,14 @@
 # kgroups_add_test(NAME <name> SOURCES <files...> [LIBS <targets...>] LABELS <labels...>)
 # Builds a GoogleTest executable and registers each of its tests with CTest.
-find_package(GTest REQUIRED)
+# Without GoogleTest, KGROUPS_BUILD_TESTS=AUTO turns the tests off (cmake/kgroups_options.cmake).
+find_package(GTest QUIET)
+if(NOT GTest_FOUND)
+  kgroups_component_unavailable(KGROUPS_BUILD_TESTS "kgroups tests"
+    "GoogleTest is missing (apt-get install libgtest-dev libgmock-dev, or run \
+scripts/install-deps)")
+  return()
+endif()
+enable_testing()
 include(GoogleTest)
 
 function(kgroups_add_test)
