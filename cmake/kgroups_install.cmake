@@ -1,5 +1,6 @@
-# Install rules: the library with its public headers, the CLI, and a CMake package
-# config so that other projects can find_package(kgroups) and link kgroups::kgroups.
+# Install rules: the library with its public headers, the CLI, kgroupsd with its man page,
+# and a CMake package config so that other projects can find_package(kgroups) and link
+# kgroups::kgroups.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -8,6 +9,11 @@ install(TARGETS kgroups EXPORT kgroupsTargets
         FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET kgroups_cli)
   install(TARGETS kgroups_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+if(TARGET kgroupsd)
+  install(TARGETS kgroupsd RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  get_target_property(kgroupsd_man_page kgroupsd_man_page KGROUPS_OUTPUT)
+  install(FILES ${kgroupsd_man_page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 endif()
 install(EXPORT kgroupsTargets NAMESPACE kgroups::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/kgroups)

@@ -92,7 +92,7 @@ void add_limit_options(CLI::App& app, BrokerConfig& config) {
 int run_kgroupsd(int argc, char** argv) {
   // A reader of stdout or stderr that goes away must not kill the broker on its next log line.
   std::signal(SIGPIPE, SIG_IGN);
-  CLI::App app{"kgroupsd: an in-memory broker that speaks the Kafka protocol"};
+  CLI::App app{"kgroupsd: an in-memory broker that speaks the Kafka protocol", "kgroupsd"};
   std::string listen = "127.0.0.1:9092";
   std::string advertise;
   std::vector<std::string> topics;
