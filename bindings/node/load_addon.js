@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const builtAddon = path.join(__dirname, 'build', 'bindings', 'node', 'kgroups.node');
+const builtAddon = path.join(__dirname, 'build', 'kgroups.node');
 
 function loadAddon() {
   const addonPath = process.env.KGROUPS_NODE_ADDON || builtAddon;

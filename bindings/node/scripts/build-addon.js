@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: Apache-2.0
 //
-// Builds the native addon with the kgroups CMake project: configures build/
-// beside package.json with only KGROUPS_BUILD_NODE on and builds the
-// kgroups_node target into build/bindings/node/kgroups.node. It is package.json's
-// `install` script, so `npm install` in this folder, or `npm install <path to
-// this folder>` in another project (npm links the folder), runs it. It needs the
-// kgroups source tree two folders up, cmake and a C++20 compiler. Incremental:
-// a second run only rebuilds what changed.
+// Builds the native addon: configures the CMake project of this package's folder
+// (CMakeLists.txt; it adds the kgroups engine from the checkout two folders up, or from
+// engine/ in a packed copy) in build/ beside package.json and builds the kgroups_node target
+// into build/kgroups.node. It is package.json's `install` script, so it runs on `npm install`
+// in this folder, on `npm install <this folder>` in another project (npm links the folder) and
+// on `npm install kgroups-<version>.tgz`. Needs cmake and a C++20 compiler (and uses Ninja if
+// it is installed); nothing is downloaded but node-addon-api from the npm registry.
+// Incremental: a second run only rebuilds what changed.
 'use strict';
 
 const { execFileSync } = require('node:child_process');
@@ -15,7 +16,6 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const packageDir = fs.realpathSync(path.join(__dirname, '..'));
-const sourceDir = path.resolve(packageDir, '..', '..');
 const buildDir = process.env.KGROUPS_NODE_BUILD_DIR || path.join(packageDir, 'build');
 
 function fail(message) {
@@ -32,27 +32,54 @@ function hasCommand(command) {
   }
 }
 
-const rootCMake = path.join(sourceDir, 'CMakeLists.txt');
-if (!fs.existsSync(rootCMake) || !/project\(kgroups\b/.test(fs.readFileSync(rootCMake, 'utf8'))) {
-  fail(
-    `cannot find the kgroups source tree at ${sourceDir}. This package builds from a kgroups ` +
-      'checkout: install it from its folder (npm install <checkout>/bindings/node).',
-  );
+function hasNodeAddonApi() {
+  try {
+    require.resolve('node-addon-api/package.json', { paths: [packageDir] });
+    return true;
+  } catch {
+    return false;
+  }
 }
-if (!hasCommand('cmake')) fail('cmake is not installed (Debian: apt-get install cmake ninja-build g++)');
 
-const configure = [
-  '-S', sourceDir,
-  '-B', buildDir,
-  '-DCMAKE_BUILD_TYPE=Release',
-  '-DKGROUPS_BUILD_NODE=ON',
-  '-DKGROUPS_BUILD_TESTS=OFF',
-  '-DKGROUPS_BUILD_BENCH=OFF',
-  '-DKGROUPS_BUILD_CLI=OFF',
-  '-DKGROUPS_BUILD_PYTHON=OFF',
-  '-DKGROUPS_BUILD_BROKER=OFF',
-  '-DKGROUPS_INSTALL=OFF',
-];
+// npm installs a linked folder (`npm install <checkout>/bindings/node`) without its
+// dependencies, so node-addon-api is fetched here, into this folder's node_modules, the way
+// `npm install` in this folder would (without the dev dependencies).
+function installNodeAddonApi() {
+  console.error(`kgroups: installing node-addon-api into ${path.join(packageDir, 'node_modules')}`);
+  const npm = process.env.npm_execpath
+    ? [process.execPath, [process.env.npm_execpath]]
+    : ['npm', []];
+  const env = { ...process.env };
+  delete env.npm_config_local_prefix; // the project that installs this package, not this one
+  delete env.npm_config_prefix;
+  delete env.npm_config_global;
+  try {
+    execFileSync(
+      npm[0],
+      [...npm[1], 'install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund',
+        '--loglevel=error', '--prefix', packageDir],
+      { cwd: packageDir, env, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+  } catch (error) {
+    fail(`npm install of node-addon-api in ${packageDir} failed (${error.message.split('\n')[0]})`);
+  }
+}
+
+// A build dir configured from another source folder (the repository root, before this folder
+// became its own CMake project) cannot be reconfigured from this one: start it afresh.
+function discardForeignBuildDir() {
+  const cache = path.join(buildDir, 'CMakeCache.txt');
+  if (!fs.existsSync(cache)) return;
+  const home = /^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$/m.exec(fs.readFileSync(cache, 'utf8'));
+  if (home && fs.existsSync(home[1]) && fs.realpathSync(home[1]) === packageDir) return;
+  fs.rmSync(buildDir, { recursive: true, force: true });
+}
+
+if (!hasCommand('cmake')) fail('cmake is not installed (Debian: apt-get install cmake ninja-build g++)');
+if (!hasNodeAddonApi()) installNodeAddonApi();
+discardForeignBuildDir();
+
+const configure = ['-S', packageDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release'];
 if (!fs.existsSync(path.join(buildDir, 'CMakeCache.txt')) && hasCommand('ninja')) {
   configure.push('-G', 'Ninja');
 }
