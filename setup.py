@@ -3,11 +3,9 @@
 kgroups._kgroups to this repository's CMake project (configured with only
 KGROUPS_BUILD_PYTHON on, building only the _kgroups target) and packages it with
 bindings/python/kgroups/. Needs cmake, a C++20 compiler, python3-dev and
-pybind11 (Debian: python3-pybind11); nothing is downloaded. Install with:
-
-    /usr/bin/python3 -m pip install --no-build-isolation .
-
-(see README.md, "Python", for Debian's --break-system-packages and venvs).
+pybind11 (Debian: python3-pybind11); nothing is downloaded. README.md, "Python",
+has the commands: pip install into a venv, an sdist (MANIFEST.in lists its sources) and a
+wheel; scripts/test-install runs them.
 """
 
 import os
