@@ -4,9 +4,12 @@
 // Makes the npm package self-contained: copies the kgroups engine's sources that the addon's
 // build reads (ENGINE_FILES, from the checkout two folders up) into engine/ beside
 // package.json, which CMakeLists.txt builds from when the package is not a checkout's folder.
-// package.json runs it as `prepack` (so `npm pack` and `npm publish` include engine/) and,
-// with --remove, as `postpack`. test/pack.test.js checks that the tarball holds every file the
-// build reads and nothing else of the engine.
+// package.json runs it as `prepare`, which npm runs in this folder before it packs it (`npm
+// pack`, `npm publish`, `npm install --install-links <this folder>`) and when it links it.
+// In a checkout, engine/ is git-ignored and unused, like a build dir. It is brought up to
+// date file by file (unchanged files are not rewritten), so runs that overlap do not disturb
+// each other. test/pack.test.js checks that the tarball holds every file the build reads and
+// nothing else of the engine.
 'use strict';
 
 const fs = require('node:fs');
@@ -38,25 +41,42 @@ function isCheckout() {
   );
 }
 
-function copy(relative) {
+// The files ENGINE_FILES stands for, relative to the checkout.
+function engineFiles(relative) {
   const from = path.join(checkout, relative);
-  if (fs.statSync(from).isDirectory()) {
-    for (const name of fs.readdirSync(from).sort()) {
-      if (!name.endsWith('_test.cc')) copy(path.join(relative, name));
-    }
-    return;
-  }
-  const to = path.join(engineDir, relative);
-  fs.mkdirSync(path.dirname(to), { recursive: true });
-  fs.copyFileSync(from, to);
+  if (!fs.statSync(from).isDirectory()) return [relative];
+  return fs
+    .readdirSync(from)
+    .sort()
+    .filter((name) => !name.endsWith('_test.cc'))
+    .flatMap((name) => engineFiles(path.join(relative, name)));
 }
 
-if (process.argv.includes('--remove')) {
-  // Only a copy made from a checkout is removed: a packed copy's engine/ is its source.
-  if (isCheckout()) fs.rmSync(engineDir, { recursive: true, force: true });
-} else if (isCheckout()) {
-  fs.rmSync(engineDir, { recursive: true, force: true });
-  for (const relative of ENGINE_FILES) copy(relative);
+function filesUnder(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+function bundle() {
+  const wanted = new Set();
+  for (const relative of ENGINE_FILES.flatMap(engineFiles)) {
+    const to = path.join(engineDir, relative);
+    wanted.add(to);
+    const content = fs.readFileSync(path.join(checkout, relative));
+    if (fs.existsSync(to) && content.equals(fs.readFileSync(to))) continue;
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.writeFileSync(to, content);
+  }
+  for (const file of filesUnder(engineDir)) {
+    if (!wanted.has(file)) fs.rmSync(file);
+  }
+}
+
+if (isCheckout()) {
+  bundle();
 } else if (!fs.existsSync(path.join(engineDir, 'CMakeLists.txt'))) {
   console.error(`kgroups: ${packageDir} is neither bindings/node of a kgroups checkout nor a ` +
     'packed copy with engine/: cannot bundle the engine');

@@ -56,7 +56,6 @@ test('npm pack gives a tarball that builds from its own files, with nothing extr
 
   const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: packageDir }));
   const files = packed.files.map((file) => file.path).sort();
-  assert.ok(!fs.existsSync(path.join(packageDir, 'engine')), 'postpack removed engine/ again');
   run('tar', ['-xzf', path.join(scratch, packed.filename), '-C', scratch]);
   const unpacked = path.join(scratch, 'package');
 
