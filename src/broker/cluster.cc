@@ -142,8 +142,15 @@ protocol::Result<std::int64_t> Cluster::append(Topic& topic, std::int32_t partit
                                                std::int32_t last_offset_delta,
                                                std::int64_t max_timestamp) {
   BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
-  const auto needed = static_cast<std::int64_t>(log.bytes_needed_to_append(batch.size()));
-  if (!make_room(needed)) {
+  // Evicting this log's own current segment makes the append need a new one: ask again
+  // until the answer holds.
+  std::int64_t needed = 0;
+  bool room = true;
+  do {
+    needed = static_cast<std::int64_t>(log.bytes_needed_to_append(batch.size()));
+    room = make_room(needed);
+  } while (room && needed != static_cast<std::int64_t>(log.bytes_needed_to_append(batch.size())));
+  if (!room) {
     log_warn("cannot store a " + format_bytes(static_cast<std::int64_t>(batch.size())) +
              " batch in " + topic.name + "[" + std::to_string(partition) +
              "]: the records' memory share (" + format_bytes(config_.log_memory_bytes) +

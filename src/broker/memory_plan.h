@@ -37,7 +37,7 @@ inline constexpr std::int64_t kBytesPerPartition = 256;
 inline constexpr std::int64_t kBytesPerTopic = 1024;
 // A connection's own memory: its first receive buffer (16 KiB, taken even when the requests'
 // share is full, so a connection can always be read), its coroutines and its state.
-inline constexpr std::int64_t kBytesPerConnection = 20 * 1024;
+inline constexpr std::int64_t kBytesPerConnection = std::int64_t{20} * 1024;
 // The default cap on a decompressed batch when max-memory / 16 is larger.
 inline constexpr std::int64_t kMaxDefaultUncompressedBytes = 64 * kMiB;
 // The smallest share of records the plan accepts.

@@ -53,11 +53,15 @@ int write_seeds(const std::string& directory) {
     const RecordBatchBuilder builder = builder_of(shape.count, shape.value_size);
     const std::string suffix =
         "_" + std::to_string(shape.count) + "x" + std::to_string(shape.value_size);
-    if (!write_file(directory + "/none" + suffix, builder.build())) return -1;
+    std::string none_path = directory;
+    none_path.append("/none").append(suffix);
+    if (!write_file(none_path, builder.build())) return -1;
     ++written;
     for (const ProducerCodec& codec : kProducerCodecs) {
       const auto batch = build_compressed_batch(builder, codec.codec, codec.snappy_framing);
-      if (!write_file(directory + "/" + std::string(codec.name) + suffix, batch)) return -1;
+      std::string path = directory;
+      path.append("/").append(codec.name).append(suffix);
+      if (!write_file(path, batch)) return -1;
       ++written;
     }
   }
