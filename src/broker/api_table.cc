@@ -40,8 +40,9 @@ constexpr std::array kApis{
              "unknown groups are Dead"},
     ApiEntry{ApiKey::kListGroups, 0, 0, &handlers::handle_list_groups,
              "groups with members or committed offsets"},
-    ApiEntry{ApiKey::kApiVersions, 0, 2, &handlers::handle_api_versions,
-             "v3+ (flexible) gets UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
+    ApiEntry{ApiKey::kApiVersions, 0, 4, &handlers::handle_api_versions,
+             "v3+ logs the client's software name and version; a newer version gets "
+             "UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
     ApiEntry{ApiKey::kCreateTopics, 0, 4, &handlers::handle_create_topics,
              "replication factor 1 (or -1); configs retention.ms and retention.bytes"},
 };

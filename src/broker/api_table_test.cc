@@ -28,7 +28,7 @@ TEST(ApiTable, ServesTheVersionsTheClientsNeed) {
   ASSERT_NE(metadata, nullptr);
   EXPECT_EQ(metadata->min_version, 0);
   EXPECT_EQ(metadata->max_version, 4);
-  EXPECT_EQ(find_api(ApiKey::kApiVersions)->max_version, 2);
+  EXPECT_EQ(find_api(ApiKey::kApiVersions)->max_version, 4);
   EXPECT_EQ(find_api(ApiKey::kSaslHandshake), nullptr);
 }
 

@@ -70,9 +70,25 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
   topic->partitions.resize(static_cast<std::size_t>(partitions));
   const std::size_t segment_limit = segment_limit_for(topic->config, config_.log_memory_bytes);
   for (BatchLog& log : topic->partitions) log.set_segment_limit(segment_limit);
+  do {
+    // A version-4 (random) UUID, as Kafka's Uuid.randomUuid(); never zero or already taken.
+    for (std::size_t i = 0; i < topic->id.size(); i += 8) {
+      const std::uint64_t bits = topic_id_random_();
+      for (std::size_t j = 0; j < 8; ++j) topic->id[i + j] = static_cast<std::uint8_t>(bits >> (8 * j));
+    }
+    topic->id[6] = static_cast<std::uint8_t>((topic->id[6] & 0x0F) | 0x40);
+    topic->id[8] = static_cast<std::uint8_t>((topic->id[8] & 0x3F) | 0x80);
+  } while (topics_by_id_.contains(topic->id));
   partition_count_ += partitions;
+  ++metadata_version_;
+  topics_by_id_.emplace(topic->id, topic.get());
   topics_.emplace(topic->name, std::move(topic));
   return ErrorCode::kNone;
+}
+
+const Topic* Cluster::find_topic(const protocol::Uuid& id) const {
+  const auto it = topics_by_id_.find(id);
+  return it == topics_by_id_.end() ? nullptr : it->second;
 }
 
 Topic* Cluster::find_topic(std::string_view name) {

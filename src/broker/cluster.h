@@ -20,6 +20,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <random>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,7 @@
 #include "broker/batch_log.h"
 #include "protocol/error_code.h"
 #include "protocol/result.h"
+#include "protocol/uuid.h"
 
 namespace kgroups::broker {
 
@@ -51,6 +53,7 @@ struct ClusterConfig {
 
 struct Topic {
   std::string name;
+  protocol::Uuid id{};  // KIP-516 topic id: random, never zero, fixed at creation
   TopicConfig config;
   std::vector<BatchLog> partitions;  // index = partition id; size >= 1, never changes
 };
@@ -84,6 +87,13 @@ class Cluster {
   // The topic called `name`, or nullptr.
   Topic* find_topic(std::string_view name);
   [[nodiscard]] const Topic* find_topic(std::string_view name) const;
+
+  // The topic whose id is `id`, or nullptr (always for the zero id).
+  [[nodiscard]] const Topic* find_topic(const protocol::Uuid& id) const;
+
+  // Counts topic creations, so that a reader can tell whether the topics changed since it
+  // last looked (the new consumer-group protocol recomputes assignments then).
+  [[nodiscard]] std::uint64_t metadata_version() const { return metadata_version_; }
 
   // The topic called `name`, creating it with the default partition count if it is unknown
   // and auto-creation is on. nullptr if it does not exist and cannot be created (auto-creation
@@ -132,6 +142,9 @@ class Cluster {
 
   ClusterConfig config_;
   std::map<std::string, std::unique_ptr<Topic>, std::less<>> topics_;
+  std::map<protocol::Uuid, Topic*> topics_by_id_;
+  std::mt19937_64 topic_id_random_{std::random_device{}()};
+  std::uint64_t metadata_version_ = 0;
   std::int64_t partition_count_ = 0;
   std::int64_t log_memory_used_ = 0;  // sum of memory_bytes() of every log
   // Segments in creation order with their log, to evict the oldest first. An entry is stale

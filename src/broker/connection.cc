@@ -252,7 +252,9 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
   std::vector<std::uint8_t> response = responses_.take_buffer();
   protocol::WireWriter writer(response);
   const std::size_t size_position = writer.reserve_int32();
-  protocol::encode_response_header(writer, header->correlation_id);
+  protocol::encode_response_header(
+      writer, header->correlation_id,
+      in_range && protocol::is_flexible_response(header->api_key, header->api_version));
   RequestContext ctx{.broker = broker_,
                      .header = *header,
                      .body = reader,

@@ -40,6 +40,14 @@ std::string_view api_name(ApiKey key) {
       return "CreateTopics";
     case ApiKey::kInitProducerId:
       return "InitProducerId";
+    case ApiKey::kOffsetForLeaderEpoch:
+      return "OffsetForLeaderEpoch";
+    case ApiKey::kDescribeCluster:
+      return "DescribeCluster";
+    case ApiKey::kConsumerGroupHeartbeat:
+      return "ConsumerGroupHeartbeat";
+    case ApiKey::kConsumerGroupDescribe:
+      return "ConsumerGroupDescribe";
   }
   return "Unknown";
 }

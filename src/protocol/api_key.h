@@ -28,6 +28,10 @@ enum class ApiKey : std::int16_t {
   kApiVersions = 18,
   kCreateTopics = 19,
   kInitProducerId = 22,
+  kOffsetForLeaderEpoch = 23,
+  kDescribeCluster = 60,
+  kConsumerGroupHeartbeat = 68,
+  kConsumerGroupDescribe = 69,
 };
 
 // Kafka's name of the API ("JoinGroup"), or "Unknown" for a key this enum does not list.

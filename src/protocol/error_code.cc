@@ -122,6 +122,12 @@ std::string_view error_name(ErrorCode code) {
       return "NON_EMPTY_GROUP";
     case ErrorCode::kGroupIdNotFound:
       return "GROUP_ID_NOT_FOUND";
+    case ErrorCode::kFetchSessionIdNotFound:
+      return "FETCH_SESSION_ID_NOT_FOUND";
+    case ErrorCode::kInvalidFetchSessionEpoch:
+      return "INVALID_FETCH_SESSION_EPOCH";
+    case ErrorCode::kUnknownLeaderEpoch:
+      return "UNKNOWN_LEADER_EPOCH";
     case ErrorCode::kFencedLeaderEpoch:
       return "FENCED_LEADER_EPOCH";
     case ErrorCode::kUnsupportedCompressionType:
@@ -134,6 +140,16 @@ std::string_view error_name(ErrorCode code) {
       return "FENCED_INSTANCE_ID";
     case ErrorCode::kInvalidRecord:
       return "INVALID_RECORD";
+    case ErrorCode::kUnknownTopicId:
+      return "UNKNOWN_TOPIC_ID";
+    case ErrorCode::kFencedMemberEpoch:
+      return "FENCED_MEMBER_EPOCH";
+    case ErrorCode::kUnreleasedInstanceId:
+      return "UNRELEASED_INSTANCE_ID";
+    case ErrorCode::kUnsupportedAssignor:
+      return "UNSUPPORTED_ASSIGNOR";
+    case ErrorCode::kStaleMemberEpoch:
+      return "STALE_MEMBER_EPOCH";
   }
   return "UNKNOWN_ERROR_CODE";
 }

@@ -127,8 +127,14 @@ enum class ErrorCode : std::int16_t {
   kNonEmptyGroup = 68,
   // The group does not exist.
   kGroupIdNotFound = 69,
+  // The fetch session named in the request does not exist (KIP-227).
+  kFetchSessionIdNotFound = 70,
+  // The fetch session epoch is not the next one (KIP-227).
+  kInvalidFetchSessionEpoch = 71,
   // The leader epoch in the request is older than the broker's.
   kFencedLeaderEpoch = 74,
+  // The leader epoch in the request is newer than the broker's.
+  kUnknownLeaderEpoch = 75,
   // The compression codec is not supported for this request version.
   kUnsupportedCompressionType = 76,
   // JoinGroup v4+: rejoin with the member id given in the response.
@@ -139,6 +145,17 @@ enum class ErrorCode : std::int16_t {
   kFencedInstanceId = 82,
   // A record failed the broker's validation.
   kInvalidRecord = 87,
+  // No topic has this topic id (KIP-516).
+  kUnknownTopicId = 100,
+  // Consumer-group protocol (KIP-848): the member epoch is not the member's current one;
+  // the member must rejoin with epoch 0.
+  kFencedMemberEpoch = 110,
+  // Consumer-group protocol: the instance id is still held by a member that has not left.
+  kUnreleasedInstanceId = 111,
+  // Consumer-group protocol: the broker has no server-side assignor of that name.
+  kUnsupportedAssignor = 112,
+  // Consumer-group protocol: an offset commit or fetch carried an older member epoch.
+  kStaleMemberEpoch = 113,
 };
 
 // Kafka's name of `code` ("UNKNOWN_MEMBER_ID"), or "UNKNOWN_ERROR_CODE" for a number this

@@ -2,32 +2,17 @@
 
 #include "protocol/request_header.h"
 
+#include "protocol/api_catalog.h"
+
 namespace kgroups::protocol {
 
-namespace {
-
-struct FirstFlexibleVersion {
-  ApiKey key;
-  std::int16_t version;
-};
-
-// Kafka 3.6's first flexible version of each API this codec knows.
-constexpr FirstFlexibleVersion kFirstFlexibleVersions[] = {
-    {ApiKey::kProduce, 9},         {ApiKey::kFetch, 12},       {ApiKey::kListOffsets, 6},
-    {ApiKey::kMetadata, 9},        {ApiKey::kOffsetCommit, 8}, {ApiKey::kOffsetFetch, 6},
-    {ApiKey::kFindCoordinator, 3}, {ApiKey::kJoinGroup, 6},    {ApiKey::kHeartbeat, 4},
-    {ApiKey::kLeaveGroup, 4},      {ApiKey::kSyncGroup, 4},    {ApiKey::kDescribeGroups, 5},
-    {ApiKey::kListGroups, 3},      {ApiKey::kApiVersions, 3},  {ApiKey::kCreateTopics, 5},
-    {ApiKey::kInitProducerId, 2},
-};
-
-}  // namespace
-
 bool is_flexible_request(ApiKey key, std::int16_t version) {
-  for (const FirstFlexibleVersion& entry : kFirstFlexibleVersions) {
-    if (entry.key == key) return version >= entry.version;
-  }
-  return false;  // SaslHandshake has no flexible version; unknown keys are read as v1
+  // SaslHandshake has no flexible version and no schema; unknown keys are read as v1.
+  return is_flexible_version(key, version);
+}
+
+bool is_flexible_response(ApiKey key, std::int16_t version) {
+  return key != ApiKey::kApiVersions && is_flexible_version(key, version);
 }
 
 Result<RequestHeader> decode_request_header(WireReader& reader) {
@@ -53,8 +38,9 @@ void encode_request_header(WireWriter& writer, const RequestHeader& header) {
   }
 }
 
-void encode_response_header(WireWriter& writer, std::int32_t correlation_id) {
+void encode_response_header(WireWriter& writer, std::int32_t correlation_id, bool flexible) {
   writer.write_int32(correlation_id);
+  if (flexible) writer.write_empty_tagged_fields();
 }
 
 }  // namespace kgroups::protocol

@@ -2,8 +2,10 @@
 //
 // Request and response headers. Every request starts with header v1 (api_key, api_version,
 // correlation_id, nullable client_id); flexible (KIP-482) versions use header v2, which adds
-// a tagged-field section. Responses use header v0 (correlation_id only), which is also what
-// Kafka sends for every ApiVersions answer. Thread-safe: free functions over caller state.
+// a tagged-field section. Responses use header v0 (correlation_id only), or v1 (plus a
+// tagged-field section) for flexible versions, except ApiVersions, whose response header is
+// always v0. Which versions are flexible comes from the schemas (api_catalog.h).
+// Thread-safe: free functions over caller state.
 #pragma once
 
 #include <cstdint>
@@ -26,11 +28,8 @@ struct RequestHeader {
   bool operator==(const RequestHeader&) const = default;
 };
 
-// True when `version` of `key` is a flexible version (Kafka 3.6's boundaries: Produce 9+,
-// Fetch 12+, ListOffsets 6+, Metadata 9+, OffsetCommit 8+, OffsetFetch 6+,
-// FindCoordinator 3+, JoinGroup 6+, Heartbeat/LeaveGroup/SyncGroup 4+, DescribeGroups 5+,
-// ListGroups 3+, ApiVersions 3+, CreateTopics 5+, InitProducerId 2+). False for keys this
-// codec does not know.
+// True when `version` of `key` is a flexible version, so its request header is v2. False for
+// keys this codec has no schema for.
 bool is_flexible_request(ApiKey key, std::int16_t version);
 
 // Reads a request header at the reader's position: v2 when is_flexible_request(), else v1.
@@ -41,7 +40,11 @@ Result<RequestHeader> decode_request_header(WireReader& reader);
 // Writes `header` as v2 when is_flexible_request(), else v1 (for clients and tests).
 void encode_request_header(WireWriter& writer, const RequestHeader& header);
 
-// Writes response header v0.
-void encode_response_header(WireWriter& writer, std::int32_t correlation_id);
+// True when the response to `version` of `key` has header v1: flexible, and not ApiVersions.
+bool is_flexible_response(ApiKey key, std::int16_t version);
+
+// Writes response header v1 when `flexible` (see is_flexible_response()), else v0.
+void encode_response_header(WireWriter& writer, std::int32_t correlation_id,
+                            bool flexible = false);
 
 }  // namespace kgroups::protocol

@@ -112,6 +112,20 @@ std::optional<std::string_view> WireReader::read_compact_nullable_string() {
   return as_chars(read_raw(length_plus_one - 1));
 }
 
+std::optional<ByteView> WireReader::read_compact_nullable_bytes() {
+  const std::uint32_t length_plus_one = read_unsigned_varint();
+  if (!ok_) return ByteView{};
+  if (length_plus_one == 0) return std::nullopt;
+  return read_raw(length_plus_one - 1);
+}
+
+Uuid WireReader::read_uuid() {
+  Uuid id{};
+  const ByteView bytes = read_raw(id.size());
+  if (ok_) std::copy(bytes.begin(), bytes.end(), id.begin());
+  return id;
+}
+
 std::string_view WireReader::read_compact_string() {
   return read_compact_nullable_string().value_or(std::string_view{});
 }

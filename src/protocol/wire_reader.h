@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "protocol/byte_view.h"
+#include "protocol/uuid.h"
 
 namespace kgroups::protocol {
 
@@ -76,6 +77,12 @@ class WireReader {
   std::string_view read_compact_string();
   // Compact nullable string: unsigned varint length+1; 0 is null (std::nullopt).
   std::optional<std::string_view> read_compact_nullable_string();
+  // Compact (flexible-version) bytes: unsigned varint length+1; 0 is null, read as empty.
+  ByteView read_compact_bytes() { return read_compact_nullable_bytes().value_or(ByteView{}); }
+  // Compact nullable bytes: unsigned varint length+1; 0 is null (std::nullopt).
+  std::optional<ByteView> read_compact_nullable_bytes();
+  // A 16-byte UUID (topic ids).
+  Uuid read_uuid();
   // Compact array count: unsigned varint count+1; 0 (null) is returned as -1. Checked
   // against the bytes left like read_array_length.
   std::int32_t read_compact_array_length(std::size_t min_element_bytes = 1);

@@ -77,6 +77,20 @@ void WireWriter::write_compact_nullable_string(std::optional<std::string_view> t
   write_compact_string(*text);
 }
 
+void WireWriter::write_compact_bytes(std::span<const std::uint8_t> bytes) {
+  const auto length = checked_length<std::int32_t>(bytes.size());
+  write_unsigned_varint(static_cast<std::uint32_t>(length) + 1);
+  if (ok_) write_raw(bytes);
+}
+
+void WireWriter::write_compact_nullable_bytes(std::optional<ByteView> bytes) {
+  if (!bytes) {
+    write_unsigned_varint(0);
+    return;
+  }
+  write_compact_bytes(*bytes);
+}
+
 void WireWriter::write_compact_array_length(std::int32_t count) {
   write_unsigned_varint(static_cast<std::uint32_t>(count + 1));
 }

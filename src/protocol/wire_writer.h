@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "protocol/byte_view.h"
+#include "protocol/uuid.h"
 
 namespace kgroups::protocol {
 
@@ -66,6 +67,20 @@ class WireWriter {
   void write_compact_string(std::string_view text);
   void write_compact_nullable_string(std::optional<std::string_view> text);
   void write_compact_array_length(std::int32_t count);  // -1 for null
+  // Compact bytes: unsigned varint length+1, then the bytes; std::nullopt is written as 0.
+  void write_compact_bytes(std::span<const std::uint8_t> bytes);
+  void write_compact_nullable_bytes(std::optional<ByteView> bytes);
+  // An array count of `size` elements, compact in flexible versions, checked against int32.
+  void write_count(std::size_t size, bool flexible) {
+    const auto count = checked_length<std::int32_t>(size);
+    if (flexible) {
+      write_compact_array_length(count);
+    } else {
+      write_array_length(count);
+    }
+  }
+  // A 16-byte UUID (topic ids).
+  void write_uuid(const Uuid& id) { out_.insert(out_.end(), id.begin(), id.end()); }
   // An empty tagged-field section (a zero count).
   void write_empty_tagged_fields() { out_.push_back(0); }
 
@@ -88,6 +103,8 @@ class WireWriter {
 
   // False once a length did not fit its field; the output is then not a valid message.
   [[nodiscard]] bool ok() const { return ok_; }
+  // Marks the output invalid (a nested writer failed).
+  void fail() { ok_ = false; }
 
  private:
   // `length` as the wire type T, or 0 with the writer failed when it does not fit.

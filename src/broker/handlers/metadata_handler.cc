@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Metadata (key 3): v0-4.
+// Metadata (key 3): v0-12.
 // - v0: an empty topic list asks for all topics; unknown topics are auto-created (broker
 //   setting). kafka-python sends v0 while probing the broker version.
 // - v1: a null list asks for all, an empty one for none; adds rack (null), controller_id
 //   (this broker: admin clients need a controller) and is_internal (false).
 // - v2: cluster_id. v3: throttle_time_ms (0).
 // - v4: allow_auto_topic_creation; false gives UNKNOWN_TOPIC_OR_PARTITION for unknown topics.
+// - v5: offline replicas (none). v7: leader epochs (always 0: one broker, no elections).
+// - v8: authorized operations, answered INT32_MIN ("not computed"): kgroupsd has no ACLs.
+// - v9: flexible. v10: topic ids in the answer. v12: topics asked by id (name null); an
+//   unknown id gets UNKNOWN_TOPIC_ID with a null name.
 // An illegal topic name gets INVALID_TOPIC_EXCEPTION; a topic that cannot be auto-created
 // because of --max-topics or --max-partitions gets UNKNOWN_TOPIC_OR_PARTITION (with a log
 // line). A topic named more than once is described once (Kafka reads the list into a set),
@@ -23,11 +27,13 @@ namespace {
 protocol::MetadataResponse::Topic describe(const Topic& topic, std::int32_t node_id) {
   protocol::MetadataResponse::Topic out;
   out.name = topic.name;
+  out.topic_id = topic.id;
   out.partitions.reserve(topic.partitions.size());
   for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
     out.partitions.push_back({.error_code = protocol::ErrorCode::kNone,
                               .partition_index = static_cast<std::int32_t>(i),
                               .leader_id = node_id,
+                              .leader_epoch = 0,
                               .replica_nodes = {node_id},
                               .isr_nodes = {node_id},
                               .offline_replicas = {}});
@@ -51,14 +57,32 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
   response.cluster_id = config.cluster_id;
   response.controller_id = config.node_id;
 
-  if (!request->topics) {
+  // v0 asks for every topic with an empty list; v1+ with a null one.
+  const bool all_topics = !request->topics || (ctx.version() == 0 && request->topics->empty());
+  if (all_topics) {
     for (const auto& [name, topic] : cluster.topics()) {
       response.topics.push_back(describe(*topic, config.node_id));
     }
   } else {
     const bool may_create = cluster.auto_create() && request->allow_auto_topic_creation;
     std::unordered_set<std::string_view> seen;
-    for (const std::string_view name : *request->topics) {
+    std::unordered_set<const Topic*> seen_by_id;
+    for (const protocol::MetadataRequest::Topic& wanted : *request->topics) {
+      if (!wanted.name) {
+        const Topic* topic = cluster.find_topic(wanted.topic_id);
+        if (topic != nullptr && !seen_by_id.insert(topic).second) continue;
+        if (topic != nullptr) {
+          response.topics.push_back(describe(*topic, config.node_id));
+          continue;
+        }
+        protocol::MetadataResponse::Topic missing;
+        missing.name = std::nullopt;
+        missing.topic_id = wanted.topic_id;
+        missing.error_code = protocol::ErrorCode::kUnknownTopicId;
+        response.topics.push_back(std::move(missing));
+        continue;
+      }
+      const std::string_view name = *wanted.name;
       if (!seen.insert(name).second) continue;
       const Topic* topic =
           may_create ? cluster.find_or_create_topic(name) : cluster.find_topic(name);

@@ -34,7 +34,10 @@ TEST(ApiVersions, ResponseRoundTripsInEveryVersion) {
 TEST(ApiVersions, UnsupportedVersionAnswerHasKafkasV0Layout) {
   std::vector<std::uint8_t> bytes;
   WireWriter writer(bytes);
-  ApiVersionsResponse::encode_unsupported_version(writer, 0, 2);
+  ApiVersionsResponse response;
+  response.error_code = ErrorCode::kUnsupportedVersion;
+  response.api_keys = {{18, 0, 2}};
+  response.encode(writer, 0);
   // error_code 35, one entry {18, 0, 2}, no throttle time.
   EXPECT_EQ(bytes, (std::vector<std::uint8_t>{0x00, 0x23, 0, 0, 0, 1, 0x00, 0x12, 0, 0, 0, 2}));
 }

@@ -30,9 +30,10 @@ TEST(CreateTopics, ResponseRoundTripsInEveryVersion) {
   expect_round_trip_all_versions<CreateTopicsResponse>([](std::int16_t version) {
     CreateTopicsResponse response;
     if (version >= 2) response.throttle_time_ms = 4;
-    CreateTopicsResponse::Topic exists{"orders", ErrorCode::kTopicAlreadyExists, std::nullopt};
+    CreateTopicsResponse::Topic exists{.name = "orders",
+                                       .error_code = ErrorCode::kTopicAlreadyExists};
     if (version >= 1) exists.error_message = "Topic 'orders' already exists.";
-    response.topics = {exists, {"fresh", ErrorCode::kNone, std::nullopt}};
+    response.topics = {exists, {.name = "fresh"}};
     return response;
   });
   expect_unsupported_versions_rejected<CreateTopicsResponse>();

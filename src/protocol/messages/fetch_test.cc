@@ -21,7 +21,8 @@ TEST(Fetch, RequestRoundTripsInEveryVersion) {
     if (version >= 7) {
       request.session_id = 12;
       request.session_epoch = 3;
-      request.forgotten_topics_data = {{"old", {1, 2}}};
+      request.forgotten_topics_data = {{.topic = "old", .partitions = {1, 2}}};
+      if (version >= 13) request.forgotten_topics_data[0] = {.topic_id = {1}, .partitions = {1, 2}};
     }
     FetchRequest::Partition partition;
     partition.partition = 2;
@@ -29,7 +30,14 @@ TEST(Fetch, RequestRoundTripsInEveryVersion) {
     partition.partition_max_bytes = 1048576;
     if (version >= 5) partition.log_start_offset = 0;
     if (version >= 9) partition.current_leader_epoch = 4;
-    request.topics = {{"orders", {partition}}, {"payments", {}}};
+    if (version >= 12) partition.last_fetched_epoch = 3;
+    if (version >= 17) partition.replica_directory_id = {7, 7};
+    request.topics = {{.topic = "orders", .partitions = {partition}}, {.topic = "payments"}};
+    if (version >= 13) {
+      request.topics[0] = {.topic_id = {1, 2, 3}, .partitions = {partition}};
+      request.topics[1] = {.topic_id = {4, 5, 6}};
+    }
+    if (version >= 15) request.replica_state = {.replica_id = -1, .replica_epoch = 9};
     if (version >= 11) request.rack_id = "rack-a";
     return request;
   });
@@ -61,7 +69,11 @@ TEST(Fetch, ResponseRoundTripsInEveryVersion) {
     FetchResponse::Partition empty = sample_partition(version, {});
     empty.partition_index = 0;
     empty.error_code = ErrorCode::kOffsetOutOfRange;
-    response.responses = {{"orders", {sample_partition(version, batch), empty}}};
+    response.responses = {{.topic = "orders", .partitions = {sample_partition(version, batch), empty}}};
+    if (version >= 13) response.responses[0].topic = "";
+    if (version >= 13) response.responses[0].topic_id = {9, 8, 7};
+    if (version >= 12) response.responses[0].partitions[0].current_leader = {.leader_id = 1, .leader_epoch = 2};
+    if (version >= 16) response.node_endpoints = {{.node_id = 1, .host = "localhost", .port = 9092}};
     return response;
   });
   expect_unsupported_versions_rejected<FetchResponse>();
@@ -79,7 +91,7 @@ TEST(Fetch, StoredBatchesAreWrittenBackToBackAsOneRecordsField) {
   joined.insert(joined.end(), second.begin(), second.end());
 
   FetchResponse chunked;
-  chunked.responses = {{"t", {sample_partition(4, {})}}};
+  chunked.responses = {{.topic = "t", .partitions = {sample_partition(4, {})}}};
   chunked.responses[0].partitions[0].records = {ByteView(first), ByteView(second)};
   FetchResponse whole = chunked;
   whole.responses[0].partitions[0].records = {ByteView(joined)};
@@ -97,7 +109,7 @@ TEST(Fetch, StoredBatchesAreWrittenBackToBackAsOneRecordsField) {
 
 TEST(Fetch, EmptyRecordsAreWrittenAsZeroLengthNotNull) {
   FetchResponse response;
-  response.responses = {{"t", {FetchResponse::Partition{}}}};
+  response.responses = {{.topic = "t", .partitions = {FetchResponse::Partition{}}}};
   const std::vector<std::uint8_t> bytes = encode_message(response, 4);
   // The last four bytes are the records length.
   ASSERT_GE(bytes.size(), 4u);

@@ -12,7 +12,8 @@ namespace {
 TEST(FindCoordinator, RequestRoundTripsInEveryVersion) {
   expect_round_trip_all_versions<FindCoordinatorRequest>([](std::int16_t version) {
     FindCoordinatorRequest request;
-    request.key = "billing";
+    if (version <= 3) request.key = "billing";
+    if (version >= 4) request.coordinator_keys = {"billing", "orders"};
     if (version >= 1) request.key_type = 1;
     return request;
   });
@@ -22,13 +23,17 @@ TEST(FindCoordinator, RequestRoundTripsInEveryVersion) {
 TEST(FindCoordinator, ResponseRoundTripsInEveryVersion) {
   expect_round_trip_all_versions<FindCoordinatorResponse>([](std::int16_t version) {
     FindCoordinatorResponse response;
-    if (version >= 1) {
-      response.throttle_time_ms = 1;
-      response.error_message = "none";
+    if (version >= 1) response.throttle_time_ms = 1;
+    if (version >= 1 && version <= 3) response.error_message = "none";
+    if (version <= 3) {
+      response.node_id = 1;
+      response.host = "127.0.0.1";
+      response.port = 9092;
+    } else {
+      response.coordinators = {
+          {.key = "billing", .node_id = 1, .host = "127.0.0.1", .port = 9092},
+          {.key = "", .error_code = ErrorCode::kInvalidRequest, .error_message = "empty key"}};
     }
-    response.node_id = 1;
-    response.host = "127.0.0.1";
-    response.port = 9092;
     return response;
   });
   expect_unsupported_versions_rejected<FindCoordinatorResponse>();

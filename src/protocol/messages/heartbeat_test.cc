@@ -33,13 +33,21 @@ TEST(Heartbeat, ResponseRoundTripsInEveryVersion) {
 }
 
 TEST(LeaveGroup, RequestAndResponseRoundTripInEveryVersion) {
-  expect_round_trip_all_versions<LeaveGroupRequest>([](std::int16_t) {
-    return LeaveGroupRequest{"billing", "m-2"};
+  expect_round_trip_all_versions<LeaveGroupRequest>([](std::int16_t version) {
+    if (version <= 2) return LeaveGroupRequest{.group_id = "billing", .member_id = "m-2"};
+    LeaveGroupRequest request{.group_id = "billing"};
+    request.members = {{.member_id = "m-2"}, {.member_id = "", .group_instance_id = "host-1"}};
+    if (version >= 5) request.members[0].reason = "shutting down";
+    return request;
   });
   expect_round_trip_all_versions<LeaveGroupResponse>([](std::int16_t version) {
     LeaveGroupResponse response;
     if (version >= 1) response.throttle_time_ms = 3;
     response.error_code = ErrorCode::kUnknownMemberId;
+    if (version >= 3) {
+      response.members = {{.member_id = "m-2", .error_code = ErrorCode::kUnknownMemberId},
+                          {.member_id = "m-3", .group_instance_id = "host-1"}};
+    }
     return response;
   });
   expect_unsupported_versions_rejected<LeaveGroupRequest>();

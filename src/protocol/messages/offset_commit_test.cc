@@ -46,14 +46,23 @@ TEST(OffsetCommit, ResponseRoundTripsInEveryVersion) {
 }
 
 TEST(OffsetFetch, RequestRoundTripsInEveryVersion) {
-  expect_round_trip_all_versions<OffsetFetchRequest>([](std::int16_t) {
+  expect_round_trip_all_versions<OffsetFetchRequest>([](std::int16_t version) {
     OffsetFetchRequest request;
-    request.group_id = "billing";
-    request.topics = std::vector<OffsetFetchRequest::Topic>{{"orders", {0, 1, 2}}, {"x", {}}};
+    if (version <= 7) {
+      request.group_id = "billing";
+      request.topics = std::vector<OffsetFetchRequest::Topic>{{"orders", {0, 1, 2}}, {"x", {}}};
+    } else {
+      request.groups = {{.group_id = "billing",
+                         .topics = std::vector<OffsetFetchRequest::GroupTopic>{{"orders", {0, 1}}}},
+                        {.group_id = "audit", .topics = std::nullopt}};
+      if (version >= 9) request.groups[0].member_id = "m-1";
+      if (version >= 9) request.groups[0].member_epoch = 3;
+    }
+    if (version >= 7) request.require_stable = true;
     return request;
   });
-  for (std::int16_t version = 2; version <= OffsetFetchRequest::kMaxVersion; ++version) {
-    expect_round_trip(OffsetFetchRequest{"billing", std::nullopt}, version);
+  for (std::int16_t version = 2; version <= 7; ++version) {
+    expect_round_trip(OffsetFetchRequest{.group_id = "billing", .topics = std::nullopt}, version);
   }
   expect_unsupported_versions_rejected<OffsetFetchRequest>();
 }
@@ -69,8 +78,16 @@ TEST(OffsetFetch, ResponseRoundTripsInEveryVersion) {
     if (version >= 5) committed.committed_leader_epoch = 1;
     OffsetFetchResponse::Partition nothing;
     nothing.partition_index = 1;
-    response.topics = {{"orders", {committed, nothing}}};
-    if (version >= 2) response.error_code = ErrorCode::kCoordinatorLoadInProgress;
+    if (version <= 7) {
+      response.topics = {{"orders", {committed, nothing}}};
+      if (version >= 2) response.error_code = ErrorCode::kCoordinatorLoadInProgress;
+    } else {
+      response.groups = {
+          {.group_id = "billing",
+           .topics = {{.name = "orders",
+                       .partitions = {{.partition_index = 0, .committed_offset = 42, .metadata = ""}}}}},
+          {.group_id = "audit", .error_code = ErrorCode::kCoordinatorLoadInProgress}};
+    }
     return response;
   });
   expect_unsupported_versions_rejected<OffsetFetchResponse>();
