@@ -134,6 +134,14 @@ std::string_view error_name(ErrorCode code) {
       return "FENCED_INSTANCE_ID";
     case ErrorCode::kInvalidRecord:
       return "INVALID_RECORD";
+    case ErrorCode::kFencedMemberEpoch:
+      return "FENCED_MEMBER_EPOCH";
+    case ErrorCode::kUnreleasedInstanceId:
+      return "UNRELEASED_INSTANCE_ID";
+    case ErrorCode::kUnsupportedAssignor:
+      return "UNSUPPORTED_ASSIGNOR";
+    case ErrorCode::kStaleMemberEpoch:
+      return "STALE_MEMBER_EPOCH";
   }
   return "UNKNOWN_ERROR_CODE";
 }

@@ -139,6 +139,16 @@ enum class ErrorCode : std::int16_t {
   kFencedInstanceId = 82,
   // A record failed the broker's validation.
   kInvalidRecord = 87,
+  // ConsumerGroupHeartbeat: the member's epoch is ahead of or behind the coordinator's;
+  // the member must give up its partitions and rejoin with epoch 0.
+  kFencedMemberEpoch = 110,
+  // ConsumerGroupHeartbeat: the static member's instance id is still in use by a member
+  // that has not left.
+  kUnreleasedInstanceId = 111,
+  // ConsumerGroupHeartbeat: the requested server-side assignor is not supported.
+  kUnsupportedAssignor = 112,
+  // OffsetCommit/OffsetFetch: the member epoch is not the member's current epoch.
+  kStaleMemberEpoch = 113,
 };
 
 // Kafka's name of `code` ("UNKNOWN_MEMBER_ID"), or "UNKNOWN_ERROR_CODE" for a number this
