@@ -44,11 +44,26 @@ enum class GroupError : std::int16_t {
   kInvalidRequest = 42,
   // The call would create a group while the coordinator holds max_groups already.
   kPolicyViolation = 44,
+  // ConsumerGroupDescribe: the coordinator holds no consumer group of that id.
+  kGroupIdNotFound = 69,
   // JoinGroup v4+: the member must rejoin with the member id given in the response.
   kMemberIdRequired = 79,
   // The group has max_group_size members already, or its members' metadata and
   // assignments would exceed max_group_metadata_bytes.
   kGroupMaxSizeReached = 81,
+  // ConsumerGroupHeartbeat: another member took over this member's instance id.
+  kFencedInstanceId = 82,
+  // ConsumerGroupHeartbeat: the member epoch is ahead of or behind the coordinator's
+  // (beyond the previous-epoch allowance); give up every partition and rejoin with 0.
+  kFencedMemberEpoch = 110,
+  // ConsumerGroupHeartbeat: a live member (one that has not left with epoch -2) holds
+  // the instance id.
+  kUnreleasedInstanceId = 111,
+  // ConsumerGroupHeartbeat: server_assignor names no assignor the coordinator has.
+  kUnsupportedAssignor = 112,
+  // OffsetCommit/OffsetFetch of a consumer group: the member epoch is not the member's
+  // current epoch.
+  kStaleMemberEpoch = 113,
 };
 
 // Returns Kafka's name of the error ("ILLEGAL_GENERATION"), for logs and test output.
@@ -84,6 +99,18 @@ constexpr std::string_view group_error_name(GroupError error) {
       return "MEMBER_ID_REQUIRED";
     case GroupError::kGroupMaxSizeReached:
       return "GROUP_MAX_SIZE_REACHED";
+    case GroupError::kGroupIdNotFound:
+      return "GROUP_ID_NOT_FOUND";
+    case GroupError::kFencedInstanceId:
+      return "FENCED_INSTANCE_ID";
+    case GroupError::kFencedMemberEpoch:
+      return "FENCED_MEMBER_EPOCH";
+    case GroupError::kUnreleasedInstanceId:
+      return "UNRELEASED_INSTANCE_ID";
+    case GroupError::kUnsupportedAssignor:
+      return "UNSUPPORTED_ASSIGNOR";
+    case GroupError::kStaleMemberEpoch:
+      return "STALE_MEMBER_EPOCH";
   }
   return "UNKNOWN_ERROR";
 }

@@ -42,6 +42,17 @@ static_assert(to_error_code(GroupError::kInvalidRequest) == protocol::ErrorCode:
 static_assert(to_error_code(GroupError::kPolicyViolation) == protocol::ErrorCode::kPolicyViolation);
 static_assert(to_error_code(GroupError::kGroupMaxSizeReached) ==
               protocol::ErrorCode::kGroupMaxSizeReached);
+static_assert(to_error_code(GroupError::kGroupIdNotFound) == protocol::ErrorCode::kGroupIdNotFound);
+static_assert(to_error_code(GroupError::kFencedInstanceId) ==
+              protocol::ErrorCode::kFencedInstanceId);
+static_assert(to_error_code(GroupError::kFencedMemberEpoch) ==
+              protocol::ErrorCode::kFencedMemberEpoch);
+static_assert(to_error_code(GroupError::kUnreleasedInstanceId) ==
+              protocol::ErrorCode::kUnreleasedInstanceId);
+static_assert(to_error_code(GroupError::kUnsupportedAssignor) ==
+              protocol::ErrorCode::kUnsupportedAssignor);
+static_assert(to_error_code(GroupError::kStaleMemberEpoch) ==
+              protocol::ErrorCode::kStaleMemberEpoch);
 
 // Kafka's client_host form, "/127.0.0.1", from the connection's "host:port".
 inline std::string client_host(std::string_view peer) {

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/coordinator/consumer_group.h"
+
+#include <utility>
+
+namespace kgroups::broker {
+
+std::string_view consumer_group_state_name(ConsumerGroupState state) {
+  switch (state) {
+    case ConsumerGroupState::kEmpty:
+      return "Empty";
+    case ConsumerGroupState::kAssigning:
+      return "Assigning";
+    case ConsumerGroupState::kReconciling:
+      return "Reconciling";
+    case ConsumerGroupState::kStable:
+      return "Stable";
+    case ConsumerGroupState::kDead:
+      return "Dead";
+  }
+  return "Dead";
+}
+
+ConsumerGroupState ConsumerGroup::state() const {
+  if (members_.empty()) return ConsumerGroupState::kEmpty;
+  if (group_epoch_ > assignment_epoch_) return ConsumerGroupState::kAssigning;
+  for (const auto& [member_id, member] : members_) {
+    if (!member.reconciled_to(assignment_epoch_)) return ConsumerGroupState::kReconciling;
+  }
+  return ConsumerGroupState::kStable;
+}
+
+const ConsumerGroupMember* ConsumerGroup::find_member(std::string_view member_id) const {
+  auto member = members_.find(member_id);
+  return member == members_.end() ? nullptr : &member->second;
+}
+
+const ConsumerGroupMember* ConsumerGroup::static_member(std::string_view instance_id) const {
+  auto entry = static_members_.find(instance_id);
+  return entry == static_members_.end() ? nullptr : find_member(entry->second);
+}
+
+void ConsumerGroup::set_partition_epochs(const ConsumerAssignment& partitions, std::int32_t epoch,
+                                         bool add) {
+  for (const auto& [topic, numbers] : partitions) {
+    std::map<std::int32_t, std::int32_t>& epochs = partition_epochs_[topic];
+    for (std::int32_t partition : numbers) {
+      if (add) {
+        epochs[partition] = epoch;
+      } else {
+        epochs.erase(partition);
+      }
+    }
+    if (epochs.empty()) partition_epochs_.erase(topic);
+  }
+}
+
+// Adds (sign 1) or removes (sign -1) what the member contributes to the indexes.
+void ConsumerGroup::index_member(const ConsumerGroupMember& member, int sign) {
+  const bool add = sign > 0;
+  set_partition_epochs(member.assigned_partitions, member.member_epoch, add);
+  set_partition_epochs(member.partitions_pending_revocation, member.member_epoch, add);
+  for (const std::string& topic : member.subscribed_topic_names) {
+    if ((subscribed_topic_counts_[topic] += sign) == 0) subscribed_topic_counts_.erase(topic);
+  }
+  if (member.server_assignor) {
+    if ((assignor_counts_[*member.server_assignor] += sign) == 0) {
+      assignor_counts_.erase(*member.server_assignor);
+    }
+  }
+  if (member.instance_id) {
+    if (add) {
+      static_members_[*member.instance_id] = member.member_id;
+    } else if (auto entry = static_members_.find(*member.instance_id);
+               entry != static_members_.end() && entry->second == member.member_id) {
+      static_members_.erase(entry);
+    }
+  }
+  if (member.session_deadline) {
+    std::tuple timer{*member.session_deadline, member.member_id, MemberTimer::kSession};
+    add ? (void)timers_.insert(std::move(timer)) : (void)timers_.erase(timer);
+  }
+  if (member.rebalance_deadline) {
+    std::tuple timer{*member.rebalance_deadline, member.member_id, MemberTimer::kRebalance};
+    add ? (void)timers_.insert(std::move(timer)) : (void)timers_.erase(timer);
+  }
+}
+
+void ConsumerGroup::put_member(ConsumerGroupMember member) {
+  auto existing = members_.find(member.member_id);
+  if (existing != members_.end()) {
+    index_member(existing->second, -1);
+    existing->second = std::move(member);
+    index_member(existing->second, 1);
+    return;
+  }
+  auto [inserted, added] = members_.emplace(member.member_id, std::move(member));
+  index_member(inserted->second, 1);
+}
+
+bool ConsumerGroup::remove_member(std::string_view member_id) {
+  auto member = members_.find(member_id);
+  if (member == members_.end()) return false;
+  index_member(member->second, -1);
+  if (auto target = target_.find(member_id); target != target_.end()) target_.erase(target);
+  members_.erase(member);
+  return true;
+}
+
+void ConsumerGroup::replace_member(std::string_view old_member_id, ConsumerGroupMember member) {
+  ConsumerAssignment target;
+  if (auto entry = target_.find(old_member_id); entry != target_.end()) {
+    target = std::move(entry->second);
+  }
+  remove_member(old_member_id);
+  if (!target.empty()) target_[member.member_id] = std::move(target);
+  put_member(std::move(member));
+}
+
+std::int32_t ConsumerGroup::partition_epoch(const TopicId& topic, std::int32_t partition) const {
+  auto epochs = partition_epochs_.find(topic);
+  if (epochs == partition_epochs_.end()) return -1;
+  auto epoch = epochs->second.find(partition);
+  return epoch == epochs->second.end() ? -1 : epoch->second;
+}
+
+const ConsumerAssignment& ConsumerGroup::target_of(std::string_view member_id) const {
+  static const ConsumerAssignment kEmpty;
+  auto target = target_.find(member_id);
+  return target == target_.end() ? kEmpty : target->second;
+}
+
+void ConsumerGroup::set_target_assignment(
+    std::map<std::string, ConsumerAssignment, std::less<>> target, std::int32_t epoch) {
+  target_ = std::move(target);
+  assignment_epoch_ = epoch;
+}
+
+bool ConsumerGroup::refresh_subscription_metadata(const TopicCatalog& catalog) {
+  catalog_version_ = catalog.version();
+  std::map<std::string, TopicDescription, std::less<>> metadata;
+  for (const auto& [name, count] : subscribed_topic_counts_) {
+    if (std::optional<TopicDescription> topic = catalog.find_by_name(name); topic) {
+      metadata.emplace(name, std::move(*topic));
+    }
+  }
+  if (metadata == subscription_metadata_) return false;
+  subscription_metadata_ = std::move(metadata);
+  return true;
+}
+
+std::string ConsumerGroup::preferred_assignor(std::string_view fallback) const {
+  const std::pair<const std::string, int>* best = nullptr;
+  for (const auto& entry : assignor_counts_) {
+    if (best == nullptr || entry.second > best->second) best = &entry;
+  }
+  return best == nullptr ? std::string(fallback) : best->first;
+}
+
+std::optional<Clock::TimePoint> ConsumerGroup::next_deadline() const {
+  if (timers_.empty()) return std::nullopt;
+  return std::get<0>(*timers_.begin());
+}
+
+std::vector<std::pair<std::string, MemberTimer>> ConsumerGroup::due_timers(
+    Clock::TimePoint at) const {
+  std::vector<std::pair<std::string, MemberTimer>> due;
+  for (const auto& [deadline, member_id, timer] : timers_) {
+    if (deadline > at) break;
+    due.emplace_back(member_id, timer);
+  }
+  return due;
+}
+
+}  // namespace kgroups::broker

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// ConsumerGroupCoordinator: the server side of Kafka's consumer-group protocol
+// (KIP-848: ConsumerGroupHeartbeat, API 68; ConsumerGroupDescribe, API 69) as plain
+// logic apart from the network, beside the classic GroupCoordinator. The coordinator
+// computes each group's target assignment with a server-side assignor (`uniform` or
+// `range`) and moves every member towards it by heartbeats, revoking before it
+// assigns, so no partition ever belongs to two members at once. It also stores the
+// groups' committed offsets, fenced by member epoch.
+//
+// Time: as GroupCoordinator. Every call first applies the expiries due at the
+// clock's current time (session timeouts remove members; rebalance timeouts remove
+// members that did not revoke in time); the owner calls poll_timers() at or soon
+// after next_deadline().
+//
+// Bounded work: each call costs O(log groups) plus the work of the group it names
+// (a heartbeat that changes the group epoch computes the group's target assignment,
+// O(members x subscribed partitions)) and of the expiries due.
+//
+// Bounded state: ConsumerGroupConfig's limits (groups, members per group, id
+// lengths, subscribed topics, offset metadata) are checked before a call changes
+// anything; a refused call changes nothing. A group without members and offsets is
+// forgotten (Kafka keeps it, Empty, until its offsets expire): a member of a
+// forgotten group is answered as one of an empty group, UNKNOWN_MEMBER_ID.
+//
+// Group ids: this coordinator holds only consumer groups; the broker decides which
+// coordinator a group id belongs to (has_group() here and in GroupCoordinator).
+//
+// Not thread-safe: the broker calls it from one strand only. `clock` and `catalog`
+// must outlive it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "broker/coordinator/clock.h"
+#include "broker/coordinator/consumer_group.h"
+#include "broker/coordinator/consumer_group_config.h"
+#include "broker/coordinator/consumer_group_description.h"
+#include "broker/coordinator/consumer_group_heartbeat.h"
+#include "broker/coordinator/deadline_index.h"
+#include "broker/coordinator/group_coordinator.h"
+#include "broker/coordinator/group_summary.h"
+#include "broker/coordinator/string_hash.h"
+#include "broker/coordinator/topic_catalog.h"
+
+namespace kgroups::broker {
+
+class ConsumerGroupCoordinator {
+ public:
+  // Receives one human-readable line per membership change, epoch bump and expiry.
+  using Logger = std::function<void(std::string_view line)>;
+
+  ConsumerGroupCoordinator(ConsumerGroupConfig config, const Clock& clock,
+                           const TopicCatalog& catalog, Logger logger = {});
+
+  ConsumerGroupCoordinator(const ConsumerGroupCoordinator&) = delete;
+  ConsumerGroupCoordinator& operator=(const ConsumerGroupCoordinator&) = delete;
+
+  // ConsumerGroupHeartbeat. Errors (nothing changes): INVALID_REQUEST (empty group,
+  // instance or rack id; a regex subscription; member epoch 0 without rebalance
+  // timeout, without subscribed topics, or with owned partitions; an empty member id
+  // with epoch > 0 or < 0; epoch below -2; an over-long field), INVALID_GROUP_ID (group
+  // id longer than max_id_length), UNSUPPORTED_ASSIGNOR, UNKNOWN_MEMBER_ID (not a
+  // member, or an unknown instance id), FENCED_MEMBER_EPOCH (epoch ahead of the
+  // member's, or behind it other than the previous epoch with owned partitions that are
+  // a subset of the assigned ones), FENCED_INSTANCE_ID (another member holds the
+  // instance id), UNRELEASED_INSTANCE_ID (a static member joins while the holder of its
+  // instance id has not left with epoch -2), GROUP_MAX_SIZE_REACHED, POLICY_VIOLATION
+  // (a new group beyond max_groups).
+  // Epoch 0 joins (a known member id rejoins from scratch, its partitions released);
+  // -1 leaves; -2 leaves a static member's place (and assignment) held until its
+  // session times out, so a member with the same instance id takes it over at once.
+  ConsumerGroupHeartbeatResult heartbeat(const ConsumerGroupHeartbeatParams& params);
+
+  // ConsumerGroupDescribe for one group.
+  ConsumerGroupDescription describe_group(std::string_view group_id);
+
+  // ListGroups: every consumer group, ordered by id, with protocol_type "consumer".
+  std::vector<GroupListing> list_groups();
+
+  // Returns whether the coordinator holds a consumer group of that id.
+  [[nodiscard]] bool has_group(std::string_view group_id) const;
+
+  // OffsetCommit (v9+ semantics; generation_id is the member epoch). Errors for the
+  // whole request, on which nothing is stored: INVALID_GROUP_ID, UNKNOWN_MEMBER_ID (not
+  // a member, or a group without members given a member epoch >= 0),
+  // STALE_MEMBER_EPOCH (not the member's current epoch), POLICY_VIOLATION (would
+  // create a group beyond max_groups). Epoch < 0 commits to a group without members
+  // (creating it if needed), as Kafka's admin commits. Otherwise as GroupCoordinator:
+  // over-long metadata gets OFFSET_METADATA_TOO_LARGE for its partition only.
+  OffsetCommitResult commit_offsets(const OffsetCommitParams& params);
+
+  // OffsetFetch in any group state; see ConsumerOffsetFetchParams.
+  ConsumerOffsetFetchResult fetch_offsets(const ConsumerOffsetFetchParams& params);
+
+  // Applies every expiry due at the clock's current time.
+  void poll_timers();
+
+  // Returns the earliest time at which poll_timers() has work, or nullopt. O(1).
+  [[nodiscard]] std::optional<Clock::TimePoint> next_deadline() const;
+
+  // Forgets every group.
+  void shutdown();
+
+ private:
+  // Lookup and bookkeeping (consumer_group_coordinator.cc).
+  [[nodiscard]] const ConsumerGroup* find_group(std::string_view group_id) const;
+  ConsumerGroup* find_group_to_change(std::string_view group_id);
+  ConsumerGroup& create_group(std::string_view group_id);
+  void touch(const ConsumerGroup& group);
+  void settle_touched_groups();
+  void fire_due_timers();
+  std::string new_member_id();
+  void log(const std::string& line) const;
+  [[nodiscard]] Clock::TimePoint now() const { return clock_.now(); }
+
+  // Heartbeat (consumer_group_heartbeat.cc).
+  [[nodiscard]] std::optional<ConsumerGroupHeartbeatResult> refuse(
+      const ConsumerGroupHeartbeatParams& params) const;
+  ConsumerGroupHeartbeatResult join_or_heartbeat(const ConsumerGroupHeartbeatParams& params);
+  ConsumerGroupHeartbeatResult leave(const ConsumerGroupHeartbeatParams& params);
+
+  // Membership and assignment (consumer_group_membership.cc).
+  // Removes the member, bumps the group epoch.
+  void fence_member(ConsumerGroup& group, const std::string& member_id, const std::string& reason);
+  // Bumps the group epoch if `subscription_changed` or the subscribed topics' metadata
+  // changed, then recomputes the target assignment if it is older than the epoch.
+  void update_group_epoch_and_target(ConsumerGroup& group, bool subscription_changed);
+  void compute_target_assignment(ConsumerGroup& group);
+  // Moves the member one reconciliation step; arms or clears its rebalance timer.
+  void reconcile(ConsumerGroup& group, const std::string& member_id,
+                 const std::optional<std::vector<TopicPartitions>>& owned);
+  [[nodiscard]] std::vector<NamedTopicPartitions> named(const ConsumerAssignment& partitions) const;
+
+  // Runs every public call: applies due expiries first, settles touched groups last.
+  class CallScope {
+   public:
+    explicit CallScope(ConsumerGroupCoordinator& coordinator) : coordinator_(coordinator) {
+      coordinator_.fire_due_timers();
+    }
+    ~CallScope() { coordinator_.settle_touched_groups(); }
+    CallScope(const CallScope&) = delete;
+    CallScope& operator=(const CallScope&) = delete;
+
+   private:
+    ConsumerGroupCoordinator& coordinator_;
+  };
+
+  ConsumerGroupConfig config_;
+  const Clock& clock_;
+  const TopicCatalog& catalog_;
+  Logger logger_;
+  std::unordered_map<std::string, std::unique_ptr<ConsumerGroup>, StringHash, std::equal_to<>>
+      groups_;
+  DeadlineIndex deadlines_;           // every group with a member timer, as of its last settle
+  std::vector<std::string> touched_;  // ids of the groups the current call may have changed
+  std::mt19937_64 member_id_random_;
+};
+
+}  // namespace kgroups::broker

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// ConsumerGroupCoordinator's OffsetCommit and OffsetFetch (Kafka's
+// ConsumerGroup.validateOffsetCommit and validateOffsetFetch): the member epoch plays
+// the generation's part, so a member that moved on, or was removed, cannot commit
+// over the new owner's progress.
+#include "broker/coordinator/consumer_group_coordinator.h"
+
+namespace kgroups::broker {
+namespace {
+
+// Returns the fencing error of a commit or fetch at `epoch` by `member_id`.
+GroupError fence(const ConsumerGroup& group, std::string_view member_id, std::int32_t epoch) {
+  const ConsumerGroupMember* member = group.find_member(member_id);
+  if (member == nullptr) return GroupError::kUnknownMemberId;
+  if (epoch != member->member_epoch) return GroupError::kStaleMemberEpoch;
+  return GroupError::kNone;
+}
+
+}  // namespace
+
+OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitParams& params) {
+  CallScope scope(*this);
+  OffsetCommitResult result;
+  auto fail = [&](GroupError error) {
+    result.error = error;
+    result.partition_errors.assign(params.offsets.size(), error);
+    return result;
+  };
+  if (params.group_id.empty() || params.group_id.size() > config_.max_id_length) {
+    return fail(GroupError::kInvalidGroupId);
+  }
+  ConsumerGroup* group = find_group_to_change(params.group_id);
+  const std::int32_t epoch = params.generation_id;
+  // Epoch < 0: the admin client, or a consumer outside group management; allowed
+  // while the group has no members.
+  const bool from_outside = epoch < 0 && (group == nullptr || group->size() == 0);
+  if (!from_outside) {
+    if (group == nullptr) return fail(GroupError::kUnknownMemberId);
+    if (GroupError error = fence(*group, params.member_id, epoch); error != GroupError::kNone) {
+      return fail(error);
+    }
+  }
+  result.partition_errors.reserve(params.offsets.size());
+  std::size_t storing = 0;
+  for (const PartitionOffset& offset : params.offsets) {
+    const bool too_large = offset.committed.metadata.size() > config_.offset_metadata_max_bytes;
+    result.partition_errors.push_back(too_large ? GroupError::kOffsetMetadataTooLarge
+                                                : GroupError::kNone);
+    if (!too_large) ++storing;
+  }
+  if (storing == 0) return result;
+  if (group == nullptr) {
+    if (groups_.size() >= config_.max_groups) return fail(GroupError::kPolicyViolation);
+    group = &create_group(params.group_id);
+  }
+  for (std::size_t i = 0; i < params.offsets.size(); ++i) {
+    if (result.partition_errors[i] != GroupError::kNone) continue;
+    group->offsets().commit(params.offsets[i].topic_partition, params.offsets[i].committed);
+  }
+  return result;
+}
+
+ConsumerOffsetFetchResult ConsumerGroupCoordinator::fetch_offsets(
+    const ConsumerOffsetFetchParams& params) {
+  CallScope scope(*this);
+  ConsumerOffsetFetchResult result;
+  if (params.group_id.size() > config_.max_id_length) {
+    result.error = GroupError::kInvalidGroupId;
+    return result;
+  }
+  const ConsumerGroup* group = find_group(params.group_id);
+  if (params.member_id || params.member_epoch >= 0) {
+    result.error = group == nullptr
+                       ? GroupError::kUnknownMemberId
+                       : fence(*group, params.member_id.value_or(""), params.member_epoch);
+    if (result.error != GroupError::kNone) return result;
+  }
+  if (!params.partitions) {
+    if (group != nullptr) result.offsets = group->offsets().fetch_all();
+    return result;
+  }
+  result.offsets.reserve(params.partitions->size());
+  for (const TopicPartition& topic_partition : *params.partitions) {
+    result.offsets.push_back(PartitionOffset{
+        topic_partition,
+        group == nullptr ? CommittedOffset{} : group->offsets().fetch(topic_partition)});
+  }
+  return result;
+}
+
+}  // namespace kgroups::broker
