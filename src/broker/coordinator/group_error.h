@@ -49,6 +49,9 @@ enum class GroupError : std::int16_t {
   // The group has max_group_size members already, or its members' metadata and
   // assignments would exceed max_group_metadata_bytes.
   kGroupMaxSizeReached = 81,
+  // Static membership (KIP-345): the group instance id is bound to another member
+  // id, so this member was replaced by a newer instance with the same id.
+  kFencedInstanceId = 82,
 };
 
 // Returns Kafka's name of the error ("ILLEGAL_GENERATION"), for logs and test output.
@@ -84,6 +87,8 @@ constexpr std::string_view group_error_name(GroupError error) {
       return "MEMBER_ID_REQUIRED";
     case GroupError::kGroupMaxSizeReached:
       return "GROUP_MAX_SIZE_REACHED";
+    case GroupError::kFencedInstanceId:
+      return "FENCED_INSTANCE_ID";
   }
   return "UNKNOWN_ERROR";
 }

@@ -42,6 +42,8 @@ static_assert(to_error_code(GroupError::kInvalidRequest) == protocol::ErrorCode:
 static_assert(to_error_code(GroupError::kPolicyViolation) == protocol::ErrorCode::kPolicyViolation);
 static_assert(to_error_code(GroupError::kGroupMaxSizeReached) ==
               protocol::ErrorCode::kGroupMaxSizeReached);
+static_assert(to_error_code(GroupError::kFencedInstanceId) ==
+              protocol::ErrorCode::kFencedInstanceId);
 
 // Kafka's client_host form, "/127.0.0.1", from the connection's "host:port".
 inline std::string client_host(std::string_view peer) {
