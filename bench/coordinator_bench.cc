@@ -95,7 +95,8 @@ void BM_CommitOffsets(benchmark::State& state) {
   OffsetCommitParams params{Fixture::kTarget,
                             fixture.generation_id(),
                             fixture.member_id(),
-                            {PartitionOffset{{"orders", 0}, {0, ""}}}};
+                            {PartitionOffset{{"orders", 0}, {0, ""}}},
+                            std::nullopt};
   for (auto _ : state) {
     ++params.offsets[0].committed.offset;
     auto result = fixture.coordinator().commit_offsets(params);
@@ -107,7 +108,7 @@ void BM_Heartbeat(benchmark::State& state) {
   Fixture& fixture = Fixture::with_other_groups(static_cast<int>(state.range(0)));
   for (auto _ : state) {
     GroupError error = fixture.coordinator().heartbeat(Fixture::kTarget, fixture.generation_id(),
-                                                       fixture.member_id());
+                                                       fixture.member_id(), std::nullopt);
     benchmark::DoNotOptimize(error);
   }
 }
@@ -128,7 +129,8 @@ void BM_NewGroupJoinSyncLeave(benchmark::State& state) {
   Fixture& fixture = Fixture::with_other_groups(static_cast<int>(state.range(0)));
   for (auto _ : state) {
     std::string member_id = join_and_sync(fixture.coordinator(), "short-lived").first;
-    LeaveGroupResult left = fixture.coordinator().leave_group("short-lived", {member_id});
+    LeaveGroupResult left =
+        fixture.coordinator().leave_group("short-lived", {{member_id, std::nullopt}});
     benchmark::DoNotOptimize(left);
   }
 }

@@ -31,8 +31,8 @@ struct CoordinatorConfig {
   // joined yet; a new member joining a full group gets GROUP_MAX_SIZE_REACHED.
   std::size_t max_group_size = 1000;  // group.max.size (Kafka: 2147483647)
   // Bytes in a group id (longer: INVALID_GROUP_ID), a member id (longer:
-  // UNKNOWN_MEMBER_ID), a JoinGroup client id or protocol type (longer:
-  // INVALID_REQUEST). Member ids are the client id, cut to fit, + "-" + a 36-byte
+  // UNKNOWN_MEMBER_ID), a JoinGroup client id, protocol type or group instance id
+  // (longer: INVALID_REQUEST). Member ids are the client id, cut to fit, + "-" + a 36-byte
   // UUID, so they never exceed it. At least 37, at most 32767. Kafka: none beyond the
   // wire's int16 string length (32767).
   std::size_t max_id_length = 1024;

@@ -50,6 +50,13 @@ inline std::vector<GroupProtocol> protocols(std::initializer_list<std::string_vi
   return list;
 }
 
+// The LeaveGroup entries of dynamic members leaving by member id.
+inline std::vector<LeavingMember> leaving(const std::vector<std::string>& member_ids) {
+  std::vector<LeavingMember> members;
+  for (const std::string& member_id : member_ids) members.push_back({member_id, std::nullopt});
+  return members;
+}
+
 struct StableGroup {
   std::vector<std::string> member_ids;  // in join order; the first is the leader
   std::int32_t generation_id = -1;

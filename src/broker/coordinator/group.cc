@@ -75,6 +75,7 @@ GroupMember& Group::add_member(GroupMember member) {
   if (members_.empty()) protocol_type_ = member.protocol_type;
   if (leader_id_.empty()) leader_id_ = member.member_id;
   member.join_order = next_join_order_++;
+  if (member.group_instance_id) static_members_[*member.group_instance_id] = member.member_id;
   members_bytes_ += member_entry_bytes(member);
   protocols_metadata_bytes_ += protocols_metadata_bytes(member.protocols);
   assignment_bytes_ += member.assignment.size();
@@ -92,6 +93,10 @@ void Group::remove_member(std::string_view member_id_view) {
   members_bytes_ -= member_entry_bytes(member);
   protocols_metadata_bytes_ -= protocols_metadata_bytes(member.protocols);
   assignment_bytes_ -= member.assignment.size();
+  if (member.group_instance_id) {
+    auto bound = static_members_.find(*member.group_instance_id);
+    if (bound != static_members_.end() && bound->second == member_id) static_members_.erase(bound);
+  }
   members_.erase(found);
   mark_synced(member_id);
   if (leader_id_ != member_id) return;
@@ -101,6 +106,56 @@ void Group::remove_member(std::string_view member_id_view) {
     if (earliest == nullptr || member.join_order < earliest->join_order) earliest = &member;
   }
   if (earliest != nullptr) leader_id_ = earliest->member_id;
+}
+
+const std::string* Group::static_member_id(std::string_view group_instance_id) const {
+  auto found = static_members_.find(group_instance_id);
+  return found == static_members_.end() ? nullptr : &found->second;
+}
+
+GroupError Group::check_member(std::string_view member_id,
+                               std::optional<std::string_view> group_instance_id) const {
+  if (group_instance_id) {
+    const std::string* bound = static_member_id(*group_instance_id);
+    if (bound == nullptr) return GroupError::kUnknownMemberId;
+    return *bound == member_id ? GroupError::kNone : GroupError::kFencedInstanceId;
+  }
+  return find_member(member_id) == nullptr ? GroupError::kUnknownMemberId : GroupError::kNone;
+}
+
+GroupMember& Group::replace_static_member(std::string_view old_member_id_view,
+                                          std::string new_member_id) {
+  std::string old_member_id(old_member_id_view);  // the view may point into the node moved below
+  auto node = members_.extract(old_member_id);
+  GroupMember& member = node.mapped();
+  members_bytes_ -= member_entry_bytes(member);
+  member.member_id = new_member_id;
+  members_bytes_ += member_entry_bytes(member);
+  static_members_[*member.group_instance_id] = new_member_id;
+  if (leader_id_ == old_member_id) leader_id_ = new_member_id;
+  // Unlike Kafka, a pending SyncGroup moves to the new id: the new instance syncs in
+  // its place, and the old id's entry would otherwise end the generation.
+  if (deadlines_.pending_sync_members.erase(old_member_id) > 0) {
+    deadlines_.pending_sync_members.insert(new_member_id);
+  }
+  node.key() = std::move(new_member_id);
+  return members_.insert(std::move(node)).position->second;
+}
+
+bool Group::elect_joined_leader() {
+  if (members_.empty()) return true;
+  const GroupMember* leader = find_member(leader_id_);
+  if (leader != nullptr && leader->awaiting_join()) return true;
+  const GroupMember* earliest = nullptr;
+  for (const auto& [id, member] : members_) {
+    if (member.awaiting_join() &&
+        (earliest == nullptr || member.join_order < earliest->join_order)) {
+      earliest = &member;
+    }
+  }
+  if (earliest == nullptr) return false;
+  leader_id_ = earliest->member_id;
+  return true;
 }
 
 void Group::update_protocols(GroupMember& member, std::vector<GroupProtocol> protocols) {
@@ -224,8 +279,9 @@ std::vector<JoinedMember> Group::joined_members() const {
   joined.reserve(ordered.size());
   for (const GroupMember* member : ordered) {
     const std::vector<std::uint8_t>* metadata = member->metadata_for(protocol_name_);
-    joined.push_back(
-        JoinedMember{member->member_id, metadata ? *metadata : std::vector<std::uint8_t>{}});
+    joined.push_back(JoinedMember{member->member_id,
+                                  metadata ? *metadata : std::vector<std::uint8_t>{},
+                                  member->group_instance_id});
   }
   return joined;
 }

@@ -7,6 +7,8 @@
 // decides when to apply them. It counts, as they change, the bytes it keeps
 // (stored_bytes.h) and the bytes max_group_metadata_bytes bounds, so every change to
 // a member's ids, protocols or assignment goes through its methods.
+// Static members (KIP-345) are also found by their group instance id, which is bound
+// to one member id at a time.
 // Not thread-safe; owned by the GroupCoordinator.
 #pragma once
 
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "broker/coordinator/clock.h"
+#include "broker/coordinator/group_error.h"
 #include "broker/coordinator/group_member.h"
 #include "broker/coordinator/join_group.h"
 #include "broker/coordinator/offset_store.h"
@@ -82,14 +85,36 @@ class Group {
   // change through update_protocols() and set_assignment().
   std::map<std::string, GroupMember, std::less<>>& members() { return members_; }
 
-  // Adds `member` (whose id must be new) and returns it. The first member becomes the
-  // leader, and sets the group's protocol type if the group had no members.
+  // Adds `member` (whose id, and instance id if any, must be new) and returns it. The
+  // first member becomes the leader, and sets the group's protocol type if the group
+  // had no members.
   GroupMember& add_member(GroupMember member);
 
   // Removes the member if present. If it led the group, the earliest-added
   // remaining member becomes the leader. The caller must have completed its parked
   // calls first.
   void remove_member(std::string_view member_id);
+
+  // Returns the member id bound to the static member's instance id, or nullptr.
+  [[nodiscard]] const std::string* static_member_id(std::string_view group_instance_id) const;
+
+  // Kafka's validateCurrentMember: NONE if `member_id` may act as a member. With an
+  // instance id: FENCED_INSTANCE_ID if it is bound to another member id,
+  // UNKNOWN_MEMBER_ID if it is not bound. Without: UNKNOWN_MEMBER_ID if `member_id` is
+  // not a member.
+  [[nodiscard]] GroupError check_member(std::string_view member_id,
+                                        std::optional<std::string_view> group_instance_id) const;
+
+  // Rebinds a static member (which must exist and have an instance id) to
+  // `new_member_id` (which must be new), keeping everything else: assignment, join
+  // order, leadership and a pending SyncGroup. Returns the member under its new id.
+  // The caller must have completed its parked calls first.
+  GroupMember& replace_static_member(std::string_view old_member_id, std::string new_member_id);
+
+  // Kafka's maybeElectNewJoinedLeader, when the join phase ends: if the leader has no
+  // JoinGroup parked, the earliest-added member that has one leads instead. Returns
+  // false if the group has members and none has a JoinGroup parked.
+  bool elect_joined_leader();
 
   // Replaces the member's protocols (a rejoin with new subscriptions).
   void update_protocols(GroupMember& member, std::vector<GroupProtocol> protocols);
@@ -137,6 +162,11 @@ class Group {
   // (the member list of the leader's JoinGroup result).
   [[nodiscard]] std::vector<JoinedMember> joined_members() const;
 
+  // Returns the protocol supported by every member that most members list first
+  // among those; ties go to the earlier one in the leader's order of preference.
+  // Requires at least one member and a common protocol.
+  [[nodiscard]] std::string select_protocol() const;
+
   // Records that the member sent SyncGroup for this generation; the sync deadline
   // ends once every member has.
   void mark_synced(std::string_view member_id);
@@ -166,11 +196,6 @@ class Group {
   [[nodiscard]] std::size_t recount_stored_bytes() const;
 
  private:
-  // Returns the protocol supported by every member that most members list first
-  // among those; ties go to the earlier one in the leader's order of preference.
-  // Requires at least one member and a common protocol.
-  [[nodiscard]] std::string select_protocol() const;
-
   std::string group_id_;
   GroupState state_ = GroupState::kEmpty;
   std::int32_t generation_id_ = 0;  // incremented by every completed join phase
@@ -180,6 +205,7 @@ class Group {
   std::uint64_t next_join_order_ = 0;
   std::map<std::string, GroupMember, std::less<>> members_;
   std::map<std::string, Clock::TimePoint, std::less<>> pending_members_;
+  std::map<std::string, std::string, std::less<>> static_members_;  // instance id -> member id
   RebalanceDeadlines deadlines_;
   OffsetStore offsets_;
   std::size_t members_bytes_ = 0;             // sum of member_entry_bytes() over members_

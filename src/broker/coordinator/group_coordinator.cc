@@ -21,14 +21,18 @@ GroupCoordinator::GroupCoordinator(CoordinatorConfig config, const Clock& clock,
 GroupCoordinator::~GroupCoordinator() { shutdown(); }
 
 GroupError GroupCoordinator::heartbeat(std::string_view group_id, std::int32_t generation_id,
-                                       std::string_view member_id) {
+                                       std::string_view member_id,
+                                       std::optional<std::string_view> group_instance_id) {
   CallScope scope(*this);
   if (!valid_group_id(group_id)) return GroupError::kInvalidGroupId;
   if (!within_id_length(member_id)) return GroupError::kUnknownMemberId;
   Group* group = find_group_to_change(group_id);
   if (group == nullptr) return GroupError::kUnknownMemberId;
+  if (GroupError error = group->check_member(member_id, group_instance_id);
+      error != GroupError::kNone) {
+    return error;
+  }
   GroupMember* member = group->find_member(member_id);
-  if (member == nullptr) return GroupError::kUnknownMemberId;
   if (generation_id != group->generation_id()) return GroupError::kIllegalGeneration;
   switch (group->state()) {
     case GroupState::kCompletingRebalance:
@@ -46,7 +50,7 @@ GroupError GroupCoordinator::heartbeat(std::string_view group_id, std::int32_t g
 }
 
 LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
-                                               const std::vector<std::string>& member_ids) {
+                                               const std::vector<LeavingMember>& members) {
   CallScope scope(*this);
   LeaveGroupResult result;
   if (!valid_group_id(group_id)) {
@@ -54,20 +58,36 @@ LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
     return result;
   }
   Group* group = find_group_to_change(group_id);
-  for (const std::string& member_id : member_ids) {
-    GroupMember* member = group == nullptr ? nullptr : group->find_member(member_id);
-    if (group != nullptr && group->remove_pending_member(member_id)) {
+  // The first member that leaves a Stable or CompletingRebalance group starts the
+  // rebalance; the others leave the PreparingRebalance group it started.
+  for (const LeavingMember& leaving : members) {
+    result.member_errors.push_back(GroupError::kUnknownMemberId);
+    if (group == nullptr) continue;
+    std::string member_id = leaving.member_id;
+    if (member_id.empty() && leaving.group_instance_id) {
+      // Removal by instance id alone (e.g. by an administrator).
+      const std::string* bound = group->static_member_id(*leaving.group_instance_id);
+      if (bound == nullptr) continue;
+      member_id = *bound;
+    } else if (group->remove_pending_member(member_id)) {
       log("group \"" + group->group_id() + "\": pending member " + member_id + " left");
       maybe_complete_join(*group);
-      result.member_errors.push_back(GroupError::kNone);
-    } else if (member != nullptr) {
-      std::string reason = "member " + member_id + " left the group";
-      log("group \"" + group->group_id() + "\": " + reason);
-      remove_member_and_update_group(*group, *member, reason);
-      result.member_errors.push_back(GroupError::kNone);
-    } else {
-      result.member_errors.push_back(GroupError::kUnknownMemberId);
+      result.member_errors.back() = GroupError::kNone;
+      continue;
+    } else if (GroupError error = group->check_member(member_id, leaving.group_instance_id);
+               error != GroupError::kNone) {
+      result.member_errors.back() = error;
+      continue;
     }
+    GroupMember* member = group->find_member(member_id);
+    std::string reason =
+        "member " + member_id +
+        (member->group_instance_id ? " (static, instance " + *member->group_instance_id + ")"
+                                   : std::string()) +
+        " left the group";
+    log("group \"" + group->group_id() + "\": " + reason);
+    remove_member_and_update_group(*group, *member, reason);
+    result.member_errors.back() = GroupError::kNone;
   }
   erase_group_if_unused(group_id);
   return result;
@@ -96,7 +116,11 @@ GroupSummary GroupCoordinator::describe_group(std::string_view group_id) {
     return left->join_order < right->join_order;
   });
   for (const GroupMember* member : ordered) {
-    MemberSummary member_summary{member->member_id, member->client_id, member->client_host, {}, {}};
+    MemberSummary member_summary;
+    member_summary.member_id = member->member_id;
+    member_summary.client_id = member->client_id;
+    member_summary.client_host = member->client_host;
+    member_summary.group_instance_id = member->group_instance_id;
     if (stable) {
       if (const auto* metadata = member->metadata_for(group->protocol_name())) {
         member_summary.metadata = *metadata;
@@ -207,8 +231,9 @@ void GroupCoordinator::erase_group_if_unused(std::string_view group_id) {
   groups_.erase(found);  // `group_id` may view the erased group's id: not used below
 }
 
-std::string GroupCoordinator::new_member_id(std::string_view client_id) {
-  // clientId-UUID, as Kafka forms member ids (a random version-4 UUID).
+std::string GroupCoordinator::new_member_id(std::string_view prefix) {
+  // clientId-UUID (instanceId-UUID for a static member), as Kafka forms member ids
+  // (a random version-4 UUID).
   std::uint64_t high = member_id_random_();
   std::uint64_t low = member_id_random_();
   high = (high & ~0xF000ULL) | 0x4000ULL;
@@ -218,17 +243,17 @@ std::string GroupCoordinator::new_member_id(std::string_view client_id) {
                 static_cast<unsigned>((high >> 16) & 0xFFFF), static_cast<unsigned>(high & 0xFFFF),
                 static_cast<unsigned>(low >> 48),
                 static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
-  // Cut the client id so the member id fits max_id_length, at a UTF-8 character
+  // Cut the prefix so the member id fits max_id_length, at a UTF-8 character
   // boundary so clients decode the id to the same bytes.
   constexpr std::size_t kSuffixBytes = 1 + 36;  // "-" + UUID
   std::size_t keep = config_.max_id_length > kSuffixBytes
-                         ? std::min(client_id.size(), config_.max_id_length - kSuffixBytes)
+                         ? std::min(prefix.size(), config_.max_id_length - kSuffixBytes)
                          : 0;
-  while (keep > 0 && keep < client_id.size() &&
-         (static_cast<unsigned char>(client_id[keep]) & 0xC0) == 0x80) {
+  while (keep > 0 && keep < prefix.size() &&
+         (static_cast<unsigned char>(prefix[keep]) & 0xC0) == 0x80) {
     --keep;
   }
-  return std::string(client_id.substr(0, keep)) + "-" + uuid;
+  return std::string(prefix.substr(0, keep)) + "-" + uuid;
 }
 
 void GroupCoordinator::log(const std::string& line) const {

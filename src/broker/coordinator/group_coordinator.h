@@ -28,6 +28,12 @@
 // before the coordinator call that completed them returns; they may call back into
 // the coordinator, and must not throw.
 //
+// Static members (KIP-345): a member that joins with a group instance id keeps its
+// place, its assignment and (if it led) the leadership across a restart: rejoining
+// with an empty member id replaces its old member id with a new one, and the old one
+// is fenced (FENCED_INSTANCE_ID) on every call. It leaves on LeaveGroup or when its
+// session times out, never for missing a rebalance's join phase.
+//
 // Not thread-safe: the broker calls it from one strand (thread) only.
 #pragma once
 
@@ -56,6 +62,13 @@
 
 namespace kgroups::broker {
 
+// One member a LeaveGroup removes (v3+ batches several). A member id of "" with an
+// instance id names the static member bound to that instance id.
+struct LeavingMember {
+  std::string member_id;
+  std::optional<std::string> group_instance_id;
+};
+
 struct LeaveGroupResult {
   GroupError error = GroupError::kNone;   // for the whole request
   std::vector<GroupError> member_errors;  // one per leaving member, in request order
@@ -66,6 +79,7 @@ struct OffsetCommitParams {
   std::int32_t generation_id = -1;  // -1 with an empty member_id: a commit from outside the group
   std::string member_id;
   std::vector<PartitionOffset> offsets;
+  std::optional<std::string> group_instance_id;  // OffsetCommit v7+: set by a static member
 };
 
 struct OffsetCommitResult {
@@ -99,39 +113,59 @@ class GroupCoordinator {
   // GROUP_MAX_SIZE_REACHED (a new member of a group with max_group_size members and
   // pending ids, or protocols that would take the group past
   // max_group_metadata_bytes), COORDINATOR_LOAD_IN_PROGRESS (past max_stored_bytes),
-  // MEMBER_ID_REQUIRED (require_known_member_id and an empty member id). Otherwise
-  // the call parks until the join phase completes, as soon as every member has
-  // rejoined or when the rebalance timeout drops the others. A follower rejoining a
-  // Stable group with unchanged protocols gets the current generation at once.
+  // MEMBER_ID_REQUIRED (require_known_member_id, an empty member id and no instance
+  // id). With an instance id: INVALID_REQUEST (longer than max_id_length),
+  // FENCED_INSTANCE_ID (a member id that is not the one bound to the instance id),
+  // UNKNOWN_MEMBER_ID (a member id with an instance id the group does not know).
+  // Otherwise the call parks until the join phase completes, as soon as every member
+  // has rejoined or when the rebalance timeout drops the dynamic members that did not
+  // (static ones stay). A follower rejoining a Stable group with unchanged protocols
+  // gets the current generation at once.
+  //
+  // A known instance id with an empty member id replaces the member: it gets a new
+  // member id and keeps its assignment, and the old id's parked calls end with
+  // FENCED_INSTANCE_ID. In a Stable group whose selected protocol the new protocols
+  // leave unchanged, it gets the current generation at once, without a rebalance:
+  // the result names the leader as it was before the replacement (so a replaced
+  // leader does not assign), or, with supports_skip_assignment, the current leader
+  // with the member list and skip_assignment set. Otherwise (CompletingRebalance, or
+  // a change of selected protocol) the group rebalances; in PreparingRebalance the
+  // join parks like any other.
   void join_group(JoinGroupParams params, JoinGroupCallback done);
 
   // SyncGroup. Errors, through `done` at once: INVALID_GROUP_ID, UNKNOWN_MEMBER_ID,
-  // ILLEGAL_GENERATION, INCONSISTENT_GROUP_PROTOCOL (v5 type/name mismatch),
-  // REBALANCE_IN_PROGRESS (the group is joining), COORDINATOR_NOT_AVAILABLE (the
-  // leader's assignments would take stored_bytes() past max_stored_bytes; nothing
-  // changes and the followers stay parked). In CompletingRebalance a follower parks
-  // until the leader's SyncGroup stores the assignments; in Stable each member gets
+  // FENCED_INSTANCE_ID (the instance id is bound to another member id), ILLEGAL_GENERATION,
+  // INCONSISTENT_GROUP_PROTOCOL (v5 type/name mismatch), REBALANCE_IN_PROGRESS (the group is
+  // joining), COORDINATOR_NOT_AVAILABLE (the leader's assignments would take stored_bytes() past
+  // max_stored_bytes; nothing changes and the followers stay parked). In CompletingRebalance a
+  // follower parks until the leader's SyncGroup stores the assignments; in Stable each member gets
   // its assignment at once. If the leader's assignments would take the group past
   // max_group_metadata_bytes, nothing is stored, every parked SyncGroup (the
   // leader's too) gets GROUP_MAX_SIZE_REACHED and the group prepares a rebalance.
   void sync_group(SyncGroupParams params, SyncGroupCallback done);
 
-  // Heartbeat: refreshes the member's session. Returns NONE, INVALID_GROUP_ID,
-  // UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, or REBALANCE_IN_PROGRESS while the group
-  // is preparing a rebalance (the session is refreshed then too).
+  // Heartbeat: refreshes the member's session. `group_instance_id` is Heartbeat v3+'s,
+  // set by a static member. Returns NONE, INVALID_GROUP_ID, UNKNOWN_MEMBER_ID,
+  // FENCED_INSTANCE_ID (the instance id is bound to another member id),
+  // ILLEGAL_GENERATION, or REBALANCE_IN_PROGRESS while the group is preparing a
+  // rebalance (the session is refreshed then too).
   GroupError heartbeat(std::string_view group_id, std::int32_t generation_id,
-                       std::string_view member_id);
+                       std::string_view member_id,
+                       std::optional<std::string_view> group_instance_id);
 
-  // LeaveGroup: removes each member and rebalances the group at once. A member id
-  // that is not in the group gets UNKNOWN_MEMBER_ID in member_errors; an empty or
-  // too long group id gets INVALID_GROUP_ID for the whole request.
+  // LeaveGroup: removes each member and rebalances the group once, at once. Per
+  // member, in member_errors: UNKNOWN_MEMBER_ID (not in the group, or an instance id
+  // the group does not know), FENCED_INSTANCE_ID (the instance id is bound to another
+  // member id); a member id of "" leaves by instance id. An empty or too long group
+  // id gets INVALID_GROUP_ID for the whole request.
   LeaveGroupResult leave_group(std::string_view group_id,
-                               const std::vector<std::string>& member_ids);
+                               const std::vector<LeavingMember>& members);
 
   // OffsetCommit. Errors for the whole request, on which nothing is stored:
   // INVALID_GROUP_ID (group id longer than max_id_length); the fencing Kafka does,
   // UNKNOWN_MEMBER_ID (not a member, a too long member id, or an empty member id
-  // while the group has members), ILLEGAL_GENERATION (not the group's generation, or
+  // while the group has members), FENCED_INSTANCE_ID (the instance id is bound to
+  // another member id), ILLEGAL_GENERATION (not the group's generation, or
   // generation >= 0 for a group that does not exist), REBALANCE_IN_PROGRESS
   // (CompletingRebalance); then POLICY_VIOLATION (would create a group beyond
   // max_groups), COORDINATOR_LOAD_IN_PROGRESS (past max_stored_bytes). Otherwise
@@ -184,7 +218,9 @@ class GroupCoordinator {
   // stored_bytes_.
   void settle_touched_groups();
   void erase_group_if_unused(std::string_view group_id);
-  std::string new_member_id(std::string_view client_id);
+  // Returns "<prefix>-<UUID>", the prefix (client id, or a static member's instance
+  // id) cut to fit max_id_length.
+  std::string new_member_id(std::string_view prefix);
 
   // Limits (group_coordinator_limits.cc). The admit_ functions return NONE or the
   // error of a call that must change nothing.
@@ -198,6 +234,9 @@ class GroupCoordinator {
                                                 const GroupMember& member) const;
   [[nodiscard]] GroupError admit_protocols(const Group& group, const GroupMember& member,
                                            const std::vector<GroupProtocol>& protocols) const;
+  [[nodiscard]] GroupError admit_static_replacement(
+      const Group& group, const GroupMember& member, std::string_view new_member_id,
+      const std::vector<GroupProtocol>& protocols) const;
   [[nodiscard]] Clock::TimePoint now() const { return clock_.now(); }
   void log(const std::string& line) const;
 
@@ -212,6 +251,12 @@ class GroupCoordinator {
                                    JoinGroupCallback& done);
   [[nodiscard]] JoinGroupResult current_generation_result(const Group& group,
                                                           const GroupMember& member) const;
+
+  // Static members' JoinGroup with an empty member id (group_coordinator_static.cc).
+  // `group` is nullptr when the join would create it.
+  void join_new_static_member(Group* group, JoinGroupParams& params, JoinGroupCallback& done);
+  void replace_static_member(Group& group, const std::string& old_member_id,
+                             JoinGroupParams& params, JoinGroupCallback& done);
 
   // Rebalance steps and expiries (group_coordinator_rebalance.cc).
   void prepare_rebalance(Group& group, const std::string& reason);

@@ -27,7 +27,7 @@ TEST(CoordinatorDeadlines, SessionsExpireOnTimeInEveryGroup) {
   harness.advance(milliseconds(2050));
   for (int i = 1; i < kGroups; i += 2) {
     ASSERT_EQ(harness.coordinator().heartbeat(group_name(i), groups[i].generation_id,
-                                              groups[i].member_ids[0]),
+                                              groups[i].member_ids[0], std::nullopt),
               GroupError::kNone);
   }
   // Step to 12500 ms: even groups 0..50 expired (10000 + i * 50 <= 12500), the rest not.
@@ -51,8 +51,9 @@ TEST(CoordinatorDeadlines, ACallToOneGroupFirstAppliesAnotherGroupsDueExpiry) {
   harness.clock().advance(milliseconds(5000));
   StableGroup late = harness.form_stable_group("late", 1);
   harness.clock().advance(milliseconds(5000));  // "early"'s session ends now; no poll_timers()
-  EXPECT_EQ(harness.coordinator().heartbeat("late", late.generation_id, late.member_ids[0]),
-            GroupError::kNone);
+  EXPECT_EQ(
+      harness.coordinator().heartbeat("late", late.generation_id, late.member_ids[0], std::nullopt),
+      GroupError::kNone);
   EXPECT_TRUE(harness.logged("group \"early\": member "));
   EXPECT_EQ(harness.coordinator().list_groups().size(), 1u);
 }
@@ -68,14 +69,14 @@ TEST(CoordinatorDeadlines, NextDeadlineIsTheEarliestAcrossGroups) {
   StableGroup c = harness.form_stable_group("c", 1);  // session ends at 12000
   EXPECT_EQ(coordinator.next_deadline(), start + milliseconds(10000));
   // A heartbeat (at 2000) moves "a"'s end to 12000, behind "b".
-  coordinator.heartbeat("a", a.generation_id, a.member_ids[0]);
+  coordinator.heartbeat("a", a.generation_id, a.member_ids[0], std::nullopt);
   EXPECT_EQ(coordinator.next_deadline(), start + milliseconds(11000));
   // A member of "b" leaves: "b" rebalances, with a join deadline (rebalance timeout,
   // 30 s) besides the survivor's session, which has not rejoined yet.
-  coordinator.leave_group("b", {b.member_ids[1]});
+  coordinator.leave_group("b", leaving({b.member_ids[1]}));
   EXPECT_EQ(coordinator.next_deadline(), start + milliseconds(11000));
   // The survivor leaves too: "b" empties out and is dropped with its deadlines.
-  coordinator.leave_group("b", {b.member_ids[0]});
+  coordinator.leave_group("b", leaving({b.member_ids[0]}));
   EXPECT_EQ(harness.state("b"), "Dead");
   EXPECT_EQ(coordinator.next_deadline(), start + milliseconds(12000));
   // A new member joining "c" parks it in a rebalance; "c"'s deadlines are then its
@@ -83,7 +84,7 @@ TEST(CoordinatorDeadlines, NextDeadlineIsTheEarliestAcrossGroups) {
   JoinCapture newcomer = harness.join(CoordinatorHarness::join_params("c"));
   EXPECT_FALSE(newcomer.done());
   EXPECT_EQ(coordinator.next_deadline(), start + milliseconds(12000));
-  coordinator.leave_group("a", a.member_ids);
+  coordinator.leave_group("a", leaving(a.member_ids));
   EXPECT_EQ(coordinator.next_deadline(), start + milliseconds(12000));  // "c"'s old member
   // At 2500 the old member rejoins: the join phase completes and refreshes both sessions.
   harness.advance(milliseconds(500));
@@ -96,7 +97,7 @@ TEST(CoordinatorDeadlines, ListGroupsIsOrderedByIdWhateverTheCreationOrder) {
   CoordinatorHarness harness;
   const std::vector<std::string> ids = {"m", "b", "z", "a", "q", "c"};
   for (const std::string& id : ids) {
-    harness.coordinator().commit_offsets({id, -1, "", {{{"orders", 0}, {1, ""}}}});
+    harness.coordinator().commit_offsets({id, -1, "", {{{"orders", 0}, {1, ""}}}, std::nullopt});
   }
   std::vector<std::string> listed;
   for (const GroupListing& listing : harness.coordinator().list_groups()) {

@@ -29,7 +29,8 @@ void GroupCoordinator::join_group(JoinGroupParams params, JoinGroupCallback done
                 completions_);
   }
   if (!member_id_fits) return fail(done, GroupError::kUnknownMemberId, "", completions_);
-  if (!within_id_length(params.client_id) || !within_id_length(params.protocol_type)) {
+  if (!within_id_length(params.client_id) || !within_id_length(params.protocol_type) ||
+      (params.group_instance_id && !within_id_length(*params.group_instance_id))) {
     return fail(done, GroupError::kInvalidRequest, params.member_id, completions_);
   }
   if (params.session_timeout_ms < config_.min_session_timeout_ms ||
@@ -49,7 +50,9 @@ void GroupCoordinator::join_group(JoinGroupParams params, JoinGroupCallback done
       return fail(done, error, params.member_id, completions_);
     }
   }
-  if (params.member_id.empty()) {
+  if (params.member_id.empty() && params.group_instance_id) {
+    join_new_static_member(group, params, done);
+  } else if (params.member_id.empty()) {
     join_new_member(group, params, done);
   } else {
     join_known_member(*group, params, done);
@@ -63,8 +66,11 @@ void GroupCoordinator::join_new_member(Group* group, JoinGroupParams& params,
     return fail(done, GroupError::kInconsistentGroupProtocol, params.member_id, completions_);
   }
   const std::string_view group_id = params.group_id;  // member_from() leaves it in place
-  const bool pending = params.require_known_member_id;
-  GroupMember member = member_from(params, new_member_id(params.client_id));
+  // Kafka skips the MEMBER_ID_REQUIRED round trip for static members.
+  const bool pending = params.require_known_member_id && !params.group_instance_id;
+  GroupMember member = member_from(
+      params,
+      new_member_id(params.group_instance_id ? *params.group_instance_id : params.client_id));
   if (GroupError error = admit_new_member(group, group_id, member, pending);
       error != GroupError::kNone) {
     return fail(done, error, "", completions_);
@@ -82,6 +88,13 @@ void GroupCoordinator::join_known_member(Group& group, JoinGroupParams& params,
                                          JoinGroupCallback& done) {
   if (!group.supports_protocols(params.protocol_type, params.protocols, params.member_id)) {
     return fail(done, GroupError::kInconsistentGroupProtocol, params.member_id, completions_);
+  }
+  if (params.group_instance_id) {
+    // Checked before pending ids: a static member never gets one.
+    if (GroupError error = group.check_member(params.member_id, params.group_instance_id);
+        error != GroupError::kNone) {
+      return fail(done, error, params.member_id, completions_);
+    }
   }
   if (group.pending_members().contains(params.member_id)) {
     GroupMember member = member_from(params, params.member_id);
@@ -130,6 +143,7 @@ void GroupCoordinator::join_known_member(Group& group, JoinGroupParams& params,
 GroupMember GroupCoordinator::member_from(JoinGroupParams& params, std::string member_id) const {
   GroupMember member;
   member.member_id = std::move(member_id);
+  member.group_instance_id = std::move(params.group_instance_id);
   member.client_id = std::move(params.client_id);
   member.client_host = std::move(params.client_host);
   member.protocol_type = std::move(params.protocol_type);

@@ -22,7 +22,7 @@ TEST(CoordinatorJoin, FirstMemberJoinCompletesAtOnceAndLeads) {
   EXPECT_EQ(result.member_id.rfind("client-", 0), 0u) << result.member_id;
   EXPECT_EQ(result.leader_id, result.member_id);
   ASSERT_EQ(result.members.size(), 1u);
-  EXPECT_EQ(result.members[0], (JoinedMember{result.member_id, bytes("range")}));
+  EXPECT_EQ(result.members[0], (JoinedMember{result.member_id, bytes("range"), std::nullopt}));
   EXPECT_EQ(harness.state("g"), "CompletingRebalance");
 }
 
@@ -96,8 +96,9 @@ TEST(CoordinatorJoin, NoAssignorInCommonIsInconsistentAndLeavesTheGroupAlone) {
       harness.join(CoordinatorHarness::join_params("g", "", protocols({"roundrobin"})));
   EXPECT_EQ(stranger.result().error, GroupError::kInconsistentGroupProtocol);
   EXPECT_EQ(harness.state("g"), "Stable");
-  EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, group.member_ids[0]),
-            GroupError::kNone);
+  EXPECT_EQ(
+      harness.coordinator().heartbeat("g", group.generation_id, group.member_ids[0], std::nullopt),
+      GroupError::kNone);
 }
 
 TEST(CoordinatorJoin, DifferentProtocolTypeIsInconsistent) {

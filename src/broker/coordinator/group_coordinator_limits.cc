@@ -85,4 +85,19 @@ GroupError GroupCoordinator::admit_protocols(const Group& group, const GroupMemb
              : GroupError::kNone;
 }
 
+GroupError GroupCoordinator::admit_static_replacement(
+    const Group& group, const GroupMember& member, std::string_view new_member_id,
+    const std::vector<GroupProtocol>& protocols) const {
+  if (GroupError error = admit_protocols(group, member, protocols); error != GroupError::kNone) {
+    return error;
+  }
+  const std::size_t old_bytes =
+      member_id_copies(member) * member.member_id.size() + protocols_bytes(member.protocols);
+  const std::size_t new_bytes =
+      member_id_copies(member) * new_member_id.size() + protocols_bytes(protocols);
+  return exceeds_stored_bytes(new_bytes > old_bytes ? new_bytes - old_bytes : 0)
+             ? GroupError::kCoordinatorLoadInProgress
+             : GroupError::kNone;
+}
+
 }  // namespace kgroups::broker

@@ -10,7 +10,8 @@ namespace kgroups::broker {
 namespace {
 
 OffsetCommitParams outside_commit(std::string group_id, std::int32_t partition = 0) {
-  return OffsetCommitParams{std::move(group_id), -1, "", {{{"orders", partition}, {5, "m"}}}};
+  return OffsetCommitParams{
+      std::move(group_id), -1, "", {{{"orders", partition}, {5, "m"}}}, std::nullopt};
 }
 
 TEST(GroupCoordinatorLimits, JoinCreatingAGroupBeyondMaxGroupsGetsPolicyViolation) {
@@ -52,7 +53,7 @@ TEST(GroupCoordinatorLimits, DroppedGroupsFreeTheirPlaceUnderMaxGroups) {
   EXPECT_EQ(harness.join(CoordinatorHarness::join_params("b")).result().error,
             GroupError::kPolicyViolation);
   EXPECT_EQ(harness.snapshot(), before);
-  harness.coordinator().leave_group("a", group.member_ids);  // no offsets: "a" is dropped
+  harness.coordinator().leave_group("a", leaving(group.member_ids));  // no offsets: "a" is dropped
   EXPECT_EQ(harness.join(CoordinatorHarness::join_params("b")).result().error, GroupError::kNone);
 }
 
@@ -115,8 +116,10 @@ TEST(GroupCoordinatorLimits, GroupIdLongerThanTheLimitIsInvalidOnEveryCall) {
   EXPECT_EQ(harness.join(CoordinatorHarness::join_params(too_long)).result().error,
             GroupError::kInvalidGroupId);
   EXPECT_EQ(harness.sync(too_long, 1, member_id).result().error, GroupError::kInvalidGroupId);
-  EXPECT_EQ(coordinator.heartbeat(too_long, 1, member_id), GroupError::kInvalidGroupId);
-  EXPECT_EQ(coordinator.leave_group(too_long, {member_id}).error, GroupError::kInvalidGroupId);
+  EXPECT_EQ(coordinator.heartbeat(too_long, 1, member_id, std::nullopt),
+            GroupError::kInvalidGroupId);
+  EXPECT_EQ(coordinator.leave_group(too_long, leaving({member_id})).error,
+            GroupError::kInvalidGroupId);
   OffsetCommitResult commit = coordinator.commit_offsets(outside_commit(too_long));
   EXPECT_EQ(commit.error, GroupError::kInvalidGroupId);
   EXPECT_EQ(commit.partition_errors, std::vector<GroupError>{GroupError::kInvalidGroupId});
@@ -141,13 +144,13 @@ TEST(GroupCoordinatorLimits, MemberIdLongerThanTheLimitIsUnknownAndNotEchoed) {
   EXPECT_EQ(join.result().member_id, "");
   EXPECT_EQ(harness.sync("g", group.generation_id, too_long).result().error,
             GroupError::kUnknownMemberId);
-  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, too_long),
+  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, too_long, std::nullopt),
             GroupError::kUnknownMemberId);
-  EXPECT_EQ(coordinator.leave_group("g", {too_long}).member_errors,
+  EXPECT_EQ(coordinator.leave_group("g", leaving({too_long})).member_errors,
             std::vector<GroupError>{GroupError::kUnknownMemberId});
   EXPECT_EQ(coordinator
                 .commit_offsets(OffsetCommitParams{
-                    "g", group.generation_id, too_long, {{{"orders", 0}, {1, ""}}}})
+                    "g", group.generation_id, too_long, {{{"orders", 0}, {1, ""}}}, std::nullopt})
                 .error,
             GroupError::kUnknownMemberId);
   EXPECT_EQ(harness.snapshot(), before);
@@ -184,8 +187,9 @@ TEST(GroupCoordinatorLimits, MemberIdsFitTheLimitWhateverTheClientId) {
   EXPECT_EQ(member_id.substr(0, 26), client_id.substr(0, 26));
   EXPECT_EQ(member_id[26], '-');
   harness.sync("g", joined.result().generation_id, member_id);
-  EXPECT_EQ(harness.coordinator().heartbeat("g", joined.result().generation_id, member_id),
-            GroupError::kNone);
+  EXPECT_EQ(
+      harness.coordinator().heartbeat("g", joined.result().generation_id, member_id, std::nullopt),
+      GroupError::kNone);
 }
 
 }  // namespace

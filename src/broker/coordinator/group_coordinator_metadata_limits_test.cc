@@ -74,8 +74,9 @@ TEST(GroupCoordinatorLimits, LeaderAssignmentPastTheLimitFailsEverySyncAndRebala
 TEST(GroupCoordinatorLimits, OffsetMetadataPastTheLimitIsRefusedPerPartition) {
   CoordinatorHarness harness;
   GroupCoordinator& coordinator = harness.coordinator();
-  ASSERT_EQ(coordinator.commit_offsets({"g", -1, "", {{{"orders", 1}, {3, "kept"}}}}).error,
-            GroupError::kNone);
+  ASSERT_EQ(
+      coordinator.commit_offsets({"g", -1, "", {{{"orders", 1}, {3, "kept"}}}, std::nullopt}).error,
+      GroupError::kNone);
   const std::string at_limit(4096, 'm');
   const std::string too_long(4097, 'm');
   OffsetCommitResult result = coordinator.commit_offsets({"g",
@@ -83,7 +84,8 @@ TEST(GroupCoordinatorLimits, OffsetMetadataPastTheLimitIsRefusedPerPartition) {
                                                           "",
                                                           {{{"orders", 0}, {10, at_limit}},
                                                            {{"orders", 1}, {11, too_long}},
-                                                           {{"orders", 2}, {12, ""}}}});
+                                                           {{"orders", 2}, {12, ""}}},
+                                                          std::nullopt});
   EXPECT_EQ(result.error, GroupError::kNone);
   EXPECT_EQ(result.partition_errors,
             (std::vector<GroupError>{GroupError::kNone, GroupError::kOffsetMetadataTooLarge,
@@ -100,8 +102,8 @@ TEST(GroupCoordinatorLimits, OffsetMetadataPastTheLimitEverywhereStoresNothingAn
   config.offset_metadata_max_bytes = 8;
   CoordinatorHarness harness(config);
   const std::string before = harness.snapshot();
-  OffsetCommitResult result =
-      harness.coordinator().commit_offsets({"g", -1, "", {{{"orders", 0}, {1, "123456789"}}}});
+  OffsetCommitResult result = harness.coordinator().commit_offsets(
+      {"g", -1, "", {{{"orders", 0}, {1, "123456789"}}}, std::nullopt});
   EXPECT_EQ(result.error, GroupError::kNone);
   EXPECT_EQ(result.partition_errors, std::vector<GroupError>{GroupError::kOffsetMetadataTooLarge});
   EXPECT_EQ(harness.snapshot(), before);
@@ -116,7 +118,8 @@ TEST(GroupCoordinatorLimits, RequestErrorsApplyToEveryPartition) {
       {"g",
        group.generation_id - 1,
        group.member_ids[0],
-       {{{"orders", 0}, {1, ""}}, {{"orders", 1}, {1, std::string(5000, 'm')}}}});
+       {{{"orders", 0}, {1, ""}}, {{"orders", 1}, {1, std::string(5000, 'm')}}},
+       std::nullopt});
   EXPECT_EQ(result.error, GroupError::kIllegalGeneration);
   EXPECT_EQ(result.partition_errors, std::vector<GroupError>(2, GroupError::kIllegalGeneration));
   EXPECT_EQ(harness.snapshot(), before);

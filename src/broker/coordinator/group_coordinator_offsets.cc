@@ -14,9 +14,16 @@ namespace {
 GroupError fence(const Group* group, const OffsetCommitParams& params) {
   // A group that does not exist never had this generation: the member is a zombie.
   if (group == nullptr && params.generation_id >= 0) return GroupError::kIllegalGeneration;
-  if (params.generation_id >= 0 || !params.member_id.empty()) {
-    const GroupMember* member = group == nullptr ? nullptr : group->find_member(params.member_id);
-    if (member == nullptr) return GroupError::kUnknownMemberId;
+  // An instance id alone counts once the group has members (Kafka lets generation -1
+  // commit to an Empty group whatever the ids).
+  const bool static_member =
+      params.group_instance_id && group != nullptr && group->state() != GroupState::kEmpty;
+  if (params.generation_id >= 0 || !params.member_id.empty() || static_member) {
+    if (group == nullptr) return GroupError::kUnknownMemberId;
+    if (GroupError error = group->check_member(params.member_id, params.group_instance_id);
+        error != GroupError::kNone) {
+      return error;
+    }
     if (params.generation_id != group->generation_id()) return GroupError::kIllegalGeneration;
   } else if (group != nullptr && group->state() != GroupState::kEmpty) {
     return GroupError::kUnknownMemberId;  // only members commit to a group with members

@@ -13,7 +13,8 @@ OffsetCommitParams commit(std::string group_id, std::int32_t generation_id, std:
   return OffsetCommitParams{std::move(group_id),
                             generation_id,
                             std::move(member_id),
-                            {PartitionOffset{{"orders", partition}, {offset, "meta"}}}};
+                            {PartitionOffset{{"orders", partition}, {offset, "meta"}}},
+                            std::nullopt};
 }
 
 std::int64_t committed(CoordinatorHarness& harness, const std::string& group_id,
@@ -160,7 +161,7 @@ TEST(CoordinatorOffsets, CommittedOffsetsOutliveTheMembers) {
   StableGroup group = harness.form_stable_group("g", 1);
   harness.coordinator().commit_offsets(
       commit("g", group.generation_id, group.member_ids[0], 1, 77));
-  harness.coordinator().leave_group("g", group.member_ids);
+  harness.coordinator().leave_group("g", leaving(group.member_ids));
   EXPECT_EQ(harness.state("g"), "Empty");
   EXPECT_EQ(committed(harness, "g", 1), 77);
   EXPECT_EQ(harness.coordinator()

@@ -56,9 +56,10 @@ void GroupCoordinator::complete_join(Group& group) {
   RebalanceDeadlines& deadlines = group.deadlines();
   deadlines.join_deadline.reset();
   deadlines.initial_delay_end.reset();
+  // Static members that did not rejoin stay (their sessions decide); dynamic ones go.
   std::vector<std::string> not_rejoined;
   for (auto& [id, member] : group.members()) {
-    if (!member.awaiting_join()) not_rejoined.push_back(id);
+    if (!member.awaiting_join() && !member.group_instance_id) not_rejoined.push_back(id);
   }
   if (!not_rejoined.empty()) {
     log(group_label(group) + "removing " + join_ids(not_rejoined) +
@@ -69,6 +70,14 @@ void GroupCoordinator::complete_join(Group& group) {
     GroupMember* member = group.find_member(id);
     complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
     group.remove_member(id);
+  }
+  if (!group.elect_joined_leader()) {
+    // Only static members are left and none rejoined: wait another rebalance timeout
+    // (or until their sessions run out).
+    log(group_label(group) + "no member rejoined; waiting another " +
+        std::to_string(group.rebalance_timeout_ms()) + " ms");
+    deadlines.join_deadline = now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
+    return;
   }
   group.init_next_generation();
   if (group.state() == GroupState::kEmpty) {

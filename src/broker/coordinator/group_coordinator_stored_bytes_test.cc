@@ -34,13 +34,14 @@ TEST(GroupCoordinatorStoredBytes, TotalFollowsEveryChangeAndReturnsToZeroWhenGro
   harness.join(changed);
   harness.join(CoordinatorHarness::join_params("second", second.member_ids[0]));
   expect_counted(harness, "a rejoin with larger metadata");
-  coordinator.commit_offsets({"outside", -1, "", {{{"orders", 0}, {1, "short"}}}});
-  coordinator.commit_offsets({"outside", -1, "", {{{"orders", 0}, {2, std::string(900, 'm')}}}});
-  coordinator.commit_offsets({"outside", -1, "", {{{"orders", 0}, {3, "s"}}}});
+  coordinator.commit_offsets({"outside", -1, "", {{{"orders", 0}, {1, "short"}}}, std::nullopt});
+  coordinator.commit_offsets(
+      {"outside", -1, "", {{{"orders", 0}, {2, std::string(900, 'm')}}}, std::nullopt});
+  coordinator.commit_offsets({"outside", -1, "", {{{"orders", 0}, {3, "s"}}}, std::nullopt});
   expect_counted(harness, "overwriting committed metadata");
   EXPECT_GT(coordinator.stored_bytes(), 0u);
   // Everyone leaves or expires; no group keeps offsets except "outside".
-  coordinator.leave_group("first", first.member_ids);
+  coordinator.leave_group("first", leaving(first.member_ids));
   expect_counted(harness, "leaving");
   for (int step = 0; step < 20; ++step) {  // sessions, syncs and the pending id run out
     harness.advance(milliseconds(15000));
@@ -51,7 +52,7 @@ TEST(GroupCoordinatorStoredBytes, TotalFollowsEveryChangeAndReturnsToZeroWhenGro
   // Forming and dropping a group brings the total back to where it was.
   const std::size_t with_outside = coordinator.stored_bytes();
   StableGroup again = harness.form_stable_group("again", 2);
-  coordinator.leave_group("again", again.member_ids);
+  coordinator.leave_group("again", leaving(again.member_ids));
   EXPECT_EQ(coordinator.stored_bytes(), with_outside);
   harness.coordinator().shutdown();
   EXPECT_EQ(coordinator.stored_bytes(), 0u);
@@ -105,29 +106,33 @@ TEST(GroupCoordinatorStoredBytes, JoinPastMaxStoredBytesGetsCoordinatorLoadInPro
 
 TEST(GroupCoordinatorStoredBytes, CommitPastMaxStoredBytesGetsCoordinatorLoadInProgress) {
   auto setup = [](CoordinatorHarness& harness) {
-    harness.coordinator().commit_offsets({"g", -1, "", {{{"orders", 0}, {1, "meta"}}}});
+    harness.coordinator().commit_offsets(
+        {"g", -1, "", {{{"orders", 0}, {1, "meta"}}}, std::nullopt});
   };
   CappedHarness harness(10, setup);
   setup(*harness);
   GroupCoordinator& coordinator = harness->coordinator();
   const std::string before = harness->snapshot();
   OffsetCommitResult refused = coordinator.commit_offsets(
-      {"g", -1, "", {{{"orders", 0}, {2, "meta"}}, {{"orders", 1}, {2, ""}}}});
+      {"g", -1, "", {{{"orders", 0}, {2, "meta"}}, {{"orders", 1}, {2, ""}}}, std::nullopt});
   EXPECT_EQ(refused.error, GroupError::kCoordinatorLoadInProgress);
   EXPECT_EQ(refused.partition_errors,
             std::vector<GroupError>(2, GroupError::kCoordinatorLoadInProgress));
   EXPECT_EQ(harness->snapshot(), before);
-  EXPECT_EQ(coordinator.commit_offsets({"other", -1, "", {{{"orders", 0}, {1, ""}}}}).error,
-            GroupError::kCoordinatorLoadInProgress);
+  EXPECT_EQ(
+      coordinator.commit_offsets({"other", -1, "", {{{"orders", 0}, {1, ""}}}, std::nullopt}).error,
+      GroupError::kCoordinatorLoadInProgress);
   EXPECT_EQ(harness->snapshot(), before);
   // Growing by 10 bytes fits; overwriting without growing always does.
   EXPECT_EQ(
       coordinator
-          .commit_offsets({"g", -1, "", {{{"orders", 0}, {3, "meta" + std::string(10, 'x')}}}})
+          .commit_offsets(
+              {"g", -1, "", {{{"orders", 0}, {3, "meta" + std::string(10, 'x')}}}, std::nullopt})
           .error,
       GroupError::kNone);
-  EXPECT_EQ(coordinator.commit_offsets({"g", -1, "", {{{"orders", 0}, {4, ""}}}}).error,
-            GroupError::kNone);
+  EXPECT_EQ(
+      coordinator.commit_offsets({"g", -1, "", {{{"orders", 0}, {4, ""}}}, std::nullopt}).error,
+      GroupError::kNone);
 }
 
 TEST(GroupCoordinatorStoredBytes, RejoinWithLargerProtocolsPastMaxStoredBytesIsRefused) {
@@ -161,7 +166,7 @@ TEST(GroupCoordinatorStoredBytes, PendingMemberJoiningPastMaxStoredBytesKeepsIts
   EXPECT_EQ(refused.result().error, GroupError::kCoordinatorLoadInProgress);
   EXPECT_EQ(refused.result().member_id, pending_id);
   EXPECT_EQ(harness->snapshot(), before);  // the id is still pending: it may retry
-  EXPECT_EQ(harness->coordinator().leave_group("g", {pending_id}).member_errors,
+  EXPECT_EQ(harness->coordinator().leave_group("g", leaving({pending_id})).member_errors,
             std::vector<GroupError>{GroupError::kNone});
 }
 
@@ -198,23 +203,29 @@ TEST(GroupCoordinatorStoredBytes, CallsThatDoNotGrowTheTotalAreNeverRefused) {
   StableGroup group;
   auto setup = [&](CoordinatorHarness& harness) {
     group = harness.form_stable_group("g", 2);
-    harness.coordinator().commit_offsets(
-        {"g", group.generation_id, group.member_ids[0], {{{"orders", 0}, {1, "meta"}}}});
+    harness.coordinator().commit_offsets({"g",
+                                          group.generation_id,
+                                          group.member_ids[0],
+                                          {{{"orders", 0}, {1, "meta"}}},
+                                          std::nullopt});
   };
   CappedHarness harness(0, setup);
   setup(*harness);
   GroupCoordinator& coordinator = harness->coordinator();
   ASSERT_EQ(coordinator.stored_bytes(), coordinator.recount_stored_bytes());
-  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, group.member_ids[1]),
+  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, group.member_ids[1], std::nullopt),
             GroupError::kNone);
   EXPECT_EQ(coordinator
-                .commit_offsets(
-                    {"g", group.generation_id, group.member_ids[0], {{{"orders", 0}, {2, "meta"}}}})
+                .commit_offsets({"g",
+                                 group.generation_id,
+                                 group.member_ids[0],
+                                 {{{"orders", 0}, {2, "meta"}}},
+                                 std::nullopt})
                 .error,
             GroupError::kNone);
   EXPECT_EQ(harness->join(CoordinatorHarness::join_params("g", group.member_ids[1])).result().error,
             GroupError::kNone);  // unchanged protocols: the current generation again
-  EXPECT_EQ(coordinator.leave_group("g", {group.member_ids[1]}).member_errors,
+  EXPECT_EQ(coordinator.leave_group("g", leaving({group.member_ids[1]})).member_errors,
             std::vector<GroupError>{GroupError::kNone});
   EXPECT_EQ(coordinator.stored_bytes(), coordinator.recount_stored_bytes());
 }

@@ -36,8 +36,11 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
   if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
   Group* group = find_group_to_change(params.group_id);
   if (group == nullptr) return fail(GroupError::kUnknownMemberId);
+  if (GroupError error = group->check_member(params.member_id, params.group_instance_id);
+      error != GroupError::kNone) {
+    return fail(error);
+  }
   GroupMember* member = group->find_member(params.member_id);
-  if (member == nullptr) return fail(GroupError::kUnknownMemberId);
   if (params.generation_id != group->generation_id()) return fail(GroupError::kIllegalGeneration);
   if ((params.protocol_type && *params.protocol_type != group->protocol_type()) ||
       (params.protocol_name && *params.protocol_name != group->protocol_name())) {

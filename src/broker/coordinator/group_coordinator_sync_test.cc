@@ -110,7 +110,7 @@ TEST(CoordinatorSync, ParkedFollowersAreReleasedWhenAMemberLeavesBeforeTheLeader
   CoordinatorHarness harness;
   StableGroup group = join_three_members(harness);
   SyncCapture second = harness.sync("g", group.generation_id, group.member_ids[1]);
-  harness.coordinator().leave_group("g", {group.member_ids[2]});
+  harness.coordinator().leave_group("g", leaving({group.member_ids[2]}));
   EXPECT_EQ(harness.state("g"), "PreparingRebalance");  // CompletingRebalance -> Preparing
   EXPECT_EQ(second.result().error, GroupError::kRebalanceInProgress);
 }
@@ -120,11 +120,13 @@ TEST(CoordinatorHeartbeat, AnswerDependsOnTheGroupState) {
   StableGroup group = join_three_members(harness);
   GroupCoordinator& coordinator = harness.coordinator();
   const std::string& follower = group.member_ids[1];
-  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, follower), GroupError::kNone);
+  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, follower, std::nullopt),
+            GroupError::kNone);
   harness.sync("g", group.generation_id, group.member_ids[0], assignments_for(group.member_ids));
-  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, follower), GroupError::kNone);
+  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, follower, std::nullopt),
+            GroupError::kNone);
   harness.join(CoordinatorHarness::join_params("g"));
-  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, follower),
+  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, follower, std::nullopt),
             GroupError::kRebalanceInProgress);
 }
 
@@ -132,20 +134,23 @@ TEST(CoordinatorHeartbeat, StaleGenerationUnknownMemberAndEmptyGroupAreRejected)
   CoordinatorHarness harness;
   StableGroup group = harness.form_stable_group("g", 2);
   GroupCoordinator& coordinator = harness.coordinator();
-  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id - 1, group.member_ids[1]),
+  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id - 1, group.member_ids[1], std::nullopt),
             GroupError::kIllegalGeneration);
-  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, "ghost"), GroupError::kUnknownMemberId);
-  EXPECT_EQ(coordinator.heartbeat("nope", 1, group.member_ids[1]), GroupError::kUnknownMemberId);
-  EXPECT_EQ(coordinator.heartbeat("", 1, group.member_ids[1]), GroupError::kInvalidGroupId);
-  coordinator.leave_group("g", group.member_ids);
-  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, group.member_ids[1]),
+  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, "ghost", std::nullopt),
+            GroupError::kUnknownMemberId);
+  EXPECT_EQ(coordinator.heartbeat("nope", 1, group.member_ids[1], std::nullopt),
+            GroupError::kUnknownMemberId);
+  EXPECT_EQ(coordinator.heartbeat("", 1, group.member_ids[1], std::nullopt),
+            GroupError::kInvalidGroupId);
+  coordinator.leave_group("g", leaving(group.member_ids));
+  EXPECT_EQ(coordinator.heartbeat("g", group.generation_id, group.member_ids[1], std::nullopt),
             GroupError::kUnknownMemberId);
 }
 
 TEST(CoordinatorLeave, CleanLeaveRebalancesAtOnce) {
   CoordinatorHarness harness;
   StableGroup group = harness.form_stable_group("g", 2);
-  LeaveGroupResult left = harness.coordinator().leave_group("g", {group.member_ids[1]});
+  LeaveGroupResult left = harness.coordinator().leave_group("g", leaving({group.member_ids[1]}));
   EXPECT_EQ(left.error, GroupError::kNone);
   EXPECT_EQ(left.member_errors, std::vector<GroupError>{GroupError::kNone});
   EXPECT_EQ(harness.state("g"), "PreparingRebalance");  // Stable -> PreparingRebalance
@@ -160,7 +165,7 @@ TEST(CoordinatorLeave, CleanLeaveRebalancesAtOnce) {
 TEST(CoordinatorLeave, LeaderLeavingHandsLeadershipToTheNextMember) {
   CoordinatorHarness harness;
   StableGroup group = harness.form_stable_group("g", 3);
-  harness.coordinator().leave_group("g", {group.member_ids[0]});
+  harness.coordinator().leave_group("g", leaving({group.member_ids[0]}));
   JoinCapture second = harness.join(CoordinatorHarness::join_params("g", group.member_ids[1]));
   JoinCapture third = harness.join(CoordinatorHarness::join_params("g", group.member_ids[2]));
   EXPECT_EQ(third.result().leader_id, group.member_ids[1]);
@@ -170,18 +175,20 @@ TEST(CoordinatorLeave, LeaderLeavingHandsLeadershipToTheNextMember) {
 TEST(CoordinatorLeave, UnknownMembersAndGroupsGetUnknownMemberId) {
   CoordinatorHarness harness;
   StableGroup group = harness.form_stable_group("g", 1);
-  LeaveGroupResult result = harness.coordinator().leave_group("g", {"ghost", group.member_ids[0]});
+  LeaveGroupResult result =
+      harness.coordinator().leave_group("g", leaving({"ghost", group.member_ids[0]}));
   EXPECT_EQ(result.member_errors,
             (std::vector<GroupError>{GroupError::kUnknownMemberId, GroupError::kNone}));
-  EXPECT_EQ(harness.coordinator().leave_group("nope", {"x"}).member_errors,
+  EXPECT_EQ(harness.coordinator().leave_group("nope", leaving({"x"})).member_errors,
             std::vector<GroupError>{GroupError::kUnknownMemberId});
-  EXPECT_EQ(harness.coordinator().leave_group("", {"x"}).error, GroupError::kInvalidGroupId);
+  EXPECT_EQ(harness.coordinator().leave_group("", leaving({"x"})).error,
+            GroupError::kInvalidGroupId);
 }
 
 TEST(CoordinatorLeave, LastMemberLeavingEmptiesTheGroupAndAGroupWithoutOffsetsIsDropped) {
   CoordinatorHarness harness;
   StableGroup group = harness.form_stable_group("g", 1);
-  harness.coordinator().leave_group("g", group.member_ids);
+  harness.coordinator().leave_group("g", leaving(group.member_ids));
   // PreparingRebalance -> Empty, and with nothing committed, Empty -> Dead.
   EXPECT_EQ(harness.state("g"), "Dead");
   EXPECT_TRUE(harness.coordinator().list_groups().empty());
@@ -192,10 +199,10 @@ TEST(CoordinatorLeave, MemberParkedInJoinIsAnsweredWhenItLeaves) {
   StableGroup group = harness.form_stable_group("g", 2);
   JoinCapture newcomer = harness.join(CoordinatorHarness::join_params("g"));
   JoinCapture leader = harness.join(CoordinatorHarness::join_params("g", group.member_ids[0]));
-  harness.coordinator().leave_group("g", {group.member_ids[0]});
+  harness.coordinator().leave_group("g", leaving({group.member_ids[0]}));
   EXPECT_EQ(leader.result().error, GroupError::kUnknownMemberId);
   EXPECT_FALSE(newcomer.done());  // the follower has not rejoined yet
-  harness.coordinator().leave_group("g", {group.member_ids[1]});
+  harness.coordinator().leave_group("g", leaving({group.member_ids[1]}));
   ASSERT_TRUE(newcomer.done());
   EXPECT_EQ(newcomer.result().leader_id, newcomer.result().member_id);
 }

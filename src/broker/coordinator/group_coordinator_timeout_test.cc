@@ -17,7 +17,8 @@ TEST(CoordinatorTimeout, HeartbeatsKeepAMemberAlive) {
   for (int beat = 0; beat < 10; ++beat) {
     harness.advance(milliseconds(9000));
     for (const std::string& id : group.member_ids) {
-      ASSERT_EQ(harness.coordinator().heartbeat("g", group.generation_id, id), GroupError::kNone);
+      ASSERT_EQ(harness.coordinator().heartbeat("g", group.generation_id, id, std::nullopt),
+                GroupError::kNone);
     }
   }
   EXPECT_EQ(harness.state("g"), "Stable");
@@ -29,19 +30,20 @@ TEST(CoordinatorTimeout, SessionExpiryRemovesTheMemberAndRebalances) {
   const std::string& survivor = group.member_ids[0];
   const std::string& crashed = group.member_ids[1];
   harness.advance(milliseconds(5000));
-  EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, survivor), GroupError::kNone);
+  EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, survivor, std::nullopt),
+            GroupError::kNone);
   harness.advance(milliseconds(4999));
   EXPECT_EQ(harness.state("g"), "Stable");
   harness.advance(milliseconds(1));  // 10000 ms since the crashed member's last sync
   EXPECT_EQ(harness.state("g"), "PreparingRebalance");
   EXPECT_TRUE(
       harness.logged("member " + crashed + " sent no heartbeat within its session timeout"));
-  EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, survivor),
+  EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, survivor, std::nullopt),
             GroupError::kRebalanceInProgress);
   JoinCapture rejoin = harness.join(CoordinatorHarness::join_params("g", survivor));
   ASSERT_TRUE(rejoin.done());
   EXPECT_EQ(rejoin.result().members.size(), 1u);
-  EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, crashed),
+  EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, crashed, std::nullopt),
             GroupError::kUnknownMemberId);
 }
 
@@ -49,8 +51,9 @@ TEST(CoordinatorTimeout, ExpiryIsAppliedBeforeACallThatArrivesTooLate) {
   CoordinatorHarness harness;
   StableGroup group = harness.form_stable_group("g", 1);
   harness.clock().advance(milliseconds(10000));  // no poll_timers() in between
-  EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, group.member_ids[0]),
-            GroupError::kUnknownMemberId);
+  EXPECT_EQ(
+      harness.coordinator().heartbeat("g", group.generation_id, group.member_ids[0], std::nullopt),
+      GroupError::kUnknownMemberId);
 }
 
 TEST(CoordinatorTimeout, RebalanceTimeoutRemovesMembersThatDidNotRejoin) {
@@ -79,8 +82,9 @@ TEST(CoordinatorTimeout, RebalanceTimeoutRemovesMembersThatDidNotRejoin) {
   // The leader did not rejoin: the earliest member that did leads now.
   EXPECT_EQ(second.result().leader_id, ids[1]);
   EXPECT_EQ(second.result().members.size(), 2u);
-  EXPECT_EQ(harness.coordinator().heartbeat("g", second.result().generation_id, ids[2]),
-            GroupError::kUnknownMemberId);
+  EXPECT_EQ(
+      harness.coordinator().heartbeat("g", second.result().generation_id, ids[2], std::nullopt),
+      GroupError::kUnknownMemberId);
 }
 
 TEST(CoordinatorTimeout, MembersParkedInJoinDoNotExpire) {
@@ -91,7 +95,8 @@ TEST(CoordinatorTimeout, MembersParkedInJoinDoNotExpire) {
   // but does not rejoin; only the rebalance timeout (30 s) ends the wait.
   for (int step = 0; step < 5; ++step) {
     harness.advance(milliseconds(5000));
-    EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, group.member_ids[1]),
+    EXPECT_EQ(harness.coordinator().heartbeat("g", group.generation_id, group.member_ids[1],
+                                              std::nullopt),
               GroupError::kRebalanceInProgress);
   }
   EXPECT_FALSE(leader.done());
@@ -146,8 +151,8 @@ TEST(CoordinatorTimeout, LeaderThatNeverSyncsIsRemovedAndReleasesTheFollowers) {
 TEST(CoordinatorTimeout, AllMembersExpiringEmptiesTheGroup) {
   CoordinatorHarness harness;
   StableGroup group = harness.form_stable_group("g", 2);
-  harness.coordinator().commit_offsets(
-      OffsetCommitParams{"g", group.generation_id, group.member_ids[0], {{{"t", 0}, {7, ""}}}});
+  harness.coordinator().commit_offsets(OffsetCommitParams{
+      "g", group.generation_id, group.member_ids[0], {{{"t", 0}, {7, ""}}}, std::nullopt});
   harness.advance(milliseconds(10000));
   EXPECT_EQ(harness.state("g"), "Empty");  // Stable -> Preparing -> Empty; offsets keep it
   EXPECT_EQ(harness.coordinator().fetch_offsets("g", std::nullopt).size(), 1u);
@@ -172,7 +177,7 @@ TEST(CoordinatorTimeout, NextDeadlineIsTheEarliestExpiry) {
   // The member synced at `start`: its session ends 10 s later.
   EXPECT_EQ(harness.coordinator().next_deadline(), start + milliseconds(10000));
   harness.advance(milliseconds(3000));
-  harness.coordinator().heartbeat("g", group.generation_id, group.member_ids[0]);
+  harness.coordinator().heartbeat("g", group.generation_id, group.member_ids[0], std::nullopt);
   EXPECT_EQ(harness.coordinator().next_deadline(), start + milliseconds(13000));
 }
 

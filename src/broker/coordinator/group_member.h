@@ -19,6 +19,7 @@ namespace kgroups::broker {
 
 struct GroupMember {
   std::string member_id;
+  std::optional<std::string> group_instance_id;  // set for a static member
   std::string client_id;
   std::string client_host;
   std::string protocol_type;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,9 @@ struct MemberSummary {
   std::string member_id;
   std::string client_id;
   std::string client_host;
-  std::vector<std::uint8_t> metadata;    // for the selected protocol; empty unless Stable
-  std::vector<std::uint8_t> assignment;  // empty unless Stable
+  std::vector<std::uint8_t> metadata;            // for the selected protocol; empty unless Stable
+  std::vector<std::uint8_t> assignment;          // empty unless Stable
+  std::optional<std::string> group_instance_id;  // set for a static member (v4+)
 };
 
 struct GroupSummary {

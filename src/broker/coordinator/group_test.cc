@@ -98,8 +98,8 @@ TEST(Group, JoinedMembersCarryTheSelectedProtocolsMetadataInJoinOrder) {
   complete_join(group);
   std::vector<JoinedMember> joined = group.joined_members();
   ASSERT_EQ(joined.size(), 2u);
-  EXPECT_EQ(joined[0], (JoinedMember{"z", bytes("range")}));
-  EXPECT_EQ(joined[1], (JoinedMember{"a", bytes("range")}));
+  EXPECT_EQ(joined[0], (JoinedMember{"z", bytes("range"), std::nullopt}));
+  EXPECT_EQ(joined[1], (JoinedMember{"a", bytes("range"), std::nullopt}));
 }
 
 TEST(Group, JoinPhaseWithoutMembersLeavesTheGroupEmptyWithTheNextGeneration) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,7 +36,13 @@ struct JoinGroupParams {
   std::vector<GroupProtocol> protocols;    // in the member's order of preference
   // JoinGroup v4+ (KIP-394): a member with an empty id first gets MEMBER_ID_REQUIRED
   // and its id, and must join again with that id.
+  // Static members (JoinGroup v5+) never get MEMBER_ID_REQUIRED.
   bool require_known_member_id = false;
+  // JoinGroup v5+ (KIP-345): set for a static member, which keeps its place in the
+  // group (and its assignment) across restarts until its session times out.
+  std::optional<std::string> group_instance_id;
+  // JoinGroup v9+: the client understands skip_assignment in the result.
+  bool supports_skip_assignment = false;
 };
 
 // A member as the leader sees it in its JoinGroup result: the metadata is the
@@ -43,6 +50,7 @@ struct JoinGroupParams {
 struct JoinedMember {
   std::string member_id;
   std::vector<std::uint8_t> metadata;
+  std::optional<std::string> group_instance_id;  // set for a static member
 
   bool operator==(const JoinedMember&) const = default;
 };
@@ -55,6 +63,9 @@ struct JoinGroupResult {
   std::string leader_id;
   std::string member_id;  // the member's id; with MEMBER_ID_REQUIRED, the id to rejoin with
   std::vector<JoinedMember> members;  // every member, in the leader's result only
+  // JoinGroup v9+: a static leader replaced in a Stable group is told it leads but
+  // must not assign (the group keeps its assignment).
+  bool skip_assignment = false;
 };
 
 // Returns the result of a JoinGroup that failed with `error`.

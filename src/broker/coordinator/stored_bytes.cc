@@ -23,10 +23,16 @@ std::size_t group_entry_bytes(std::string_view group_id) {
 std::size_t member_entry_bytes(const GroupMember& member) {
   constexpr std::size_t kMapEntry = kTreeNodeOverheadBytes + sizeof(std::string);
   constexpr std::size_t kPendingSyncEntry = kTreeNodeOverheadBytes + sizeof(std::string);
-  return sizeof(GroupMember) + kMapEntry + kPendingSyncEntry + 4 * member.member_id.size() +
+  constexpr std::size_t kStaticMemberEntry = kTreeNodeOverheadBytes + 2 * sizeof(std::string);
+  const std::size_t static_bytes =
+      member.group_instance_id ? kStaticMemberEntry + 2 * member.group_instance_id->size() : 0;
+  return sizeof(GroupMember) + kMapEntry + kPendingSyncEntry +
+         member_id_copies(member) * member.member_id.size() + static_bytes +
          member.client_id.size() + member.client_host.size() + member.protocol_type.size() +
          protocols_bytes(member.protocols) + member.assignment.size();
 }
+
+std::size_t member_id_copies(const GroupMember& member) { return member.group_instance_id ? 5 : 4; }
 
 std::size_t protocols_bytes(const std::vector<GroupProtocol>& protocols) {
   std::size_t bytes = protocols.empty() ? 0 : kAllocationOverheadBytes;

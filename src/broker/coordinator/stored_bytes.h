@@ -31,9 +31,15 @@ constexpr std::size_t kAllocationOverheadBytes = 16;
 // table and deadline index, the id twice (table key and Group).
 std::size_t group_entry_bytes(std::string_view group_id);
 
-// A member: the GroupMember and its map node, its id four times (key, field, leader
-// id, pending-sync entry), client id and host, protocol type, protocols, assignment.
+// A member: the GroupMember and its map node, its id member_id_copies() times,
+// client id and host, protocol type, protocols, assignment; for a static member
+// also its instance id twice (field, and key of the group's instance id map) with
+// that map's node.
 std::size_t member_entry_bytes(const GroupMember& member);
+
+// How many copies of its member id a member costs: four (key, field, leader id,
+// pending-sync entry), five for a static member (the instance id map's value).
+std::size_t member_id_copies(const GroupMember& member);
 
 // A member's protocols, each name counted twice (the group may select it).
 std::size_t protocols_bytes(const std::vector<GroupProtocol>& protocols);

@@ -23,9 +23,10 @@ struct SyncGroupParams {
   std::string group_id;
   std::int32_t generation_id = -1;
   std::string member_id;
-  std::optional<std::string> protocol_type;   // SyncGroup v5+: must match the group's
-  std::optional<std::string> protocol_name;   // SyncGroup v5+: must match the group's
-  std::vector<MemberAssignment> assignments;  // from the leader only; ignored otherwise
+  std::optional<std::string> protocol_type;      // SyncGroup v5+: must match the group's
+  std::optional<std::string> protocol_name;      // SyncGroup v5+: must match the group's
+  std::vector<MemberAssignment> assignments;     // from the leader only; ignored otherwise
+  std::optional<std::string> group_instance_id;  // SyncGroup v3+: set by a static member
 };
 
 struct SyncGroupResult {

@@ -16,7 +16,7 @@ asio::awaitable<Reply> handle_heartbeat(RequestContext& ctx) {
   CoordinatorService& groups = ctx.broker.groups();
   protocol::HeartbeatResponse response;
   response.error_code = to_error_code(groups.coordinator().heartbeat(
-      request->group_id, request->generation_id, request->member_id));
+      request->group_id, request->generation_id, request->member_id, std::nullopt));
   groups.schedule_expiries(co_await asio::this_coro::executor);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

@@ -18,7 +18,8 @@ asio::awaitable<Reply> handle_leave_group(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
   CoordinatorService& groups = ctx.broker.groups();
   const LeaveGroupResult result = groups.coordinator().leave_group(
-      request->group_id, std::vector<std::string>{std::string(request->member_id)});
+      request->group_id,
+      std::vector<LeavingMember>{LeavingMember{std::string(request->member_id), std::nullopt}});
   groups.schedule_expiries(co_await asio::this_coro::executor);
   protocol::LeaveGroupResponse response;
   // One member per request in these versions: its error is the request's.
