@@ -8,7 +8,7 @@ namespace {
 
 OffsetCommitParams commit(std::string member_id, std::int32_t epoch, std::int64_t offset) {
   return OffsetCommitParams{
-      "group", epoch, std::move(member_id), {PartitionOffset{{"orders", 0}, {offset, ""}}}};
+      "group", epoch, std::move(member_id), {PartitionOffset{{"orders", 0}, {offset, ""}}}, {}};
 }
 
 class ConsumerGroupOffsets : public ::testing::Test {
