@@ -74,7 +74,8 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
     // A version-4 (random) UUID, as Kafka's Uuid.randomUuid(); never zero or already taken.
     for (std::size_t i = 0; i < topic->id.size(); i += 8) {
       const std::uint64_t bits = topic_id_random_();
-      for (std::size_t j = 0; j < 8; ++j) topic->id[i + j] = static_cast<std::uint8_t>(bits >> (8 * j));
+      for (std::size_t j = 0; j < 8; ++j)
+        topic->id[i + j] = static_cast<std::uint8_t>(bits >> (8 * j));
     }
     topic->id[6] = static_cast<std::uint8_t>((topic->id[6] & 0x0F) | 0x40);
     topic->id[8] = static_cast<std::uint8_t>((topic->id[8] & 0x3F) | 0x80);

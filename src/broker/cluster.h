@@ -20,9 +20,9 @@
 #include <deque>
 #include <limits>
 #include <map>
-#include <random>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>

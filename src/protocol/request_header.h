@@ -44,7 +44,6 @@ void encode_request_header(WireWriter& writer, const RequestHeader& header);
 bool is_flexible_response(ApiKey key, std::int16_t version);
 
 // Writes response header v1 when `flexible` (see is_flexible_response()), else v0.
-void encode_response_header(WireWriter& writer, std::int32_t correlation_id,
-                            bool flexible = false);
+void encode_response_header(WireWriter& writer, std::int32_t correlation_id, bool flexible = false);
 
 }  // namespace kgroups::protocol

@@ -69,11 +69,14 @@ TEST(Fetch, ResponseRoundTripsInEveryVersion) {
     FetchResponse::Partition empty = sample_partition(version, {});
     empty.partition_index = 0;
     empty.error_code = ErrorCode::kOffsetOutOfRange;
-    response.responses = {{.topic = "orders", .partitions = {sample_partition(version, batch), empty}}};
+    response.responses = {
+        {.topic = "orders", .partitions = {sample_partition(version, batch), empty}}};
     if (version >= 13) response.responses[0].topic = "";
     if (version >= 13) response.responses[0].topic_id = {9, 8, 7};
-    if (version >= 12) response.responses[0].partitions[0].current_leader = {.leader_id = 1, .leader_epoch = 2};
-    if (version >= 16) response.node_endpoints = {{.node_id = 1, .host = "localhost", .port = 9092}};
+    if (version >= 12)
+      response.responses[0].partitions[0].current_leader = {.leader_id = 1, .leader_epoch = 2};
+    if (version >= 16)
+      response.node_endpoints = {{.node_id = 1, .host = "localhost", .port = 9092}};
     return response;
   });
   expect_unsupported_versions_rejected<FetchResponse>();

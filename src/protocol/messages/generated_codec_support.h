@@ -48,7 +48,8 @@ inline std::optional<std::string_view> optional_view(const std::optional<std::st
   return std::string_view(*text);
 }
 
-inline std::optional<ByteView> optional_bytes(const std::optional<std::vector<std::uint8_t>>& bytes) {
+inline std::optional<ByteView> optional_bytes(
+    const std::optional<std::vector<std::uint8_t>>& bytes) {
   if (!bytes) return std::nullopt;
   return ByteView(*bytes);
 }

@@ -84,8 +84,9 @@ TEST(OffsetFetch, ResponseRoundTripsInEveryVersion) {
     } else {
       response.groups = {
           {.group_id = "billing",
-           .topics = {{.name = "orders",
-                       .partitions = {{.partition_index = 0, .committed_offset = 42, .metadata = ""}}}}},
+           .topics =
+               {{.name = "orders",
+                 .partitions = {{.partition_index = 0, .committed_offset = 42, .metadata = ""}}}}},
           {.group_id = "audit", .error_code = ErrorCode::kCoordinatorLoadInProgress}};
     }
     return response;
