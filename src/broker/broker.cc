@@ -38,6 +38,17 @@ CoordinatorConfig coordinator_config(const BrokerConfig& config, const MemoryPla
   return coordinator;
 }
 
+ConsumerGroupConfig consumer_group_config(const BrokerConfig& config) {
+  ConsumerGroupConfig consumer;
+  consumer.session_timeout_ms = config.consumer_group_session_timeout_ms;
+  consumer.heartbeat_interval_ms = config.consumer_group_heartbeat_interval_ms;
+  consumer.max_groups = static_cast<std::size_t>(config.max_groups);
+  consumer.max_group_size = static_cast<std::size_t>(config.group_max_size);
+  consumer.max_id_length = static_cast<std::size_t>(config.max_id_length);
+  consumer.offset_metadata_max_bytes = static_cast<std::size_t>(config.offset_metadata_max_bytes);
+  return consumer;
+}
+
 }  // namespace
 
 Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
@@ -47,7 +58,8 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
       request_memory_(memory_plan_.request_bytes),
       response_memory_(memory_plan_.response_bytes),
       cluster_(cluster_config(config_, memory_plan_)),
-      groups_(coordinator_config(config_, memory_plan_)),
+      groups_(coordinator_config(config_, memory_plan_), consumer_group_config(config_),
+              topic_catalog_),
       retention_(cluster_, std::chrono::milliseconds(config_.log_retention_check_interval_ms)),
       record_validator_(protocol::RecordValidatorOptions{
           .max_uncompressed_bytes = static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes),

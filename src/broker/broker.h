@@ -16,6 +16,7 @@
 #include "broker/broker_config.h"
 #include "broker/byte_budget.h"
 #include "broker/cluster.h"
+#include "broker/cluster_topic_catalog.h"
 #include "broker/coordinator_service.h"
 #include "broker/memory_plan.h"
 #include "broker/memory_waiters.h"
@@ -37,7 +38,10 @@ class Broker {
 
   // Starts the broker's own timers (retention by time) on `executor`, the io_context that
   // runs the connections.
-  void start(const asio::any_io_executor& executor) { retention_.start(executor); }
+  void start(const asio::any_io_executor& executor) {
+    retention_.start(executor);
+    groups_.start(executor);
+  }
 
   [[nodiscard]] const BrokerConfig& config() const { return config_; }
   [[nodiscard]] const MemoryPlan& memory_plan() const { return memory_plan_; }
@@ -69,7 +73,8 @@ class Broker {
   MemoryWaiters response_memory_waiters_;
   Cluster cluster_;
   AppendNotifier append_notifier_;
-  CoordinatorService groups_;  // consumer groups and committed offsets
+  ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it
+  CoordinatorService groups_;                    // consumer groups and committed offsets
   RetentionTimer retention_;
   protocol::RecordValidator record_validator_;
 };

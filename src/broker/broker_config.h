@@ -35,6 +35,11 @@ struct BrokerConfig {
   std::int32_t group_min_session_timeout_ms = 6000;
   std::int32_t group_max_session_timeout_ms = 1800000;
   std::int32_t initial_rebalance_delay_ms = 0;
+  // Consumer-group protocol (KIP-848) groups: the broker sets the session timeout and the
+  // heartbeat interval (Kafka's group.consumer.session.timeout.ms and
+  // group.consumer.heartbeat.interval.ms defaults).
+  std::int32_t consumer_group_session_timeout_ms = 45000;
+  std::int32_t consumer_group_heartbeat_interval_ms = 5000;
 
   // Records.
   std::int32_t max_message_bytes = 1048588;       // largest record batch Produce accepts

@@ -1,27 +1,174 @@
 // SPDX-License-Identifier: Apache-2.0
+
 #include "broker/coordinator_service.h"
 
+#include <algorithm>
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 #include <asio/redirect_error.hpp>
 #include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
 #include <system_error>
+#include <utility>
 
 #include "broker/logger.h"
 
 namespace kgroups::broker {
 
-CoordinatorService::CoordinatorService(CoordinatorConfig config)
-    : coordinator_(config, clock_, [](std::string_view line) { log_info(line); }) {}
+namespace {
 
-void CoordinatorService::schedule_expiries(const asio::any_io_executor& executor) {
-  if (!running_) {
-    running_ = true;
-    asio::co_spawn(executor, run_expiries(), asio::detached);
-    return;
+void log_coordinator_line(std::string_view line) { log_info(line); }
+
+}  // namespace
+
+CoordinatorService::CoordinatorService(CoordinatorConfig config,
+                                       ConsumerGroupConfig consumer_config,
+                                       const TopicCatalog& catalog)
+    : classic_(config, clock_, log_coordinator_line),
+      consumer_(consumer_config, clock_, catalog, log_coordinator_line) {}
+
+void CoordinatorService::start(const asio::any_io_executor& executor) {
+  if (running_) return;
+  running_ = true;
+  asio::co_spawn(executor, run_expiries(), asio::detached);
+}
+
+void CoordinatorService::join_group(JoinGroupParams params, JoinGroupCallback done) {
+  if (consumer_.has_group(params.group_id)) {
+    done(join_error(GroupError::kInconsistentGroupProtocol, params.member_id));
+  } else {
+    classic_.join_group(std::move(params), std::move(done));
   }
-  std::optional<Clock::TimePoint> deadline = coordinator_.next_deadline();
+  rearm();
+}
+
+void CoordinatorService::sync_group(SyncGroupParams params, SyncGroupCallback done) {
+  if (consumer_.has_group(params.group_id)) {
+    SyncGroupResult result;
+    result.error = GroupError::kUnknownMemberId;
+    done(std::move(result));
+  } else {
+    classic_.sync_group(std::move(params), std::move(done));
+  }
+  rearm();
+}
+
+GroupError CoordinatorService::heartbeat(std::string_view group_id, std::int32_t generation_id,
+                                         std::string_view member_id,
+                                         std::optional<std::string_view> group_instance_id) {
+  const GroupError error =
+      consumer_.has_group(group_id)
+          ? GroupError::kUnknownMemberId
+          : classic_.heartbeat(group_id, generation_id, member_id, group_instance_id);
+  rearm();
+  return error;
+}
+
+LeaveGroupResult CoordinatorService::leave_group(std::string_view group_id,
+                                                 const std::vector<LeavingMember>& members) {
+  LeaveGroupResult result;
+  if (consumer_.has_group(group_id)) {
+    result.member_errors.assign(members.size(), GroupError::kUnknownMemberId);
+  } else {
+    result = classic_.leave_group(group_id, members);
+  }
+  rearm();
+  return result;
+}
+
+GroupSummary CoordinatorService::describe_group(std::string_view group_id) {
+  // A consumer group is not a classic group: Kafka describes it as Dead here.
+  GroupSummary summary = classic_.describe_group(group_id);
+  rearm();
+  return summary;
+}
+
+ConsumerGroupHeartbeatResult CoordinatorService::consumer_group_heartbeat(
+    const ConsumerGroupHeartbeatParams& params) {
+  ConsumerGroupHeartbeatResult result;
+  if (!consumer_.has_group(params.group_id) && classic_.has_group(params.group_id)) {
+    std::optional<std::vector<PartitionOffset>> offsets =
+        classic_.release_empty_group(params.group_id);
+    if (!offsets) {
+      result.error = GroupError::kGroupIdNotFound;
+      result.error_message = "Group " + params.group_id + " is not a consumer group";
+      result.member_id = params.member_id;
+      rearm();
+      return result;
+    }
+    if (!offsets->empty()) {
+      OffsetCommitParams handover;
+      handover.group_id = params.group_id;
+      handover.offsets = std::move(*offsets);
+      consumer_.commit_offsets(handover);
+      log_info("group " + quote(params.group_id) +
+               " moves from the classic to the consumer-group protocol with its offsets");
+    }
+  }
+  result = consumer_.heartbeat(params);
+  rearm();
+  return result;
+}
+
+ConsumerGroupDescription CoordinatorService::describe_consumer_group(std::string_view group_id) {
+  ConsumerGroupDescription description = consumer_.describe_group(group_id);
+  if (description.error == GroupError::kGroupIdNotFound && classic_.has_group(group_id)) {
+    description.error_message = "Group " + std::string(group_id) + " is not a consumer group.";
+  }
+  rearm();
+  return description;
+}
+
+OffsetCommitResult CoordinatorService::commit_offsets(const OffsetCommitParams& params) {
+  OffsetCommitResult result = consumer_.has_group(params.group_id)
+                                  ? consumer_.commit_offsets(params)
+                                  : classic_.commit_offsets(params);
+  rearm();
+  return result;
+}
+
+GroupOffsetFetchResult CoordinatorService::fetch_offsets(const GroupOffsetFetch& fetch) {
+  GroupOffsetFetchResult result;
+  if (consumer_.has_group(fetch.group_id)) {
+    ConsumerOffsetFetchParams params;
+    params.group_id = std::string(fetch.group_id);
+    if (fetch.member_id) params.member_id = std::string(*fetch.member_id);
+    params.member_epoch = fetch.member_epoch;
+    params.partitions = fetch.partitions;
+    ConsumerOffsetFetchResult fetched = consumer_.fetch_offsets(params);
+    result.error = fetched.error;
+    result.offsets = std::move(fetched.offsets);
+  } else {
+    result.offsets = classic_.fetch_offsets(fetch.group_id, fetch.partitions);
+  }
+  rearm();
+  return result;
+}
+
+std::vector<CoordinatorService::Listing> CoordinatorService::list_groups() {
+  std::vector<Listing> listings;
+  for (GroupListing& group : classic_.list_groups()) {
+    listings.push_back({std::move(group), "classic"});
+  }
+  for (GroupListing& group : consumer_.list_groups()) {
+    listings.push_back({std::move(group), "consumer"});
+  }
+  std::sort(listings.begin(), listings.end(),
+            [](const Listing& a, const Listing& b) { return a.group.group_id < b.group.group_id; });
+  rearm();
+  return listings;
+}
+
+std::optional<Clock::TimePoint> CoordinatorService::next_deadline() const {
+  const std::optional<Clock::TimePoint> classic = classic_.next_deadline();
+  const std::optional<Clock::TimePoint> consumer = consumer_.next_deadline();
+  if (!classic) return consumer;
+  if (!consumer) return classic;
+  return std::min(*classic, *consumer);
+}
+
+void CoordinatorService::rearm() {
+  const std::optional<Clock::TimePoint> deadline = next_deadline();
   if (timer_ != nullptr && deadline && *deadline < armed_for_) timer_->cancel();
 }
 
@@ -38,11 +185,12 @@ asio::awaitable<void> CoordinatorService::run_expiries() {
     }
   } forget{this};
   for (;;) {
-    armed_for_ = coordinator_.next_deadline().value_or(Clock::TimePoint::max());
+    armed_for_ = next_deadline().value_or(Clock::TimePoint::max());
     timer.expires_at(armed_for_);
     std::error_code error;  // cancelled: a deadline moved earlier; recompute
     co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
-    coordinator_.poll_timers();
+    classic_.poll_timers();
+    consumer_.poll_timers();
   }
 }
 

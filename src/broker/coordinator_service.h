@@ -1,42 +1,99 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// CoordinatorService: the broker's group coordinator (broker/coordinator/) on the real clock,
-// with one asio::steady_timer that fires its expiries (sessions, rebalance and sync timeouts)
-// at next_deadline() when no request arrives to apply them. Its log lines go to the broker's
-// log at INFO.
+// CoordinatorService: the one entry point of the broker's group handlers. It owns both group
+// coordinators — the classic one (JoinGroup/SyncGroup/Heartbeat/LeaveGroup) and the
+// consumer-group protocol's (KIP-848, ConsumerGroupHeartbeat) — on the real clock, and for
+// every call:
+// - routes it to the coordinator that holds the group id (a group id belongs to one protocol
+//   at a time; an empty classic group is handed over to a consumer-protocol member with its
+//   offsets, as Kafka does; a classic member of a consumer group, or a consumer member of a
+//   classic group with members, is refused);
+// - re-arms the expiry timer (sessions, rebalance and sync timeouts of both coordinators), so
+//   no handler has to remember to.
+// Coordinator log lines go to the broker's log at INFO.
 // Not thread-safe: lives on the broker's network thread like the rest of Broker.
 #pragma once
 
 #include <asio/any_io_executor.hpp>
 #include <asio/awaitable.hpp>
 #include <asio/steady_timer.hpp>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "broker/coordinator/clock.h"
+#include "broker/coordinator/consumer_group_coordinator.h"
 #include "broker/coordinator/coordinator_config.h"
 #include "broker/coordinator/group_coordinator.h"
+#include "broker/coordinator/topic_catalog.h"
 
 namespace kgroups::broker {
 
+// OffsetFetch for one group, in the v9 form: member id and epoch are checked for consumer
+// groups when given.
+struct GroupOffsetFetch {
+  std::string_view group_id;
+  std::optional<std::string_view> member_id = std::nullopt;
+  std::int32_t member_epoch = -1;
+  std::optional<std::vector<TopicPartition>> partitions;  // nullopt: every committed one
+};
+
+struct GroupOffsetFetchResult {
+  GroupError error = GroupError::kNone;
+  std::vector<PartitionOffset> offsets;
+};
+
 class CoordinatorService {
  public:
-  explicit CoordinatorService(CoordinatorConfig config);
-
+  // `catalog` must outlive the service.
+  CoordinatorService(CoordinatorConfig config, ConsumerGroupConfig consumer_config,
+                     const TopicCatalog& catalog);
   CoordinatorService(const CoordinatorService&) = delete;
   CoordinatorService& operator=(const CoordinatorService&) = delete;
 
-  GroupCoordinator& coordinator() { return coordinator_; }
+  // Starts the expiry timer on `executor`; calls made before only apply due expiries.
+  void start(const asio::any_io_executor& executor);
 
-  // Call after every coordinator call that may have moved a deadline: starts the expiry
-  // timer on `executor` the first time, and wakes it if the next deadline is now earlier than
-  // the one it waits for.
-  void schedule_expiries(const asio::any_io_executor& executor);
+  // Classic protocol. A group id held by the consumer-group protocol gets
+  // INCONSISTENT_GROUP_PROTOCOL from JoinGroup and UNKNOWN_MEMBER_ID from the others.
+  void join_group(JoinGroupParams params, JoinGroupCallback done);
+  void sync_group(SyncGroupParams params, SyncGroupCallback done);
+  GroupError heartbeat(std::string_view group_id, std::int32_t generation_id,
+                       std::string_view member_id,
+                       std::optional<std::string_view> group_instance_id);
+  LeaveGroupResult leave_group(std::string_view group_id,
+                               const std::vector<LeavingMember>& members);
+  [[nodiscard]] GroupSummary describe_group(std::string_view group_id);
+
+  // Consumer-group protocol. A classic group with members gets GROUP_ID_NOT_FOUND ("not a
+  // consumer group"); an empty one is taken over with its offsets.
+  ConsumerGroupHeartbeatResult consumer_group_heartbeat(const ConsumerGroupHeartbeatParams& params);
+  [[nodiscard]] ConsumerGroupDescription describe_consumer_group(std::string_view group_id);
+
+  // Both protocols: offsets go to the coordinator holding the group (the classic one for a
+  // group that does not exist yet); the listing holds every group of both, ordered by id,
+  // with its type ("classic" or "consumer").
+  OffsetCommitResult commit_offsets(const OffsetCommitParams& params);
+  GroupOffsetFetchResult fetch_offsets(const GroupOffsetFetch& fetch);
+  struct Listing {
+    GroupListing group;
+    std::string_view type;  // "classic" or "consumer"
+  };
+  [[nodiscard]] std::vector<Listing> list_groups();
+
+  GroupCoordinator& classic() { return classic_; }
+  ConsumerGroupCoordinator& consumer() { return consumer_; }
 
  private:
+  // Wakes the expiry timer if a deadline moved earlier than the one it waits for.
+  void rearm();
   // Waits for the next deadline and applies what is due, for as long as the io_context runs.
   asio::awaitable<void> run_expiries();
+  [[nodiscard]] std::optional<Clock::TimePoint> next_deadline() const;
 
   SteadyClock clock_;
-  GroupCoordinator coordinator_;
+  GroupCoordinator classic_;
+  ConsumerGroupCoordinator consumer_;
   bool running_ = false;                 // run_expiries() is spawned and not destroyed
   asio::steady_timer* timer_ = nullptr;  // run_expiries()'s timer, once it runs
   Clock::TimePoint armed_for_ = Clock::TimePoint::max();  // what timer_ waits for

@@ -121,6 +121,15 @@ int run_kgroupsd(int argc, char** argv) {
                  "Smallest session timeout JoinGroup accepts")
       ->capture_default_str()
       ->check(CLI::Range(1, 1800000));
+  app.add_option("--group-consumer-session-timeout-ms", config.consumer_group_session_timeout_ms,
+                 "Session timeout of consumer-group protocol (KIP-848) members")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1800000));
+  app.add_option("--group-consumer-heartbeat-interval-ms",
+                 config.consumer_group_heartbeat_interval_ms,
+                 "Heartbeat interval given to consumer-group protocol (KIP-848) members")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1800000));
   add_limit_options(app, config);
   app.add_flag("--verbose", verbose, "Also log every request (debug level)");
   app.add_flag("--print-protocol-table", print_protocol_table,

@@ -209,6 +209,25 @@ void GroupCoordinator::settle_touched_groups() {
   touched_.clear();
 }
 
+bool GroupCoordinator::has_group(std::string_view group_id) const {
+  return find_group(group_id) != nullptr;
+}
+
+std::optional<std::vector<PartitionOffset>> GroupCoordinator::release_empty_group(
+    std::string_view group_id) {
+  CallScope scope(*this);
+  Group* group = find_group_to_change(group_id);
+  if (group == nullptr) return std::vector<PartitionOffset>{};
+  if (group->state() != GroupState::kEmpty || !group->members().empty() ||
+      !group->pending_members().empty()) {
+    return std::nullopt;
+  }
+  std::vector<PartitionOffset> offsets = group->offsets().fetch_all();
+  group->offsets() = OffsetStore{};
+  erase_group_if_unused(std::string(group_id));
+  return offsets;
+}
+
 void GroupCoordinator::erase_group_if_unused(std::string_view group_id) {
   auto found = groups_.find(group_id);
   if (found == groups_.end()) return;

@@ -188,6 +188,15 @@ class GroupCoordinator {
   // ListGroups: every group the coordinator holds, ordered by group id.
   std::vector<GroupListing> list_groups();
 
+  // Returns whether the coordinator holds a group of that id (with members or offsets).
+  [[nodiscard]] bool has_group(std::string_view group_id) const;
+
+  // Hands an empty group over to the consumer-group protocol, as Kafka deletes an empty
+  // classic group when a consumer-protocol member joins it: returns nullopt (and changes
+  // nothing) if the group has members or is rebalancing; otherwise forgets the group and
+  // returns its committed offsets (none for a group that does not exist).
+  std::optional<std::vector<PartitionOffset>> release_empty_group(std::string_view group_id);
+
   // Applies every expiry due at the clock's current time.
   void poll_timers();
 

@@ -39,6 +39,9 @@ enum class GroupError : std::int16_t {
   kInvalidSessionTimeout = 26,
   // The group is rebalancing; rejoin.
   kRebalanceInProgress = 27,
+  // The request's version cannot serve this group (an OffsetCommit below v9 for a group of
+  // the consumer-group protocol, whose member epochs only v9+ carries).
+  kUnsupportedVersion = 35,
   // The request carries a field the coordinator refuses to keep (a JoinGroup client
   // id or protocol type longer than max_id_length).
   kInvalidRequest = 42,
@@ -91,6 +94,8 @@ constexpr std::string_view group_error_name(GroupError error) {
       return "INVALID_SESSION_TIMEOUT";
     case GroupError::kRebalanceInProgress:
       return "REBALANCE_IN_PROGRESS";
+    case GroupError::kUnsupportedVersion:
+      return "UNSUPPORTED_VERSION";
     case GroupError::kInvalidRequest:
       return "INVALID_REQUEST";
     case GroupError::kPolicyViolation:

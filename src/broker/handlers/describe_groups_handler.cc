@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// DescribeGroups (key 15): v0.
+// DescribeGroups (key 15): v0-5.
 // - v0: each group's state (Kafka's names), protocol type and, when Stable, the selected
 //   assignor and every member's metadata and assignment. A group the broker does not have
 //   is described as Dead with no error, as Kafka does.
 // - A group named more than once is described once, so the response grows with the groups
 //   that exist, not with the request's repetitions.
-// - Not served: v1+ (throttle time, authorized operations, group_instance_id).
+// - v1: throttle_time_ms (0). v2: same layout. v3: authorized operations, answered INT32_MIN
+//   ("not computed": kgroupsd has no ACLs). v4: each member's group_instance_id. v5: flexible.
+// - A group of the consumer-group protocol (KIP-848) is not a classic group: Dead here, as
+//   Kafka describes it; ConsumerGroupDescribe describes it.
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -25,7 +28,7 @@ asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx) {
   std::unordered_set<std::string_view> seen;
   for (const std::string_view group_id : request->groups) {
     if (!seen.insert(group_id).second) continue;
-    GroupSummary summary = groups.coordinator().describe_group(group_id);
+    GroupSummary summary = groups.describe_group(group_id);
     auto& group = response.groups.emplace_back();
     group.error_code = to_error_code(summary.error);
     group.group_id = std::move(summary.group_id);
@@ -35,13 +38,13 @@ asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx) {
     for (MemberSummary& member : summary.members) {
       auto& described = group.members.emplace_back();
       described.member_id = std::move(member.member_id);
+      described.group_instance_id = std::move(member.group_instance_id);
       described.client_id = std::move(member.client_id);
       described.client_host = std::move(member.client_host);
       described.member_metadata = std::move(member.metadata);
       described.member_assignment = std::move(member.assignment);
     }
   }
-  groups.schedule_expiries(co_await asio::this_coro::executor);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -27,6 +27,8 @@ static_assert(to_error_code(GroupError::kIllegalGeneration) ==
 static_assert(to_error_code(GroupError::kInconsistentGroupProtocol) ==
               protocol::ErrorCode::kInconsistentGroupProtocol);
 static_assert(to_error_code(GroupError::kInvalidGroupId) == protocol::ErrorCode::kInvalidGroupId);
+static_assert(to_error_code(GroupError::kUnsupportedVersion) ==
+              protocol::ErrorCode::kUnsupportedVersion);
 static_assert(to_error_code(GroupError::kUnknownMemberId) == protocol::ErrorCode::kUnknownMemberId);
 static_assert(to_error_code(GroupError::kInvalidSessionTimeout) ==
               protocol::ErrorCode::kInvalidSessionTimeout);

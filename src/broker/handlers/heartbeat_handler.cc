@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Heartbeat (key 12): v0-1.
+// Heartbeat (key 12): v0-4.
 // - v0: refreshes the member's session; REBALANCE_IN_PROGRESS tells it to rejoin.
-//   v1: throttle_time_ms in the response (always 0).
-// - Not served: v2+ (v3 group_instance_id: no static membership).
+//   v1: throttle_time_ms in the response (always 0). v2: same layout.
+// - v3: group_instance_id: a replaced static member gets FENCED_INSTANCE_ID. v4: flexible.
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/heartbeat.h"
@@ -13,11 +13,9 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_heartbeat(RequestContext& ctx) {
   const auto request = protocol::HeartbeatRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  CoordinatorService& groups = ctx.broker.groups();
   protocol::HeartbeatResponse response;
-  response.error_code = to_error_code(groups.coordinator().heartbeat(
-      request->group_id, request->generation_id, request->member_id, std::nullopt));
-  groups.schedule_expiries(co_await asio::this_coro::executor);
+  response.error_code = to_error_code(ctx.broker.groups().heartbeat(
+      request->group_id, request->generation_id, request->member_id, request->group_instance_id));
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// JoinGroup (key 11): v0-2.
+// JoinGroup (key 11): v0-9.
 // - v0: the session timeout is also the rebalance timeout. v1: rebalance_timeout_ms.
-//   v2: throttle_time_ms in the response (always 0).
+//   v2: throttle_time_ms in the response (always 0). v3: same layout.
+// - v4: a new dynamic member first gets MEMBER_ID_REQUIRED with its id and joins again.
+// - v5: group_instance_id (static membership, KIP-345): a known instance rejoining with an
+//   empty member id takes its place back (new member id, same assignment) without a
+//   rebalance when the group is Stable; an old member id of a replaced instance gets
+//   FENCED_INSTANCE_ID. Members in the leader's list carry their instance ids.
+// - v6: flexible. v7: the response carries protocol_type. v8: reason (logged at DEBUG by
+//   the connection only; not used). v9: skip_assignment for a static leader that rejoined
+//   a Stable group: it gets the member list but must not assign again.
 // - The request parks until the group's join phase completes (every known member has
 //   rejoined, or the rebalance timeout drops the rest); only the leader's response lists the
-//   members with their metadata.
-// - Not served: v3+; so no MEMBER_ID_REQUIRED (v4, which the coordinator supports through
-//   require_known_member_id) and no static membership (v5 group_instance_id).
+//   members with their metadata. A group of the consumer-group protocol (KIP-848) gets
+//   INCONSISTENT_GROUP_PROTOCOL.
 #include <string>
 #include <utility>
 
@@ -23,6 +30,7 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_join_group(RequestContext& ctx) {
   const auto request = protocol::JoinGroupRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
+
   // Copy out of the frame before parking.
   JoinGroupParams params;
   params.group_id = std::string(request->group_id);
@@ -36,25 +44,33 @@ asio::awaitable<Reply> handle_join_group(RequestContext& ctx) {
     params.protocols.push_back(GroupProtocol{std::string(protocol.name),
                                              {protocol.metadata.begin(), protocol.metadata.end()}});
   }
+  if (request->group_instance_id)
+    params.group_instance_id = std::string(*request->group_instance_id);
   params.require_known_member_id = ctx.version() >= 4;
+  params.supports_skip_assignment = ctx.version() >= 9;
 
   CoordinatorService& groups = ctx.broker.groups();
-  const auto executor = co_await asio::this_coro::executor;
-  JoinGroupResult result = co_await await_parked_call<JoinGroupResult>([&](JoinGroupCallback done) {
-    groups.coordinator().join_group(std::move(params), std::move(done));
-    groups.schedule_expiries(executor);
-  });
-
+  JoinGroupResult result = co_await await_parked_call<JoinGroupResult>(
+      [&](JoinGroupCallback done) { groups.join_group(std::move(params), std::move(done)); });
   log_group_refusal(ctx.peer, "JoinGroup", request->group_id, result.error);
+
   protocol::JoinGroupResponse response;
   response.error_code = to_error_code(result.error);
   response.generation_id = result.generation_id;
-  response.protocol_name = std::move(result.protocol_name);
+  if (!result.protocol_type.empty()) response.protocol_type = std::move(result.protocol_type);
+  // v7+: null until the group has chosen an assignor; earlier versions write "".
+  if (!result.protocol_name.empty() || ctx.version() < 7) {
+    response.protocol_name = std::move(result.protocol_name);
+  } else {
+    response.protocol_name = std::nullopt;
+  }
   response.leader = std::move(result.leader_id);
+  response.skip_assignment = result.skip_assignment;
   response.member_id = std::move(result.member_id);
   for (JoinedMember& member : result.members) {
-    response.members.push_back(protocol::JoinGroupResponse::Member{
-        std::move(member.member_id), std::nullopt, std::move(member.metadata)});
+    response.members.push_back({.member_id = std::move(member.member_id),
+                                .group_instance_id = std::move(member.group_instance_id),
+                                .metadata = std::move(member.metadata)});
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

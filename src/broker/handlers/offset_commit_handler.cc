@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// OffsetCommit (key 8): v2.
+// OffsetCommit (key 8): v2-9.
 // - v2: generation_id and member_id fence the commit as Kafka does (UNKNOWN_MEMBER_ID,
 //   ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS), so a member that lost a partition in a
 //   rebalance cannot overwrite the new owner's commit; generation -1 with an empty member id
 //   commits for a group without members. The group's error is given for every partition.
+// - v3: throttle_time_ms (0). v5: no retention_time_ms. v6: committed_leader_epoch (not
+//   kept). v7: group_instance_id: a replaced static member gets FENCED_INSTANCE_ID.
+//   v8: flexible. v9: for a consumer-group protocol (KIP-848) group the generation field is
+//   the member epoch (STALE_MEMBER_EPOCH when it is not the member's current one). Kafka
+//   answers such a group's commits below v9 with UNSUPPORTED_VERSION; so does kgroupsd.
 // - A partition the broker does not have gets UNKNOWN_TOPIC_OR_PARTITION and is not stored;
 //   one whose metadata is longer than --offset-metadata-max-bytes gets
 //   OFFSET_METADATA_TOO_LARGE and is not stored, while the others are.
 // - retention_time_ms is ignored: committed offsets live as long as the broker.
-// - Not served: v0-1 (ZooKeeper-era and commit_timestamp), v3+.
+// - Not served: v0-1 (ZooKeeper-era and commit_timestamp).
 #include <string>
 #include <utility>
 
@@ -27,6 +32,8 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
   params.group_id = std::string(request->group_id);
   params.generation_id = ctx.version() >= 1 ? request->generation_id : -1;
   params.member_id = std::string(request->member_id);
+  if (request->group_instance_id)
+    params.group_instance_id = std::string(*request->group_instance_id);
   for (const auto& topic : request->topics) {
     for (const auto& partition : topic.partitions) {
       if (ctx.broker.cluster().find_partition(topic.name, partition.partition_index) == nullptr) {
@@ -38,8 +45,12 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
     }
   }
   CoordinatorService& groups = ctx.broker.groups();
-  const OffsetCommitResult result = groups.coordinator().commit_offsets(params);
-  groups.schedule_expiries(co_await asio::this_coro::executor);
+  OffsetCommitResult result;
+  if (ctx.version() < 9 && groups.consumer().has_group(params.group_id)) {
+    result.error = GroupError::kUnsupportedVersion;
+  } else {
+    result = groups.commit_offsets(params);
+  }
   log_group_refusal(ctx.peer, "OffsetCommit", request->group_id, result.error);
   for (const GroupError error : result.partition_errors) {
     if (error == GroupError::kOffsetMetadataTooLarge) {
@@ -65,7 +76,7 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
         ++next_outcome;
       }
       topic_response.partitions.push_back(
-          protocol::OffsetCommitResponse::Partition{partition.partition_index, error});
+          {.partition_index = partition.partition_index, .error_code = error});
     }
   }
   response.encode(ctx.response, ctx.version());

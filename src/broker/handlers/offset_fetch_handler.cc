@@ -1,53 +1,89 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// OffsetFetch (key 9): v1.
+// OffsetFetch (key 9): v1-9.
 // - v1: the committed offset and metadata of each partition asked for; offset -1 and empty
 //   metadata where nothing is committed (also for a group that does not exist). Answered in
 //   every group state, without a membership check.
+// - v2: null topics asks for every committed partition; a group-level error code.
+//   v3: throttle_time_ms (0). v5: committed_leader_epoch (-1: not kept). v6: flexible.
+//   v7: require_stable (nothing is ever pending here, so it changes nothing).
+// - v8: several groups in one request, each answered on its own. v9: member id and epoch:
+//   for a consumer-group protocol (KIP-848) group, a member that is not one gets
+//   UNKNOWN_MEMBER_ID and an old epoch STALE_MEMBER_EPOCH, as the group's error.
 // - A partition named more than once is answered once (Kafka collects them in a map), so the
-//   response grows with what is committed, not with the request's repetitions.
-// - Not served: v0 (ZooKeeper offsets), v2+ (null topics meaning "all"; the coordinator
-//   supports it through fetch_offsets(group, nullopt)).
+//   response grows with what is committed, not with the request's repetitions; so is a group.
+// - Not served: v0 (ZooKeeper offsets).
 #include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
+#include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/partition_key.h"
 #include "protocol/messages/offset_fetch.h"
 
 namespace kgroups::broker::handlers {
+namespace {
+
+// The partitions `topics` names, each once; nullopt for a null list (every committed one).
+template <class Topics>
+std::optional<std::vector<TopicPartition>> wanted_partitions(const std::optional<Topics>& topics) {
+  if (!topics) return std::nullopt;
+  std::vector<TopicPartition> partitions;
+  std::unordered_set<PartitionKey, PartitionKeyHash> seen;
+  for (const auto& topic : *topics) {
+    for (const std::int32_t partition : topic.partition_indexes) {
+      if (!seen.insert(PartitionKey{topic.name, partition}).second) continue;
+      partitions.push_back(TopicPartition{std::string(topic.name), partition});
+    }
+  }
+  return partitions;
+}
+
+// Appends `offsets` (grouped by topic, as the coordinators return them) to `topics`.
+template <class Topic>
+void add_offsets(std::vector<Topic>& topics, const std::vector<PartitionOffset>& offsets) {
+  for (const PartitionOffset& offset : offsets) {
+    if (topics.empty() || topics.back().name != offset.topic_partition.topic) {
+      topics.emplace_back().name = offset.topic_partition.topic;
+    }
+    auto& partition = topics.back().partitions.emplace_back();
+    partition.partition_index = offset.topic_partition.partition;
+    partition.committed_offset = offset.committed.offset;
+    partition.metadata = offset.committed.metadata;
+  }
+}
+
+}  // namespace
 
 asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
   const auto request = protocol::OffsetFetchRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  std::optional<std::vector<TopicPartition>> partitions;
-  if (request->topics) {
-    partitions.emplace();
-    std::unordered_set<PartitionKey, PartitionKeyHash> seen;
-    for (const auto& topic : *request->topics) {
-      for (const std::int32_t partition : topic.partition_indexes) {
-        if (!seen.insert(PartitionKey{topic.name, partition}).second) continue;
-        partitions->push_back(TopicPartition{std::string(topic.name), partition});
-      }
-    }
-  }
   CoordinatorService& groups = ctx.broker.groups();
-  const std::vector<PartitionOffset> offsets =
-      groups.coordinator().fetch_offsets(request->group_id, partitions);
-  groups.schedule_expiries(co_await asio::this_coro::executor);
-
   protocol::OffsetFetchResponse response;
-  for (const PartitionOffset& offset : offsets) {
-    if (response.topics.empty() || response.topics.back().name != offset.topic_partition.topic) {
-      response.topics.emplace_back().name = offset.topic_partition.topic;
-    }
-    protocol::OffsetFetchResponse::Partition partition;
-    partition.partition_index = offset.topic_partition.partition;
-    partition.committed_offset = offset.committed.offset;
-    partition.metadata = offset.committed.metadata;
-    response.topics.back().partitions.push_back(std::move(partition));
+
+  if (ctx.version() <= 7) {
+    const GroupOffsetFetchResult result = groups.fetch_offsets(
+        {.group_id = request->group_id, .partitions = wanted_partitions(request->topics)});
+    response.error_code = to_error_code(result.error);
+    add_offsets(response.topics, result.offsets);
+    response.encode(ctx.response, ctx.version());
+    co_return Reply::kSend;
+  }
+
+  std::unordered_set<std::string_view> seen;
+  for (const auto& group : request->groups) {
+    if (!seen.insert(group.group_id).second) continue;
+    const GroupOffsetFetchResult result =
+        groups.fetch_offsets({.group_id = group.group_id,
+                              .member_id = group.member_id,
+                              .member_epoch = group.member_epoch,
+                              .partitions = wanted_partitions(group.topics)});
+    auto& answer = response.groups.emplace_back();
+    answer.group_id = std::string(group.group_id);
+    answer.error_code = to_error_code(result.error);
+    if (result.error == GroupError::kNone) add_offsets(answer.topics, result.offsets);
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
