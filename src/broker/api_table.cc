@@ -11,8 +11,9 @@ namespace {
 
 using protocol::ApiKey;
 
-// Version ranges: "set P" of KAFKA-PROTOCOL-NOTES.md §1.4, every one non-flexible and checked
-// with kcat/librdkafka, confluent-kafka, kafka-python and kafkajs. Ordered by key.
+// Version ranges: every version each handler serves (its header comment says what changes
+// per version), checked with kcat/librdkafka, confluent-kafka, kafka-python and kafkajs.
+// Ordered by key.
 constexpr std::array kApis{
     ApiEntry{ApiKey::kProduce, 0, 3, &handlers::handle_produce,
              "v3 served; v0-2 advertised only so librdkafka keeps compression on; "
@@ -24,27 +25,39 @@ constexpr std::array kApis{
              "earliest (-2, the log start offset), latest (-1), or by timestamp"},
     ApiEntry{ApiKey::kMetadata, 0, 4, &handlers::handle_metadata,
              "auto-creates unknown topics when allowed; this broker is the controller"},
-    ApiEntry{ApiKey::kOffsetCommit, 2, 2, &handlers::handle_offset_commit,
-             "fenced by member id and generation; generation -1 for groups without members"},
-    ApiEntry{ApiKey::kOffsetFetch, 1, 1, &handlers::handle_offset_fetch,
-             "-1 where nothing is committed; any group state"},
+    ApiEntry{ApiKey::kOffsetCommit, 2, 9, &handlers::handle_offset_commit,
+             "fenced by member id and generation (member epoch for consumer groups); "
+             "generation -1 for groups without members; static members by instance id"},
+    ApiEntry{ApiKey::kOffsetFetch, 1, 9, &handlers::handle_offset_fetch,
+             "-1 where nothing is committed; any group state; several groups (v8+); "
+             "member epoch checked for consumer groups (v9)"},
     ApiEntry{ApiKey::kFindCoordinator, 0, 0, &handlers::handle_find_coordinator,
              "this broker coordinates every group"},
-    ApiEntry{ApiKey::kJoinGroup, 0, 2, &handlers::handle_join_group,
-             "completes as soon as every member has rejoined; no initial delay by default"},
-    ApiEntry{ApiKey::kHeartbeat, 0, 1, &handlers::handle_heartbeat, "session timeouts"},
-    ApiEntry{ApiKey::kLeaveGroup, 0, 1, &handlers::handle_leave_group, "rebalances at once"},
-    ApiEntry{ApiKey::kSyncGroup, 0, 1, &handlers::handle_sync_group,
+    ApiEntry{ApiKey::kJoinGroup, 0, 9, &handlers::handle_join_group,
+             "completes as soon as every member has rejoined; no initial delay by default; "
+             "MEMBER_ID_REQUIRED (v4+); static membership (v5+): a known instance gets its "
+             "assignment back without a rebalance"},
+    ApiEntry{ApiKey::kHeartbeat, 0, 4, &handlers::handle_heartbeat,
+             "session timeouts; FENCED_INSTANCE_ID for a replaced static member"},
+    ApiEntry{ApiKey::kLeaveGroup, 0, 5, &handlers::handle_leave_group,
+             "rebalances at once; batch leave by member or instance id (v3+)"},
+    ApiEntry{ApiKey::kSyncGroup, 0, 5, &handlers::handle_sync_group,
              "followers wait for the leader's assignment"},
-    ApiEntry{ApiKey::kDescribeGroups, 0, 0, &handlers::handle_describe_groups,
-             "unknown groups are Dead"},
-    ApiEntry{ApiKey::kListGroups, 0, 0, &handlers::handle_list_groups,
-             "groups with members or committed offsets"},
+    ApiEntry{ApiKey::kDescribeGroups, 0, 5, &handlers::handle_describe_groups,
+             "unknown groups and consumer (KIP-848) groups are Dead"},
+    ApiEntry{ApiKey::kListGroups, 0, 5, &handlers::handle_list_groups,
+             "groups with members or committed offsets, of both protocols; state (v4+) "
+             "and type (v5+) filters"},
     ApiEntry{ApiKey::kApiVersions, 0, 4, &handlers::handle_api_versions,
              "v3+ logs the client's software name and version; a newer version gets "
              "UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
     ApiEntry{ApiKey::kCreateTopics, 0, 4, &handlers::handle_create_topics,
              "replication factor 1 (or -1); configs retention.ms and retention.bytes"},
+    ApiEntry{ApiKey::kConsumerGroupHeartbeat, 0, 1, &handlers::handle_consumer_group_heartbeat,
+             "KIP-848 groups: server-side assignors uniform (default) and range, member "
+             "epochs, incremental revocation; no regex subscriptions (INVALID_REQUEST)"},
+    ApiEntry{ApiKey::kConsumerGroupDescribe, 0, 0, &handlers::handle_consumer_group_describe,
+             "KIP-848 groups; others get GROUP_ID_NOT_FOUND"},
 };
 
 static_assert(std::is_sorted(kApis.begin(), kApis.end(),

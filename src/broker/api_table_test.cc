@@ -28,6 +28,11 @@ TEST(ApiTable, ServesTheVersionsTheClientsNeed) {
   ASSERT_NE(metadata, nullptr);
   EXPECT_EQ(metadata->min_version, 0);
   EXPECT_EQ(metadata->max_version, 4);
+  // The classic group APIs at the versions static membership needs (KIP-345: JoinGroup v5+),
+  // and the consumer-group protocol (KIP-848).
+  EXPECT_EQ(find_api(ApiKey::kJoinGroup)->max_version, 9);
+  EXPECT_EQ(find_api(ApiKey::kLeaveGroup)->max_version, 5);
+  EXPECT_NE(find_api(ApiKey::kConsumerGroupHeartbeat), nullptr);
   EXPECT_EQ(find_api(ApiKey::kApiVersions)->max_version, 4);
   EXPECT_EQ(find_api(ApiKey::kSaslHandshake), nullptr);
 }

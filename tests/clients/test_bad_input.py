@@ -20,7 +20,7 @@ def assert_still_serving(bootstrap):
     try:
         response = connection.request(ApiVersionRequest[0]())
         assert response.error_code == 0
-        assert (18, 0, 2) in [tuple(entry) for entry in response.api_versions]
+        assert (18, 0, 4) in [tuple(entry) for entry in response.api_versions]
     finally:
         connection.close()
 
@@ -33,14 +33,15 @@ def latest_offset(connection, topic, partition):
     return offset
 
 
-def test_api_versions_v3_gets_unsupported_version_in_v0_layout(kgroupsd):
+def test_api_versions_past_v4_gets_unsupported_version_in_v0_layout(kgroupsd):
     connection = RawConnection(kgroupsd.bootstrap)
-    # ApiVersions v3 is flexible: header v2 (tagged fields) and compact strings in the body.
-    sent = connection.send(None, api_key=18, api_version=3, body=b"\x00\x05rdkf\x062.0.2\x00")
+    # ApiVersions v5 does not exist yet: a future client sends it flexible (header v2, compact
+    # strings), and the broker must answer in the v0 layout it can always read.
+    sent = connection.send(None, api_key=18, api_version=5, body=b"\x00\x05rdkf\x062.0.2\x00")
     correlation_id, body = connection.receive()
     assert correlation_id == sent
     # v0 layout: error_code, then [api_key, min, max] naming ApiVersions' own range.
-    assert body == struct.pack(">hi hhh".replace(" ", ""), 35, 1, 18, 0, 2)
+    assert body == struct.pack(">hi hhh".replace(" ", ""), 35, 1, 18, 0, 4)
     # The connection stays usable (librdkafka retries v0 on it).
     assert connection.request(ApiVersionRequest[0]()).error_code == 0
     connection.close()
