@@ -31,8 +31,9 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kOffsetFetch, 1, 9, &handlers::handle_offset_fetch,
              "-1 where nothing is committed; any group state; several groups (v8+); "
              "member epoch checked for consumer groups (v9)"},
-    ApiEntry{ApiKey::kFindCoordinator, 0, 0, &handlers::handle_find_coordinator,
-             "this broker coordinates every group"},
+    ApiEntry{ApiKey::kFindCoordinator, 0, 6, &handlers::handle_find_coordinator,
+             "this broker coordinates every group; several keys per request (v4+); "
+             "transaction and share coordinators: COORDINATOR_NOT_AVAILABLE"},
     ApiEntry{ApiKey::kJoinGroup, 0, 9, &handlers::handle_join_group,
              "completes as soon as every member has rejoined; no initial delay by default; "
              "MEMBER_ID_REQUIRED (v4+); static membership (v5+): a known instance gets its "
@@ -51,8 +52,14 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kApiVersions, 0, 4, &handlers::handle_api_versions,
              "v3+ logs the client's software name and version; a newer version gets "
              "UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
-    ApiEntry{ApiKey::kCreateTopics, 0, 4, &handlers::handle_create_topics,
-             "replication factor 1 (or -1); configs retention.ms and retention.bytes"},
+    ApiEntry{ApiKey::kCreateTopics, 0, 7, &handlers::handle_create_topics,
+             "replication factor 1 (or -1); configs retention.ms and retention.bytes; "
+             "the created topic's partitions, configs (v5+) and id (v7+)"},
+    ApiEntry{ApiKey::kOffsetForLeaderEpoch, 0, 4, &handlers::handle_offset_for_leader_epoch,
+             "leader epoch 0 for ever (one broker, no elections): its end offset is the "
+             "high watermark"},
+    ApiEntry{ApiKey::kDescribeCluster, 0, 1, &handlers::handle_describe_cluster,
+             "this broker is the cluster and its controller"},
     ApiEntry{ApiKey::kConsumerGroupHeartbeat, 0, 1, &handlers::handle_consumer_group_heartbeat,
              "KIP-848 groups: server-side assignors uniform (default) and range, member "
              "epochs, incremental revocation; no regex subscriptions (INVALID_REQUEST)"},

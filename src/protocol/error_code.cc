@@ -150,6 +150,10 @@ std::string_view error_name(ErrorCode code) {
       return "UNSUPPORTED_ASSIGNOR";
     case ErrorCode::kStaleMemberEpoch:
       return "STALE_MEMBER_EPOCH";
+    case ErrorCode::kMismatchedEndpointType:
+      return "MISMATCHED_ENDPOINT_TYPE";
+    case ErrorCode::kUnsupportedEndpointType:
+      return "UNSUPPORTED_ENDPOINT_TYPE";
   }
   return "UNKNOWN_ERROR_CODE";
 }

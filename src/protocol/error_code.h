@@ -156,6 +156,10 @@ enum class ErrorCode : std::int16_t {
   kUnsupportedAssignor = 112,
   // Consumer-group protocol: an offset commit or fetch carried an older member epoch.
   kStaleMemberEpoch = 113,
+  // DescribeCluster v1: endpoint_type asked for controllers from a broker's listener.
+  kMismatchedEndpointType = 114,
+  // DescribeCluster v1: an endpoint_type that is neither brokers (1) nor controllers (2).
+  kUnsupportedEndpointType = 115,
 };
 
 // Kafka's name of `code` ("UNKNOWN_MEMBER_ID"), or "UNKNOWN_ERROR_CODE" for a number this

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// CreateTopics (key 19): v0-4.
+// CreateTopics (key 19): v0-7.
 // - v0: creates each topic with num_partitions partitions; -1 (any version; officially v4+)
 //   means the broker's default partition count. replication_factor must be 1 or -1 (this is
 //   one broker): otherwise INVALID_REPLICATION_FACTOR.
 // - v1: validate_only checks without creating; error_message says what was wrong.
 // - v2-4: throttle_time_ms (0).
+// - v5: flexible; a created (or validated) topic is echoed with its partition count,
+//   replication factor 1 and its configs (retention.ms and retention.bytes, with their
+//   source: 1 for a value the request gave, 5 for the broker's default); null configs and
+//   -1 counts on error. v6: same layout. v7: the new topic's id (zero with validate_only or
+//   on error).
 // - Errors per topic: TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION (illegal name),
 //   INVALID_PARTITIONS (< 1, or more than --max-partitions-per-topic), POLICY_VIOLATION (past
 //   --max-topics or --max-partitions, or past --max-partitions-per-request counted over the
@@ -21,6 +26,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/create_topics.h"
@@ -95,6 +101,34 @@ std::string explain(ErrorCode error, const protocol::CreateTopicsRequest::Topic&
   }
 }
 
+// Kafka's ConfigSource numbers for what CreateTopics v5+ reports.
+constexpr std::int8_t kTopicConfigSource = 1;    // DYNAMIC_TOPIC_CONFIG: the request's value
+constexpr std::int8_t kDefaultConfigSource = 5;  // DEFAULT_CONFIG: the broker's default
+
+bool request_names(const protocol::CreateTopicsRequest::Topic& topic, std::string_view name) {
+  for (const auto& entry : topic.configs) {
+    if (entry.name == name) return true;
+  }
+  return false;
+}
+
+// The v5+ echo of a topic that passed: partition count, replication factor and configs.
+void describe_created(protocol::CreateTopicsResponse::Topic& out,
+                      const protocol::CreateTopicsRequest::Topic& topic, std::int32_t partitions,
+                      const TopicConfig& config) {
+  out.num_partitions = partitions;
+  out.replication_factor = 1;
+  auto& configs = out.configs.emplace();
+  for (const auto& [name, value] :
+       {std::pair<std::string_view, std::int64_t>{"retention.bytes", config.retention_bytes},
+        std::pair<std::string_view, std::int64_t>{"retention.ms", config.retention_ms}}) {
+    auto& entry = configs.emplace_back();
+    entry.name = std::string(name);
+    entry.value = std::to_string(value);
+    entry.config_source = request_names(topic, name) ? kTopicConfigSource : kDefaultConfigSource;
+  }
+}
+
 }  // namespace
 
 asio::awaitable<Reply> handle_create_topics(RequestContext& ctx) {
@@ -137,6 +171,13 @@ asio::awaitable<Reply> handle_create_topics(RequestContext& ctx) {
     auto& out = response.topics.emplace_back();
     out.name = std::string(topic.name);
     out.error_code = error;
+    if (error == ErrorCode::kNone) {
+      describe_created(out, topic, partitions, *config);
+      if (const Topic* created = cluster.find_topic(topic.name);
+          created && !request->validate_only) {
+        out.topic_id = created->id;
+      }
+    }
     if (error != ErrorCode::kNone && messages++ < kMaxErrorMessages) {
       out.error_message =
           error == ErrorCode::kInvalidConfig ? bad_config : explain(error, topic, cluster.config());

@@ -1,25 +1,71 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// FindCoordinator (key 10): v0.
+// FindCoordinator (key 10): v0-6.
 // - v0: this broker coordinates every group: its node id and advertised address.
-// - Not served: v1-2 (key_type: transactions do not exist here).
+// - v1: key_type: 0 (group) is answered; 1 (transaction) and 2 (share group) get
+//   COORDINATOR_NOT_AVAILABLE with a message (kgroupsd has neither). error_message and
+//   throttle_time_ms (0) in the response. v2: same layout. v3: flexible.
+// - v4: several keys in one request (coordinator_keys), answered one by one; a key named more
+//   than once is answered once, so the response grows with the distinct keys, not with the
+//   request's repetitions. v5, v6: same layout.
+#include <string>
+#include <unordered_set>
+
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/find_coordinator.h"
 
 namespace kgroups::broker::handlers {
+namespace {
+
+using protocol::ErrorCode;
+
+constexpr std::int8_t kGroupKeyType = 0;
+
+struct Answer {
+  ErrorCode error = ErrorCode::kNone;
+  std::optional<std::string> message = std::nullopt;
+  std::int32_t node_id = -1;
+  std::string host = {};
+  std::int32_t port = -1;
+};
+
+Answer find(std::int8_t key_type, const BrokerConfig& config) {
+  if (key_type != kGroupKeyType) {
+    return {.error = ErrorCode::kCoordinatorNotAvailable,
+            .message = "kgroupsd coordinates consumer groups only (key_type 0); got key_type " +
+                       std::to_string(key_type)};
+  }
+  return {
+      .node_id = config.node_id, .host = config.advertised_host, .port = config.advertised_port};
+}
+
+}  // namespace
 
 asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
   const auto request = protocol::FindCoordinatorRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
+  const BrokerConfig& config = ctx.broker.config();
   protocol::FindCoordinatorResponse response;
-  if (request->key_type != 0) {
-    response.error_code = protocol::ErrorCode::kCoordinatorNotAvailable;
-    response.error_message = "kgroupsd has no transaction coordinator";
+  if (ctx.version() <= 3) {
+    Answer answer = find(request->key_type, config);
+    response.error_code = answer.error;
+    response.error_message = std::move(answer.message);
+    response.node_id = answer.node_id;
+    response.host = std::move(answer.host);
+    response.port = answer.port;
   } else {
-    const BrokerConfig& config = ctx.broker.config();
-    response.node_id = config.node_id;
-    response.host = config.advertised_host;
-    response.port = config.advertised_port;
+    std::unordered_set<std::string_view> seen;
+    for (const std::string_view key : request->coordinator_keys) {
+      if (!seen.insert(key).second) continue;
+      Answer answer = find(request->key_type, config);
+      auto& coordinator = response.coordinators.emplace_back();
+      coordinator.key = std::string(key);
+      coordinator.error_code = answer.error;
+      coordinator.error_message = std::move(answer.message);
+      coordinator.node_id = answer.node_id;
+      coordinator.host = std::move(answer.host);
+      coordinator.port = answer.port;
+    }
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
