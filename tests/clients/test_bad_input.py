@@ -142,8 +142,11 @@ def test_pipelined_requests_are_answered_in_order(kgroupsd):
 
 def test_random_bodies_for_every_api_never_crash_the_broker(kgroupsd):
     rng = random.Random(20261130)
-    apis = [(0, 3), (1, 4), (2, 1), (3, 0), (3, 4), (18, 0), (18, 2), (19, 0), (19, 4)]
-    for round_number in range(300):
+    apis = [(0, 3), (1, 4), (2, 1), (3, 0), (3, 4), (18, 0), (18, 2), (19, 0), (19, 4),
+            # group and admin APIs, flexible versions included (header v2: random tagged fields)
+            (8, 9), (9, 9), (10, 4), (11, 9), (12, 4), (13, 5), (14, 5), (15, 5), (16, 5),
+            (18, 4), (19, 7), (23, 4), (60, 1), (68, 1), (69, 0)]
+    for round_number in range(20 * len(apis)):
         key, version = apis[round_number % len(apis)]
         body = bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 64)))
         connection = RawConnection(kgroupsd.bootstrap)
