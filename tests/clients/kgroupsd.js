@@ -64,4 +64,4 @@ function startKgroupsd(args = [], timeoutMs = 10000) {
   });
 }
 
-module.exports = { startKgroupsd };
+module.exports = { binary, startKgroupsd };
