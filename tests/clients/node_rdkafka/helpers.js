@@ -72,6 +72,10 @@ function produce(bootstrap, topic, messages, config = {}) {
   });
 }
 
+// Members still running when the test process exits are killed.
+const running = new Set();
+process.on('exit', () => { for (const child of running) child.kill('SIGKILL'); });
+
 // Starts member.js; returns { events, rows, partitions, assignments, send, close, kill,
 // exited, stderr }. `partitions` is the member's whole assignment after its latest rebalance;
 // `assignments` every one of them.
@@ -104,7 +108,8 @@ function startMember(bootstrap, groupId, topic, config = {}) {
     }
     if (event.ev === 'error') member.errors.push(event.message);
   });
-  process.on('exit', () => child.kill('SIGKILL'));
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   return member;
 }
 
