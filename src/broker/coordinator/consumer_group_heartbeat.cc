@@ -69,7 +69,11 @@ std::optional<ConsumerGroupHeartbeatResult> ConsumerGroupCoordinator::refuse(
   }
   if (params.instance_id && params.instance_id->empty()) return invalid("the instance id is empty");
   if (params.rack_id && params.rack_id->empty()) return invalid("the rack id is empty");
-  if (params.subscribed_topic_regex) return invalid("regex subscriptions are not supported");
+  // An empty regex is no regex (Kafka: "" clears it); librdkafka 2.12 sends "" with every
+  // subscription by topic names.
+  if (params.subscribed_topic_regex && !params.subscribed_topic_regex->empty()) {
+    return invalid("regex subscriptions are not supported");
+  }
   const std::int32_t epoch = params.member_epoch;
   if (epoch > 0 || epoch == kLeaveMemberEpoch) {
     if (params.member_id.empty()) return invalid("the member id is empty");

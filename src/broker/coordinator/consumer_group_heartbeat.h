@@ -9,7 +9,7 @@
 //   an empty member_id on join asks the coordinator for one.
 // - Regular-expression subscriptions (subscribed_topic_regex) are not supported:
 //   a request carrying one gets INVALID_REQUEST, "regex subscriptions are not
-//   supported".
+//   supported". An empty regex is no regex, as in Kafka (librdkafka 2.12 sends "").
 // - Rack-aware assignment is not implemented: rack_id is kept and described only.
 // Value types; thread-safe as any value.
 #pragma once

@@ -65,6 +65,21 @@ TEST(ConsumerGroupHeartbeat, RegexSubscriptionIsRefused) {
   EXPECT_EQ(result.error_message, "regex subscriptions are not supported");
 }
 
+// librdkafka 2.12 joins with subscribed_topic_regex "" next to its topic names.
+TEST(ConsumerGroupHeartbeat, EmptyRegexIsNoRegex) {
+  ConsumerGroupHarness harness;
+  const TopicId orders = harness.catalog().create_topic("orders", 2);
+  SimulatedConsumer consumer{.topics = {"orders"}};
+  ConsumerGroupHeartbeatParams params = ConsumerGroupHarness::join_params(consumer);
+  params.subscribed_topic_regex = "";
+  ConsumerGroupHeartbeatResult result = harness.coordinator().heartbeat(params);
+  EXPECT_EQ(result.error, GroupError::kNone);
+  ASSERT_TRUE(result.assignment.has_value());
+  ASSERT_EQ(result.assignment->size(), 1u);
+  EXPECT_EQ((*result.assignment)[0].topic_id, orders);
+  EXPECT_EQ((*result.assignment)[0].partitions.size(), 2u);
+}
+
 TEST(ConsumerGroupHeartbeat, InvalidEpochIsRefused) {
   ConsumerGroupHarness harness;
   SimulatedConsumer consumer{.topics = {"orders"}, .member_id = "m"};

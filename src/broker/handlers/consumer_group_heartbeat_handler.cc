@@ -8,7 +8,7 @@
 //   owner reported it released.
 // - v0: the broker generates the member id on join. v1: the client sends its own UUID and
 //   may send subscribed_topic_regex, which kgroupsd refuses with INVALID_REQUEST (regular
-//   expression subscriptions are not served).
+//   expression subscriptions are not served) unless it is empty (librdkafka 2.12 sends "").
 // - Fields a member sends as null are unchanged since its last heartbeat; the response's
 //   assignment is null when the member's partitions did not change.
 // - A group id held by the classic protocol with members gets GROUP_ID_NOT_FOUND; an empty

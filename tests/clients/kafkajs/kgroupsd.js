@@ -1,62 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Starts kgroupsd on a free loopback port for a test ($KGROUPSD, or build/broker's binary),
-// resolves once it prints its ready line, and stops it with SIGTERM.
+// The shared kgroupsd launcher (tests/clients/kgroupsd.js).
 'use strict';
 
-const { spawn } = require('node:child_process');
-const fs = require('node:fs');
-const path = require('node:path');
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const READY_PREFIX = 'kgroupsd listening on ';
-
-function binary() {
-  const file = process.env.KGROUPSD || path.join(ROOT, 'build/broker/tools/kgroupsd/kgroupsd');
-  if (!fs.existsSync(file)) {
-    throw new Error(`kgroupsd binary not found at ${file}: run scripts/test-clients, or set KGROUPSD`);
-  }
-  return file;
-}
-
-// Resolves to { bootstrap, log(), stop() -> exit code }.
-function startKgroupsd(args = [], timeoutMs = 10000) {
-  const child = spawn(binary(), ['--listen', '127.0.0.1:0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`kgroupsd did not become ready in ${timeoutMs} ms; log:\n${stderr}`));
-    }, timeoutMs);
-    child.on('exit', () => {
-      clearTimeout(timer);
-      reject(new Error(`kgroupsd exited before it was ready; log:\n${stderr}`));
-    });
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const newline = stdout.indexOf('\n');
-      if (newline < 0) return;
-      clearTimeout(timer);
-      const line = stdout.slice(0, newline);
-      if (!line.startsWith(READY_PREFIX)) {
-        reject(new Error(`unexpected ready line: ${line}`));
-        return;
-      }
-      resolve({
-        bootstrap: line.slice(READY_PREFIX.length),
-        log: () => stderr,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          return exited;
-        },
-      });
-    });
-  });
-}
-
-module.exports = { startKgroupsd };
+module.exports = require('../kgroupsd');
