@@ -7,8 +7,9 @@
 //   hands each member its part incrementally: a partition moves only after its previous
 //   owner reported it released.
 // - v0: the broker generates the member id on join. v1: the client sends its own UUID and
-//   may send subscribed_topic_regex, which kgroupsd refuses with INVALID_REQUEST (regular
-//   expression subscriptions are not served) unless it is empty (librdkafka 2.12 sends "").
+//   may send subscribed_topic_regex: a non-empty one gets INVALID_REQUEST (regular
+//   expression subscriptions are not served); an empty one means none, as in Kafka
+//   (librdkafka 2.12 sends "" with a subscription by names).
 // - Fields a member sends as null are unchanged since its last heartbeat; the response's
 //   assignment is null when the member's partitions did not change.
 // - A group id held by the classic protocol with members gets GROUP_ID_NOT_FOUND; an empty
@@ -88,7 +89,8 @@ asio::awaitable<Reply> handle_consumer_group_heartbeat(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
   ConsumerGroupHeartbeatResult result =
       ctx.broker.groups().consumer_group_heartbeat(to_params(*request, ctx));
-  log_group_refusal(ctx.peer, "ConsumerGroupHeartbeat", request->group_id, result.error);
+  log_group_refusal(ctx.peer, "ConsumerGroupHeartbeat", request->group_id, result.error,
+                    result.error_message);
   to_response(std::move(result)).encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -31,9 +31,10 @@ std::string_view limit_reason(GroupError error) {
 }  // namespace
 
 void log_group_refusal(std::string_view peer, std::string_view api, std::string_view group,
-                       GroupError error) {
-  const std::string_view reason = limit_reason(error);
+                       GroupError error, std::string_view detail) {
+  std::string_view reason = limit_reason(error);
   if (reason.empty()) return;
+  if (!detail.empty()) reason = detail;
   static LogThrottle throttle;
   const auto left_out = throttle.admit(LogThrottle::Clock::now());
   if (!left_out) return;

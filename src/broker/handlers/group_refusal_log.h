@@ -13,8 +13,10 @@
 
 namespace kgroups::broker::handlers {
 
-// Logs `api`'s refusal of `error` for `group` from `peer`, if `error` comes from a limit.
+// Logs `api`'s refusal of `error` for `group` from `peer`, if `error` is one a limit gives.
+// `detail`, when given, is the coordinator's own account of the refusal and replaces the
+// generic one (INVALID_REQUEST from ConsumerGroupHeartbeat has several causes).
 void log_group_refusal(std::string_view peer, std::string_view api, std::string_view group,
-                       GroupError error);
+                       GroupError error, std::string_view detail = {});
 
 }  // namespace kgroups::broker::handlers
