@@ -1,8 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Fetch (key 1): v4.
+// Fetch (key 1): v4-17.
 // - v4: the first version with magic-2 batches, which are served exactly as stored, so no
 //   down-conversion is ever needed (librdkafka needs v4 in range for message format v2).
+// - v5: log_start_offset in the answer. v6: same layout (Kafka: KAFKA_STORAGE_ERROR may be
+//   answered). v8: same layout (Kafka: quota throttling comes first; kgroupsd never
+//   throttles, throttle_time_ms is 0). v10: same layout (Kafka: zstd batches may be served;
+//   they are served as stored). v14: same layout.
+// - v7+: fetch sessions (KIP-227), kept by FetchSessionCache (fetch_session_cache.h): a full
+//   fetch with epoch 0 gets a session id (0 when --max-fetch-sessions are all in use and
+//   none has been idle for 2 minutes), an incremental fetch covers every partition of its
+//   session and lists only those with records, an error, or a changed high watermark or log
+//   start offset; forgotten_topics_data leaves the session. Session errors
+//   (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH, FETCH_SESSION_TOPIC_ID_ERROR)
+//   are top-level, with session id 0 and no topics.
+// - v9: current_leader_epoch is accepted and not checked (one broker, leader epoch 0 in
+//   Metadata, no elections). v11: rack_id is ignored; preferred_read_replica is -1.
+// - v12: flexible; last_fetched_epoch is not checked (no diverging epochs), so the tagged
+//   diverging_epoch, current_leader and snapshot_id are never sent.
+// - v13: topics by id (KIP-516) in the request and the answer; an unknown id gets
+//   UNKNOWN_TOPIC_ID for each of its partitions.
+// - v15: replica_state (tagged) replaces replica_id; both are ignored (no follower fetching).
+// - v16: node_endpoints (tagged) is sent only with NOT_LEADER errors in Kafka, which one
+//   broker never gives: never sent. v17: replica_directory_id (tagged) is ignored.
 // - Long polling: the answer waits until the partitions hold at least min_bytes of batches
 //   from the fetch offsets, or max_wait_ms passes (capped at --max-fetch-wait-ms); a Produce
 //   wakes only the fetches waiting on a partition it appended to. Errors (unknown partition,
@@ -18,16 +38,14 @@
 //   deadline, then answers with what fits.
 // - isolation_level is accepted but there are no transactions: last_stable_offset is the high
 //   watermark and aborted_transactions is empty.
-// - Not implemented: fetch sessions (v7+), follower fetching (replica_id is ignored).
+// - Not implemented: follower fetching (replica_id is ignored).
 #include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
 #include <chrono>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/partition_key.h"
 #include "protocol/messages/fetch.h"
 
 namespace kgroups::broker::handlers {
@@ -35,26 +53,73 @@ namespace {
 
 using protocol::ErrorCode;
 
-// One distinct partition of the request.
-struct FetchTarget {
-  std::string_view topic;
-  protocol::FetchRequest::Partition request;  // the parameters it was named with last
-  const BatchLog* log = nullptr;              // nullptr: no such partition
-};
+constexpr std::int16_t kFirstTopicIdVersion = 13;
 
-std::vector<FetchTarget> distinct_targets(Cluster& cluster, const protocol::FetchRequest& request) {
-  std::vector<FetchTarget> targets;
-  std::unordered_map<PartitionKey, std::size_t, PartitionKeyHash> position;
+std::int64_t steady_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The request as the session cache sees it: partitions keyed by topic id (v13+) or name.
+FetchSessionCache::Request session_request(const protocol::FetchRequest& request,
+                                           bool uses_topic_ids) {
+  FetchSessionCache::Request out;
+  out.session_id = request.session_id;
+  out.session_epoch = request.session_epoch;
+  out.uses_topic_ids = uses_topic_ids;
   for (const auto& topic : request.topics) {
     for (const auto& partition : topic.partitions) {
-      const auto [found, inserted] =
-          position.try_emplace(PartitionKey{topic.topic, partition.partition}, targets.size());
-      if (!inserted) {
-        targets[found->second].request = partition;
-        continue;
+      FetchSessionPartition named;
+      if (uses_topic_ids) {
+        named.key.topic_id = topic.topic_id;
+      } else {
+        named.key.topic = std::string(topic.topic);
       }
-      targets.push_back(FetchTarget{topic.topic, partition,
-                                    cluster.find_partition(topic.topic, partition.partition)});
+      named.key.partition = partition.partition;
+      named.params = {.fetch_offset = partition.fetch_offset,
+                      .partition_max_bytes = partition.partition_max_bytes};
+      out.partitions.push_back(std::move(named));
+    }
+  }
+  for (const auto& topic : request.forgotten_topics_data) {
+    for (const std::int32_t partition : topic.partitions) {
+      FetchPartitionKey key;
+      if (uses_topic_ids) {
+        key.topic_id = topic.topic_id;
+      } else {
+        key.topic = std::string(topic.topic);
+      }
+      key.partition = partition;
+      out.forgotten.push_back(std::move(key));
+    }
+  }
+  return out;
+}
+
+// One partition of the fetch, resolved against the cluster.
+struct FetchTarget {
+  const FetchSessionPartition* partition;
+  const BatchLog* log = nullptr;                                  // nullptr: missing_error
+  ErrorCode missing_error = ErrorCode::kUnknownTopicOrPartition;  // UNKNOWN_TOPIC_ID by id
+};
+
+std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Context& context) {
+  std::vector<FetchTarget> targets;
+  targets.reserve(context.partitions.size());
+  for (const FetchSessionPartition& partition : context.partitions) {
+    FetchTarget& target = targets.emplace_back(FetchTarget{.partition = &partition});
+    const FetchPartitionKey& key = partition.key;
+    if (!context.uses_topic_ids) {
+      target.log = cluster.find_partition(key.topic, key.partition);
+      continue;
+    }
+    const Topic* topic = cluster.find_topic(key.topic_id);
+    if (topic == nullptr) {
+      target.missing_error = ErrorCode::kUnknownTopicId;
+    } else if (key.partition >= 0 &&
+               static_cast<std::size_t>(key.partition) < topic->partitions.size()) {
+      target.log = &topic->partitions[static_cast<std::size_t>(key.partition)];
     }
   }
   return targets;
@@ -66,18 +131,19 @@ struct ByteLimits {
 };
 
 struct Collected {
-  protocol::FetchResponse response;
-  std::size_t record_bytes = 0;  // bytes of batches in the response
+  std::vector<protocol::FetchResponse::Partition> partitions;  // one per target
+  std::size_t record_bytes = 0;                                // bytes of batches in the response
   bool has_error = false;        // some partition has an error: answer at once
   bool short_of_memory = false;  // a batch was left out only for lack of memory
 };
 
 void collect_partition(const FetchTarget& target, const ByteLimits& limits, Collected& out,
                        protocol::FetchResponse::Partition& partition) {
-  partition.partition_index = target.request.partition;
+  const FetchPartitionParams& params = target.partition->params;
+  partition.partition_index = target.partition->key.partition;
   partition.aborted_transactions.emplace();  // empty, not null
   if (target.log == nullptr) {
-    partition.error_code = ErrorCode::kUnknownTopicOrPartition;
+    partition.error_code = target.missing_error;
     partition.high_watermark = -1;
     out.has_error = true;
     return;
@@ -86,14 +152,13 @@ void collect_partition(const FetchTarget& target, const ByteLimits& limits, Coll
   partition.high_watermark = log.high_watermark();
   partition.last_stable_offset = log.high_watermark();
   partition.log_start_offset = log.log_start_offset();
-  const std::int64_t offset = target.request.fetch_offset;
+  const std::int64_t offset = params.fetch_offset;
   if (offset < log.log_start_offset() || offset > log.high_watermark()) {
     partition.error_code = ErrorCode::kOffsetOutOfRange;
     out.has_error = true;
     return;
   }
-  const auto partition_max =
-      static_cast<std::size_t>(std::max(target.request.partition_max_bytes, 0));
+  const auto partition_max = static_cast<std::size_t>(std::max(params.partition_max_bytes, 0));
   std::size_t partition_bytes = 0;
   for (const StoredBatch& batch : log.batches_from(offset)) {
     if (out.record_bytes + batch.size_bytes > limits.memory_bytes) {
@@ -112,14 +177,34 @@ void collect_partition(const FetchTarget& target, const ByteLimits& limits, Coll
 
 Collected collect(const std::vector<FetchTarget>& targets, const ByteLimits& limits) {
   Collected out;
-  for (const FetchTarget& target : targets) {
-    auto& topics = out.response.responses;
-    if (topics.empty() || topics.back().topic != target.topic) {
-      topics.emplace_back().topic = std::string(target.topic);
-    }
-    collect_partition(target, limits, out, topics.back().partitions.emplace_back());
+  out.partitions.resize(targets.size());
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    collect_partition(targets[i], limits, out, out.partitions[i]);
   }
   return out;
+}
+
+// The answer: the partitions the session cache lists, grouped by topic as they come.
+protocol::FetchResponse build_response(const FetchSessionCache::Context& context,
+                                       const FetchSessionCache::Answer& answer,
+                                       Collected& collected) {
+  protocol::FetchResponse response;
+  response.error_code = answer.error;
+  response.session_id = answer.session_id;
+  if (answer.error != ErrorCode::kNone) return response;
+  for (std::size_t i = 0; i < context.partitions.size(); ++i) {
+    if (!answer.include[i]) continue;
+    const FetchPartitionKey& key = context.partitions[i].key;
+    auto& topics = response.responses;
+    if (topics.empty() || topics.back().topic != key.topic ||
+        topics.back().topic_id != key.topic_id) {
+      auto& topic = topics.emplace_back();
+      topic.topic = key.topic;
+      topic.topic_id = key.topic_id;
+    }
+    topics.back().partitions.push_back(std::move(collected.partitions[i]));
+  }
+  return response;
 }
 
 }  // namespace
@@ -128,8 +213,11 @@ asio::awaitable<Reply> handle_fetch(RequestContext& ctx) {
   const auto request = protocol::FetchRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
 
+  FetchSessionCache& sessions = ctx.broker.fetch_sessions();
+  const FetchSessionCache::Context context = sessions.open(
+      session_request(*request, ctx.version() >= kFirstTopicIdVersion), steady_now_ms());
   const BrokerConfig& config = ctx.broker.config();
-  const std::vector<FetchTarget> targets = distinct_targets(ctx.broker.cluster(), *request);
+  const std::vector<FetchTarget> targets = resolve(ctx.broker.cluster(), context);
   std::vector<const BatchLog*> logs;
   for (const FetchTarget& target : targets) {
     if (target.log != nullptr) logs.push_back(target.log);
@@ -148,10 +236,19 @@ asio::awaitable<Reply> handle_fetch(RequestContext& ctx) {
     // again at once: wait for room (or data) instead.
     const bool enough = collected.record_bytes >= min_bytes &&
                         (collected.record_bytes > 0 || !collected.short_of_memory);
-    const bool ready =
-        collected.has_error || enough || asio::steady_timer::clock_type::now() >= deadline;
+    const bool ready = context.kind == FetchSessionCache::Kind::kError || collected.has_error ||
+                       enough || asio::steady_timer::clock_type::now() >= deadline;
     if (ready) {
-      collected.response.encode(ctx.response, ctx.version());
+      std::vector<FetchPartitionOutcome> outcomes;
+      outcomes.reserve(collected.partitions.size());
+      for (const auto& partition : collected.partitions) {
+        outcomes.push_back({.high_watermark = partition.high_watermark,
+                            .log_start_offset = partition.log_start_offset,
+                            .error = partition.error_code,
+                            .has_records = !partition.records.empty()});
+      }
+      const FetchSessionCache::Answer answer = sessions.answer(context, outcomes, steady_now_ms());
+      build_response(context, answer, collected).encode(ctx.response, ctx.version());
       co_return Reply::kSend;
     }
     co_await ctx.broker.append_notifier().wait_until(deadline, logs);

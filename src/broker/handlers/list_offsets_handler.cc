@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// ListOffsets (key 2): v1.
+// ListOffsets (key 2): v1-10.
 // - v1: per partition, timestamp -2 gives the earliest offset (the log start offset, which
 //   retention moves), -1 the latest (the high watermark); both with timestamp -1.
 // - Other timestamps give the first record whose timestamp is >= the one asked for, with that
@@ -9,9 +9,21 @@
 //   then searched record by record; in a compressed batch the answer is the batch's base
 //   offset and max timestamp, which may be a few records early (decompressing on every
 //   lookup would let a small request cost as much CPU as the stored data).
+// - v2: isolation_level; read committed gives the same offsets (no transactions: the last
+//   stable offset is the high watermark). throttle_time_ms is 0.
+// - v3: same layout. v4: current_leader_epoch is accepted and not checked; the answer's
+//   leader_epoch is 0 for a found offset (Metadata's leader epoch: one broker, no elections),
+//   -1 when none is found. v5: same layout.
+// - v6: flexible. v7: -3, the record with the newest timestamp (the first such, found as a
+//   timestamp lookup of that timestamp), or offset -1 in an empty log.
+// - v8: -4, the earliest local offset: the log start offset (there is no tiered storage).
+// - v9: -5, the last tiered offset: offset -1 and timestamp -1 (nothing is tiered), as
+//   Kafka answers for topics without remote storage.
+// - v10: timeout_ms is accepted; nothing is remote, so every answer is immediate.
 // - A partition named more than once gets INVALID_REQUEST at each mention, as Kafka answers.
-// - Not implemented: v0 (old_style_offsets), v2+ (isolation_level; there are no
-//   transactions). Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION.
+// - Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION. Other negative timestamps:
+//   INVALID_REQUEST.
+// - Not implemented: v0 (old_style_offsets).
 #include <string>
 #include <unordered_map>
 
@@ -73,16 +85,24 @@ asio::awaitable<Reply> handle_list_offsets(RequestContext& ctx) {
         partition.error_code = ErrorCode::kUnknownTopicOrPartition;
         continue;
       }
-      if (partition_request.timestamp == protocol::kListOffsetsEarliestTimestamp) {
+      const std::int64_t timestamp = partition_request.timestamp;
+      if (timestamp == protocol::kListOffsetsEarliestTimestamp ||
+          timestamp == protocol::kListOffsetsEarliestLocalTimestamp) {
         partition.offset = log->log_start_offset();
-      } else if (partition_request.timestamp == protocol::kListOffsetsLatestTimestamp) {
+      } else if (timestamp == protocol::kListOffsetsLatestTimestamp) {
         partition.offset = log->high_watermark();
-      } else if (partition_request.timestamp >= 0) {
-        find_by_timestamp(*log, partition_request.timestamp, ctx.broker.record_validator(),
-                          partition);
+      } else if (timestamp == protocol::kListOffsetsLatestTieredTimestamp) {
+        // Nothing is tiered: offset and timestamp stay -1.
+      } else if (timestamp == protocol::kListOffsetsMaxTimestamp) {
+        const std::int64_t newest = log->max_record_timestamp();
+        if (newest >= 0) find_by_timestamp(*log, newest, ctx.broker.record_validator(), partition);
+      } else if (timestamp >= 0) {
+        find_by_timestamp(*log, timestamp, ctx.broker.record_validator(), partition);
       } else {
         partition.error_code = ErrorCode::kInvalidRequest;
+        continue;
       }
+      if (partition.offset >= 0) partition.leader_epoch = 0;
     }
   }
   response.encode(ctx.response, ctx.version());

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Produce (key 0): v0-3.
-// - v3: served. Each partition's records must be exactly one magic-2 batch, validated as
+// Produce (key 0): v0-11.
+// - v3-11: served. Each partition's records must be exactly one magic-2 batch, validated as
 //   Kafka's LogValidator does before anything is stored (protocol/record_validator.h): sizes,
 //   CRC-32C, codec, record count against the records actually there, every record's varints
 //   and lengths, offset deltas, timestamps; compressed batches are decompressed for this (up to
@@ -10,6 +10,12 @@
 //   Structural damage gets CORRUPT_MESSAGE, the rest INVALID_RECORD (INVALID_TIMESTAMP for a
 //   client-set LogAppendTime); nothing of the partition is stored then. A stored batch gets the
 //   broker's base offset and, if its header disagrees with its records, their max timestamp.
+// - v4: same layout (Kafka: KAFKA_STORAGE_ERROR may be answered). v5: log_start_offset in the
+//   answer. v6, v7: same layout (v7: zstd batches, accepted like the other codecs).
+// - v8: error_message carries the validator's reason for a refused batch; record_errors stays
+//   empty (a refused batch is refused whole, not record by record).
+// - v9: flexible. v10: the tagged current_leader and node_endpoints are only sent with
+//   NOT_LEADER_OR_FOLLOWER, which one broker never answers: never sent. v11: same layout.
 // - v0-2: advertised only because librdkafka turns compression off unless Produce's range
 //   includes v0 (Kafka 4.0 does the same, KAFKA-18659). Their v0/v1 message sets get
 //   UNSUPPORTED_FOR_MESSAGE_FORMAT.
@@ -116,6 +122,7 @@ protocol::ProduceResponse::PartitionResponse produce_partition(RequestContext& c
     return out;
   }
   out.base_offset = *base_offset;
+  out.log_start_offset = topic->partitions[static_cast<std::size_t>(data.index)].log_start_offset();
   if (log_enabled(LogLevel::kDebug)) {
     log_line(LogLevel::kDebug,
              std::string(ctx.peer) + " Produce " + quote(topic->name) + "[" +
@@ -153,6 +160,7 @@ asio::awaitable<Reply> handle_produce(RequestContext& ctx) {
     }
     std::string reason;
     auto partition_response = produce_partition(ctx, topic, target, topic_error, reason);
+    if (!reason.empty()) partition_response.error_message = reason;
     if (partition_response.error_code == ErrorCode::kNone) {
       ctx.broker.append_notifier().notify(
           topic->partitions[static_cast<std::size_t>(partition_response.index)]);
