@@ -82,12 +82,16 @@ def test_unknown_api_key_and_unsupported_version_close_the_connection(kgroupsd):
     assert unknown.is_closed_by_peer()
     unknown.close()
     old_fetch = RawConnection(kgroupsd.bootstrap)
-    old_fetch.send(None, api_key=1, api_version=11, body=b"\x00" * 40)
+    old_fetch.send(None, api_key=1, api_version=3, body=b"\x00" * 40)
     assert old_fetch.is_closed_by_peer()
     old_fetch.close()
     log = kgroupsd.log()
     assert "API key 1000" in log
-    assert "outside the supported v4-4" in log
+    assert "outside the supported v4-17" in log
+    new_fetch = RawConnection(kgroupsd.bootstrap)
+    new_fetch.send(None, api_key=1, api_version=18, body=b"\x00" * 40)
+    assert new_fetch.is_closed_by_peer()
+    new_fetch.close()
     assert_still_serving(kgroupsd.bootstrap)
 
 
