@@ -21,6 +21,7 @@
 #include "broker/fetch_service.h"
 #include "broker/memory_plan.h"
 #include "broker/memory_waiters.h"
+#include "broker/produce_service.h"
 #include "broker/retention_timer.h"
 #include "protocol/record_validator.h"
 
@@ -55,6 +56,8 @@ class Broker {
   // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
   // --max-partitions partitions together), byte limits and long polling.
   FetchService& fetches() { return fetches_; }
+  // Produce's work: validation, auto-creation, appends, waking fetches.
+  ProduceService& producer() { return producer_; }
   // Validates Produce's record batches (its decompression buffer is the plan's
   // uncompressed_batch_bytes).
   protocol::RecordValidator& record_validator() { return record_validator_; }
@@ -82,6 +85,7 @@ class Broker {
   RetentionTimer retention_;
   protocol::RecordValidator record_validator_;
   FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};
+  ProduceService producer_{config_, cluster_, record_validator_, append_notifier_};
 };
 
 }  // namespace kgroups::broker
