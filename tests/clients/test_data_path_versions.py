@@ -444,3 +444,35 @@ def test_list_offsets_v7_max_timestamp_of_an_empty_partition(start_kgroupsd):
     connection = RawConnection(broker.bootstrap)
     assert list_offsets(connection, 7, "e", [-3]) == [(0, -1, -1, -1)]
     connection.close()
+
+
+# --- Fetch v7 (not flexible), through kafka-python's own structs ---------------------------
+
+def test_fetch_v7_incremental_session_with_kafka_python_structs(start_kgroupsd):
+    from kafka.protocol.fetch import FetchRequest
+
+    broker = start_kgroupsd("--topic", "k:2")
+    connection = RawConnection(broker.bootstrap)
+    produce_values(connection, "k", 0, b"z0")
+
+    def fetch_v7(session_id, epoch, partitions, forgotten=()):
+        response = connection.request(FetchRequest[7](
+            replica_id=-1, max_wait_time=0, min_bytes=0, max_bytes=1 << 20, isolation_level=0,
+            session_id=session_id, session_epoch=epoch,
+            topics=[("k", [(p, offset, -1, 1 << 20) for p, offset in partitions])]
+            if partitions else [],
+            forgotten_topics_data=list(forgotten)))
+        listed = {(topic, p[0]): p for topic, ps in response.topics for p in ps}
+        return response.error_code, response.session_id, listed
+
+    error, session, listed = fetch_v7(0, 0, [(0, 0), (1, 0)])
+    assert error == 0 and session != 0 and set(listed) == {("k", 0), ("k", 1)}
+    # partition fields: (partition, error, high watermark, last stable, log start, aborted, records)
+    assert values(listed[("k", 0)][6]) == [b"z0"]
+    assert fetch_v7(session, 1, [(0, 1)]) == (0, session, {})
+    produce_values(connection, "k", 0, b"z1")
+    error, same, listed = fetch_v7(session, 2, [])
+    assert (error, same, list(listed)) == (0, session, [("k", 0)])
+    assert listed[("k", 0)][2] == 2 and values(listed[("k", 0)][6]) == [b"z1"]
+    assert fetch_v7(session, 7, [])[:2] == (71, 0)
+    connection.close()
