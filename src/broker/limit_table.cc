@@ -53,7 +53,7 @@ constexpr std::array kLimits{
                "least recently used one is evicted if idle for 2 minutes, else a new session "
                "is not created (session id 0: the client keeps sending full fetches); 0 "
                "disables sessions. The partitions of all sessions together are at most "
-               "--max-partitions (about 200 B each)"},
+               "--max-partitions (256 B each is reserved in --max-memory)"},
     LimitEntry{"--log-retention-ms", &BrokerConfig::log_retention_ms, LimitUnit::kMilliseconds, -1,
                kInt64Max, "604800000 (7 days)", "log.retention.ms (7 days)",
                "Default retention.ms of topics: segments whose newest record is older are "
