@@ -6,7 +6,8 @@
 // - v5: log_start_offset in the answer. v6: same layout (Kafka: KAFKA_STORAGE_ERROR may be
 //   answered). v8: same layout (Kafka: quota throttling comes first; kgroupsd never
 //   throttles, throttle_time_ms is 0). v10: same layout (Kafka: zstd batches may be served;
-//   they are served as stored). v14: same layout.
+//   they are served as stored). v14: same layout (Kafka: OFFSET_MOVED_TO_TIERED_STORAGE may
+//   be answered; nothing is tiered here, so it never is).
 // - v7+: fetch sessions (KIP-227), kept by FetchSessionCache (fetch_session_cache.h): a full
 //   fetch with epoch 0 gets a session id (0 when --max-fetch-sessions are all in use and
 //   none has been idle for 2 minutes), an incremental fetch covers every partition of its
@@ -21,8 +22,8 @@
 // - v13: topics by id (KIP-516) in the request and the answer; an unknown id gets
 //   UNKNOWN_TOPIC_ID for each of its partitions.
 // - v15: replica_state (tagged) replaces replica_id; both are ignored (no follower fetching).
-// - v16: node_endpoints (tagged) is sent only with NOT_LEADER errors in Kafka, which one
-//   broker never gives: never sent. v17: replica_directory_id (tagged) is ignored.
+// - v16 (KIP-951): node_endpoints (tagged) is sent only with NOT_LEADER errors in Kafka, which
+//   one broker never gives: never sent. v17: replica_directory_id (tagged) is ignored.
 // - Long polling: the answer waits until the partitions hold at least min_bytes of batches
 //   from the fetch offsets, or max_wait_ms passes (capped at --max-fetch-wait-ms); a Produce
 //   wakes only the fetches waiting on a partition it appended to. Errors (unknown partition,

@@ -15,7 +15,8 @@
 // - v8: error_message carries the validator's reason for a refused batch; record_errors stays
 //   empty (a refused batch is refused whole, not record by record).
 // - v9: flexible. v10: the tagged current_leader and node_endpoints are only sent with
-//   NOT_LEADER_OR_FOLLOWER, which one broker never answers: never sent. v11: same layout.
+//   NOT_LEADER_OR_FOLLOWER, which one broker never answers: never sent. v11: same layout (Kafka:
+//   TRANSACTION_ABORTABLE may be answered; there are no transactions here).
 // - v0-2: advertised only because librdkafka turns compression off unless Produce's range
 //   includes v0 (Kafka 4.0 does the same, KAFKA-18659). Their v0/v1 message sets get
 //   UNSUPPORTED_FOR_MESSAGE_FORMAT.
