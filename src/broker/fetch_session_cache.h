@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// FetchSessionCache: the broker's incremental fetch sessions (KIP-227, Fetch v7+), as Kafka's
-// FetchManager keeps them (core/src/main/scala/kafka/server/FetchSession.scala).
+// FetchSessionCache: the broker's incremental fetch sessions (KIP-227, Fetch v7+), with the
+// rules of Kafka's broker-side FetchManager; handlers/fetch_handler.cc lists what a client
+// sees per Fetch version.
 //
 // A Fetch names a session id and epoch:
 // - id 0, epoch -1: a full, sessionless fetch (the answer's session id is 0).
