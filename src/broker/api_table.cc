@@ -15,16 +15,19 @@ using protocol::ApiKey;
 // per version), checked with kcat/librdkafka, confluent-kafka, kafka-python and kafkajs.
 // Ordered by key.
 constexpr std::array kApis{
-    ApiEntry{ApiKey::kProduce, 0, 3, &handlers::handle_produce,
-             "v3 served; v0-2 advertised only so librdkafka keeps compression on; "
+    ApiEntry{ApiKey::kProduce, 0, 11, &handlers::handle_produce,
+             "v3-11 served; v0-2 advertised only so librdkafka keeps compression on; "
              "acks 0, 1, -1; one magic-2 batch per partition, validated record by record"},
-    ApiEntry{ApiKey::kFetch, 4, 4, &handlers::handle_fetch,
+    ApiEntry{ApiKey::kFetch, 4, 17, &handlers::handle_fetch,
              "long polling (max_wait_ms, min_bytes); batches served as stored; "
-             "at most --fetch-max-bytes"},
-    ApiEntry{ApiKey::kListOffsets, 1, 1, &handlers::handle_list_offsets,
-             "earliest (-2, the log start offset), latest (-1), or by timestamp"},
-    ApiEntry{ApiKey::kMetadata, 0, 4, &handlers::handle_metadata,
-             "auto-creates unknown topics when allowed; this broker is the controller"},
+             "at most --fetch-max-bytes; fetch sessions (v7+, at most --max-fetch-sessions); "
+             "topic ids (v13+)"},
+    ApiEntry{ApiKey::kListOffsets, 1, 10, &handlers::handle_list_offsets,
+             "earliest (-2, the log start offset), latest (-1), by timestamp, max timestamp "
+             "(-3), earliest local (-4, the log start), latest tiered (-5, none: -1)"},
+    ApiEntry{ApiKey::kMetadata, 0, 12, &handlers::handle_metadata,
+             "auto-creates unknown topics when allowed; this broker is the controller; "
+             "topic ids (v10+), topics by id (v12)"},
     ApiEntry{ApiKey::kOffsetCommit, 2, 9, &handlers::handle_offset_commit,
              "fenced by member id and generation (member epoch for consumer groups); "
              "generation -1 for groups without members; static members by instance id"},

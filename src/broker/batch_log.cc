@@ -112,6 +112,28 @@ const StoredBatch* BatchLog::first_batch_at_or_after(std::int64_t timestamp_ms) 
   return nullptr;
 }
 
+std::int64_t BatchLog::max_record_timestamp() const {
+  std::int64_t best = -1;
+  std::size_t first = index_begin_;
+  for (const Segment& segment : segments_) {
+    const auto begin = index_.begin() + static_cast<std::ptrdiff_t>(first);
+    const auto end = begin + static_cast<std::ptrdiff_t>(segment.batch_count);
+    first += segment.batch_count;
+    if (segment.max_timestamp <= best) continue;
+    const std::int64_t segment_max = segment.max_timestamp;
+    const auto it = std::partition_point(begin, end, [segment_max](const StoredBatch& b) {
+      return b.segment_max_timestamp < segment_max;
+    });
+    if (it != end && it->max_timestamp == segment_max) {
+      best = segment_max;
+      continue;
+    }
+    // A batch without timestamps set the segment's maximum (append time): look at them all.
+    for (auto batch = begin; batch != end; ++batch) best = std::max(best, batch->max_timestamp);
+  }
+  return best;
+}
+
 std::size_t BatchLog::drop_front_segment() {
   Segment& front = segments_.front();
   const std::size_t memory_before = memory_bytes();

@@ -100,6 +100,10 @@ class BatchLog {
   // is none: a scan of segment maxima, then a binary search inside one segment.
   [[nodiscard]] const StoredBatch* first_batch_at_or_after(std::int64_t timestamp_ms) const;
 
+  // The newest record timestamp of the retained batches (ListOffsets' max timestamp), or -1
+  // if none has one: per segment a binary search for the batch that set its maximum.
+  [[nodiscard]] std::int64_t max_record_timestamp() const;
+
   // Retention by time: drops the segments, oldest first, whose newest record is older than
   // `cutoff_ms`. Retention by size: drops the oldest segments while the rest still holds at
   // least `retention_bytes`. Evicting drops the oldest segment whatever it holds. Each

@@ -222,6 +222,18 @@ TEST(BatchLog, DroppingMostOfALongLogGivesTheIndexMemoryBack) {
   EXPECT_EQ(log.batches_from(log.log_start_offset()).size(), log.batch_count());
 }
 
+TEST(BatchLog, MaxRecordTimestampIsTheNewestOverAllSegments) {
+  BatchLog log;
+  EXPECT_EQ(log.max_record_timestamp(), -1);
+  log.set_segment_limit(2 * BatchLog::kMinSegmentBytes);
+  const std::int64_t timestamps[] = {1000, 5000, 2000, 3000, 9000, 4000, 1000, 7000};
+  for (const std::int64_t timestamp : timestamps) append(log, sized_batch(1, 600, timestamp));
+  ASSERT_GT(log.segment_count(), 2u);
+  EXPECT_EQ(log.max_record_timestamp(), 9000);
+  // The batch holding it is the one ListOffsets' max timestamp answers with.
+  EXPECT_EQ(log.first_batch_at_or_after(log.max_record_timestamp())->base_offset, 4);
+}
+
 TEST(BatchLog, TimestampSearchFindsTheFirstBatchHoldingALaterRecordWhateverTheOrder) {
   BatchLog log;
   log.set_segment_limit(2 * BatchLog::kMinSegmentBytes);

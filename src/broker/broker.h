@@ -2,8 +2,8 @@
 //
 // Broker: the state every request handler works on — the configuration (with the advertised
 // address resolved once the listener is bound), the memory plan and the byte budgets of the
-// network buffers, the topics (Cluster), the notifier that wakes long-polling fetches, and the
-// group coordinator.
+// network buffers, the topics (Cluster), the notifier that wakes long-polling fetches, Fetch's
+// service with its fetch sessions, and the group coordinator.
 //
 // Threading model: the whole broker runs on ONE thread, the thread running its
 // asio::io_context. The acceptor, every connection's coroutines, every handler and all state
@@ -18,8 +18,10 @@
 #include "broker/cluster.h"
 #include "broker/cluster_topic_catalog.h"
 #include "broker/coordinator_service.h"
+#include "broker/fetch_service.h"
 #include "broker/memory_plan.h"
 #include "broker/memory_waiters.h"
+#include "broker/produce_service.h"
 #include "broker/retention_timer.h"
 #include "protocol/record_validator.h"
 
@@ -51,6 +53,11 @@ class Broker {
   Cluster& cluster() { return cluster_; }
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
+  // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
+  // --max-partitions partitions together), byte limits and long polling.
+  FetchService& fetches() { return fetches_; }
+  // Produce's work: validation, auto-creation, appends, waking fetches.
+  ProduceService& producer() { return producer_; }
   // Validates Produce's record batches (its decompression buffer is the plan's
   // uncompressed_batch_bytes).
   protocol::RecordValidator& record_validator() { return record_validator_; }
@@ -77,6 +84,8 @@ class Broker {
   CoordinatorService groups_;                    // consumer groups and committed offsets
   RetentionTimer retention_;
   protocol::RecordValidator record_validator_;
+  FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};
+  ProduceService producer_{config_, cluster_, record_validator_, append_notifier_};
 };
 
 }  // namespace kgroups::broker

@@ -46,6 +46,7 @@ struct BrokerConfig {
   std::int64_t max_uncompressed_batch_bytes = 0;  // 0: min(64 MiB, max_memory / 16)
   std::int32_t fetch_max_bytes = 57671680;        // record bytes in one Fetch response
   std::int32_t max_fetch_wait_ms = 30000;         // cap on a Fetch's max_wait_ms
+  std::int32_t max_fetch_sessions = 1000;         // incremental fetch sessions (Fetch v7+)
 
   // Memory (0: derived from max_memory_bytes by resolve_memory_plan()).
   std::int64_t max_memory_bytes = 0;          // 0: a quarter of the machine's (or cgroup's) memory

@@ -47,6 +47,13 @@ constexpr std::array kLimits{
     LimitEntry{"--max-fetch-wait-ms", &BrokerConfig::max_fetch_wait_ms, LimitUnit::kMilliseconds, 0,
                600000, "30000", "none (the client's fetch.max.wait.ms)",
                "Longest a Fetch waits for min_bytes"},
+    LimitEntry{"--max-fetch-sessions", &BrokerConfig::max_fetch_sessions, LimitUnit::kCount, 0,
+               1000000, "1000", "max.incremental.fetch.session.cache.slots (1000)",
+               "Incremental fetch sessions (Fetch v7+) kept by the broker; with all taken, the "
+               "least recently used one is evicted if idle for 2 minutes, else a new session "
+               "is not created (session id 0: the client keeps sending full fetches); 0 "
+               "disables sessions. The partitions of all sessions together are at most "
+               "--max-partitions (256 B each is reserved in --max-memory)"},
     LimitEntry{"--log-retention-ms", &BrokerConfig::log_retention_ms, LimitUnit::kMilliseconds, -1,
                kInt64Max, "604800000 (7 days)", "log.retention.ms (7 days)",
                "Default retention.ms of topics: segments whose newest record is older are "

@@ -70,7 +70,8 @@ MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_
           ? config.max_uncompressed_batch_bytes
           : std::min(kMaxDefaultUncompressedBytes, plan.total_bytes / 16);
   plan.fixed_bytes = kFixedProcessBytes + plan.uncompressed_batch_bytes +
-                     static_cast<std::int64_t>(config.max_partitions) * kBytesPerPartition +
+                     static_cast<std::int64_t>(config.max_partitions) *
+                         (kBytesPerPartition + kFetchSessionBytesPerPartition) +
                      static_cast<std::int64_t>(config.max_topics) * kBytesPerTopic +
                      static_cast<std::int64_t>(config.max_connections) * kBytesPerConnection;
   plan.log_bytes = plan.total_bytes - plan.request_bytes - plan.response_bytes - plan.group_bytes -

@@ -142,6 +142,8 @@ std::string_view error_name(ErrorCode code) {
       return "INVALID_RECORD";
     case ErrorCode::kUnknownTopicId:
       return "UNKNOWN_TOPIC_ID";
+    case ErrorCode::kFetchSessionTopicIdError:
+      return "FETCH_SESSION_TOPIC_ID_ERROR";
     case ErrorCode::kFencedMemberEpoch:
       return "FENCED_MEMBER_EPOCH";
     case ErrorCode::kUnreleasedInstanceId:

@@ -147,6 +147,9 @@ enum class ErrorCode : std::int16_t {
   kInvalidRecord = 87,
   // No topic has this topic id (KIP-516).
   kUnknownTopicId = 100,
+  // Fetch v7+: a fetch session created with topic ids (v13+) was used by a request without
+  // them, or the other way round.
+  kFetchSessionTopicIdError = 106,
   // Consumer-group protocol (KIP-848): the member epoch is not the member's current one;
   // the member must rejoin with epoch 0.
   kFencedMemberEpoch = 110,

@@ -82,12 +82,16 @@ def test_unknown_api_key_and_unsupported_version_close_the_connection(kgroupsd):
     assert unknown.is_closed_by_peer()
     unknown.close()
     old_fetch = RawConnection(kgroupsd.bootstrap)
-    old_fetch.send(None, api_key=1, api_version=11, body=b"\x00" * 40)
+    old_fetch.send(None, api_key=1, api_version=3, body=b"\x00" * 40)
     assert old_fetch.is_closed_by_peer()
     old_fetch.close()
     log = kgroupsd.log()
     assert "API key 1000" in log
-    assert "outside the supported v4-4" in log
+    assert "outside the supported v4-17" in log
+    new_fetch = RawConnection(kgroupsd.bootstrap)
+    new_fetch.send(None, api_key=1, api_version=18, body=b"\x00" * 40)
+    assert new_fetch.is_closed_by_peer()
+    new_fetch.close()
     assert_still_serving(kgroupsd.bootstrap)
 
 
@@ -142,8 +146,12 @@ def test_pipelined_requests_are_answered_in_order(kgroupsd):
 
 def test_random_bodies_for_every_api_never_crash_the_broker(kgroupsd):
     rng = random.Random(20261130)
-    apis = [(0, 3), (1, 4), (2, 1), (3, 0), (3, 4), (18, 0), (18, 2), (19, 0), (19, 4),
-            # group and admin APIs, flexible versions included (header v2: random tagged fields)
+    # The data-path APIs at the edges of their ranges and where the layout changes (flexible
+    # versions, topic ids), then the group and admin APIs, flexible versions included (header
+    # v2: the random bytes start with tagged fields).
+    apis = [(0, 3), (0, 8), (0, 9), (0, 11), (1, 4), (1, 7), (1, 12), (1, 13), (1, 15), (1, 17),
+            (2, 1), (2, 5), (2, 6), (2, 10), (3, 0), (3, 4), (3, 9), (3, 12), (18, 0), (18, 2),
+            (19, 0), (19, 4),
             (8, 9), (9, 9), (10, 4), (11, 9), (12, 4), (13, 5), (14, 5), (15, 5), (16, 5),
             (18, 4), (19, 7), (23, 4), (60, 1), (68, 1), (69, 0)]
     for round_number in range(20 * len(apis)):

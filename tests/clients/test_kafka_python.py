@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """kafka-python 2.0.2 against kgroupsd: it probes the broker version (ApiVersions v0 and a
-pipelined Metadata v0), must infer 0.11 and so produce magic-2 batches with Produce v3; then
-KafkaConsumer with assign() reads everything back (checking CRCs, its default)."""
+pipelined Metadata v0), must infer 2.4 (from Produce >= 8 in ApiVersions) and so produce
+magic-2 batches with Produce v7 and fetch with Fetch v4 (its own maxima); then KafkaConsumer
+with assign() reads everything back (checking CRCs, its default)."""
 import time
 
 import pytest
@@ -15,7 +16,7 @@ TIMEOUT_S = 30
 def produce(bootstrap, topic, messages, **config):
     producer = KafkaProducer(bootstrap_servers=bootstrap, **config)
     try:
-        assert producer.config["api_version"] == (0, 11, 0)
+        assert producer.config["api_version"] == (2, 4, 0)
         futures = [producer.send(topic, key=key.encode(), value=value.encode())
                    for key, value in messages]
         producer.flush(timeout=TIMEOUT_S)

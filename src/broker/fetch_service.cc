@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/fetch_service.h"
+
+#include <algorithm>
+#include <asio/steady_timer.hpp>
+#include <asio/this_coro.hpp>
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace kgroups::broker {
+namespace {
+
+using protocol::ErrorCode;
+
+constexpr std::int16_t kFirstTopicIdVersion = 13;
+
+std::int64_t steady_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The request as the session cache sees it: partitions keyed by topic id (v13+) or name.
+FetchSessionCache::Request session_request(const protocol::FetchRequest& request,
+                                           bool uses_topic_ids) {
+  FetchSessionCache::Request out;
+  out.session_id = request.session_id;
+  out.session_epoch = request.session_epoch;
+  out.uses_topic_ids = uses_topic_ids;
+  for (const auto& topic : request.topics) {
+    for (const auto& partition : topic.partitions) {
+      FetchSessionPartition named;
+      if (uses_topic_ids) {
+        named.key.topic_id = topic.topic_id;
+      } else {
+        named.key.topic = std::string(topic.topic);
+      }
+      named.key.partition = partition.partition;
+      named.params = {.fetch_offset = partition.fetch_offset,
+                      .partition_max_bytes = partition.partition_max_bytes};
+      out.partitions.push_back(std::move(named));
+    }
+  }
+  for (const auto& topic : request.forgotten_topics_data) {
+    for (const std::int32_t partition : topic.partitions) {
+      FetchPartitionKey key;
+      if (uses_topic_ids) {
+        key.topic_id = topic.topic_id;
+      } else {
+        key.topic = std::string(topic.topic);
+      }
+      key.partition = partition;
+      out.forgotten.push_back(std::move(key));
+    }
+  }
+  return out;
+}
+
+// One partition of the fetch, resolved against the cluster.
+struct FetchTarget {
+  const FetchSessionPartition* partition;
+  const BatchLog* log = nullptr;                                  // nullptr: missing_error
+  ErrorCode missing_error = ErrorCode::kUnknownTopicOrPartition;  // UNKNOWN_TOPIC_ID by id
+};
+
+std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Context& context) {
+  std::vector<FetchTarget> targets;
+  targets.reserve(context.partitions.size());
+  for (const FetchSessionPartition& partition : context.partitions) {
+    FetchTarget& target = targets.emplace_back(FetchTarget{.partition = &partition});
+    const FetchPartitionKey& key = partition.key;
+    if (!context.uses_topic_ids) {
+      target.log = cluster.find_partition(key.topic, key.partition);
+      continue;
+    }
+    const Topic* topic = cluster.find_topic(key.topic_id);
+    if (topic == nullptr) {
+      target.missing_error = ErrorCode::kUnknownTopicId;
+    } else if (key.partition >= 0 &&
+               static_cast<std::size_t>(key.partition) < topic->partitions.size()) {
+      target.log = &topic->partitions[static_cast<std::size_t>(key.partition)];
+    }
+  }
+  return targets;
+}
+
+struct ByteLimits {
+  std::size_t response_bytes;  // the request's max_bytes, at most --fetch-max-bytes
+  std::size_t memory_bytes;    // room left for unsent responses
+};
+
+struct Collected {
+  std::vector<protocol::FetchResponse::Partition> partitions;  // one per target
+  std::size_t record_bytes = 0;                                // bytes of batches in the response
+  bool has_error = false;        // some partition has an error: answer at once
+  bool short_of_memory = false;  // a batch was left out only for lack of memory
+};
+
+void collect_partition(const FetchTarget& target, const ByteLimits& limits, Collected& out,
+                       protocol::FetchResponse::Partition& partition) {
+  const FetchPartitionParams& params = target.partition->params;
+  partition.partition_index = target.partition->key.partition;
+  partition.aborted_transactions.emplace();  // empty, not null
+  if (target.log == nullptr) {
+    partition.error_code = target.missing_error;
+    partition.high_watermark = -1;
+    out.has_error = true;
+    return;
+  }
+  const BatchLog& log = *target.log;
+  partition.high_watermark = log.high_watermark();
+  partition.last_stable_offset = log.high_watermark();
+  partition.log_start_offset = log.log_start_offset();
+  const std::int64_t offset = params.fetch_offset;
+  if (offset < log.log_start_offset() || offset > log.high_watermark()) {
+    partition.error_code = ErrorCode::kOffsetOutOfRange;
+    out.has_error = true;
+    return;
+  }
+  const auto partition_max = static_cast<std::size_t>(std::max(params.partition_max_bytes, 0));
+  std::size_t partition_bytes = 0;
+  for (const StoredBatch& batch : log.batches_from(offset)) {
+    if (out.record_bytes + batch.size_bytes > limits.memory_bytes) {
+      out.short_of_memory = true;
+      break;
+    }
+    const bool fits = partition_bytes + batch.size_bytes <= partition_max &&
+                      out.record_bytes + batch.size_bytes <= limits.response_bytes;
+    if (!fits && out.record_bytes != 0) break;
+    partition.records.emplace_back(batch.bytes());
+    partition_bytes += batch.size_bytes;
+    out.record_bytes += batch.size_bytes;
+    if (!fits) break;  // the oversized first batch of the response: nothing more
+  }
+}
+
+Collected collect(const std::vector<FetchTarget>& targets, const ByteLimits& limits) {
+  Collected out;
+  out.partitions.resize(targets.size());
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    collect_partition(targets[i], limits, out, out.partitions[i]);
+  }
+  return out;
+}
+
+// The answer: the partitions the session cache lists, grouped by topic as they come.
+protocol::FetchResponse build_response(const FetchSessionCache::Context& context,
+                                       const FetchSessionCache::Answer& answer,
+                                       Collected& collected) {
+  protocol::FetchResponse response;
+  response.error_code = answer.error;
+  response.session_id = answer.session_id;
+  if (answer.error != ErrorCode::kNone) return response;
+  for (std::size_t i = 0; i < context.partitions.size(); ++i) {
+    if (!answer.include[i]) continue;
+    const FetchPartitionKey& key = context.partitions[i].key;
+    auto& topics = response.responses;
+    if (topics.empty() || topics.back().topic != key.topic ||
+        topics.back().topic_id != key.topic_id) {
+      auto& topic = topics.emplace_back();
+      topic.topic = key.topic;
+      topic.topic_id = key.topic_id;
+    }
+    topics.back().partitions.push_back(std::move(collected.partitions[i]));
+  }
+  return response;
+}
+
+}  // namespace
+
+FetchService::FetchService(const BrokerConfig& config, Cluster& cluster, AppendNotifier& notifier,
+                           const ByteBudget& response_memory)
+    : config_(config),
+      cluster_(cluster),
+      notifier_(notifier),
+      response_memory_(response_memory),
+      sessions_(static_cast<std::size_t>(config.max_fetch_sessions),
+                static_cast<std::size_t>(config.max_partitions)) {}
+
+asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
+    const protocol::FetchRequest& request, std::int16_t version) {
+  const FetchSessionCache::Context context =
+      sessions_.open(session_request(request, version >= kFirstTopicIdVersion), steady_now_ms());
+  const std::vector<FetchTarget> targets = resolve(cluster_, context);
+  std::vector<const BatchLog*> logs;
+  for (const FetchTarget& target : targets) {
+    if (target.log != nullptr) logs.push_back(target.log);
+  }
+  const std::int32_t wait_ms = std::clamp(request.max_wait_ms, 0, config_.max_fetch_wait_ms);
+  const auto deadline = asio::steady_timer::clock_type::now() + std::chrono::milliseconds(wait_ms);
+  const auto min_bytes = static_cast<std::size_t>(std::max(request.min_bytes, 0));
+  const auto response_bytes =
+      static_cast<std::size_t>(std::clamp(request.max_bytes, 0, config_.fetch_max_bytes));
+  for (;;) {
+    const ByteLimits limits{.response_bytes = response_bytes,
+                            .memory_bytes = static_cast<std::size_t>(response_memory_.available())};
+    Collected collected = collect(targets, limits);
+    // Short of memory with nothing to send, answering at once would only make the client ask
+    // again at once: wait for room (or data) instead.
+    const bool enough = collected.record_bytes >= min_bytes &&
+                        (collected.record_bytes > 0 || !collected.short_of_memory);
+    const bool ready = context.kind == FetchSessionCache::Kind::kError || collected.has_error ||
+                       enough || asio::steady_timer::clock_type::now() >= deadline;
+    if (ready) {
+      std::vector<FetchPartitionOutcome> outcomes;
+      outcomes.reserve(collected.partitions.size());
+      for (const auto& partition : collected.partitions) {
+        outcomes.push_back({.high_watermark = partition.high_watermark,
+                            .log_start_offset = partition.log_start_offset,
+                            .error = partition.error_code,
+                            .has_records = !partition.records.empty()});
+      }
+      const FetchSessionCache::Answer answer = sessions_.answer(context, outcomes, steady_now_ms());
+      co_return build_response(context, answer, collected);
+    }
+    co_await notifier_.wait_until(deadline, logs);
+    const asio::cancellation_state state = co_await asio::this_coro::cancellation_state;
+    if (state.cancelled() != asio::cancellation_type::none) co_return std::nullopt;
+  }
+}
+
+}  // namespace kgroups::broker

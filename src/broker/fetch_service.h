@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// FetchService: what a Fetch does, for handlers/fetch_handler.cc (whose header comment lists
+// the behaviour per version): opens the request's fetch session (FetchSessionCache), reads
+// the partitions within the byte limits, waits for min_bytes (long polling, woken by
+// AppendNotifier) and builds the answer the session calls for.
+// Not thread-safe: the broker's network thread owns it.
+#pragma once
+
+#include <asio/awaitable.hpp>
+#include <cstdint>
+#include <optional>
+
+#include "broker/append_notifier.h"
+#include "broker/broker_config.h"
+#include "broker/byte_budget.h"
+#include "broker/cluster.h"
+#include "broker/fetch_session_cache.h"
+#include "protocol/messages/fetch.h"
+
+namespace kgroups::broker {
+
+class FetchService {
+ public:
+  // `response_memory` is the broker's share for unsent responses: record bytes never exceed
+  // what is left of it. All references must outlive the service.
+  FetchService(const BrokerConfig& config, Cluster& cluster, AppendNotifier& notifier,
+               const ByteBudget& response_memory);
+
+  // The answer to `request` at `version`, once it is ready: at once on an error or with
+  // min_bytes of records, else when records arrive or the wait (max_wait_ms, at most
+  // --max-fetch-wait-ms) ends. Its records view the partitions' stored batches: encode it
+  // before anything else runs on this thread. std::nullopt if the calling coroutine was
+  // cancelled while waiting (the connection is closing).
+  asio::awaitable<std::optional<protocol::FetchResponse>> fetch(
+      const protocol::FetchRequest& request, std::int16_t version);
+
+  FetchSessionCache& sessions() { return sessions_; }
+
+ private:
+  const BrokerConfig& config_;
+  Cluster& cluster_;
+  AppendNotifier& notifier_;
+  const ByteBudget& response_memory_;
+  FetchSessionCache sessions_;
+};
+
+}  // namespace kgroups::broker

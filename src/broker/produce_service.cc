@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/produce_service.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "broker/handlers/partition_key.h"
+#include "broker/logger.h"
+#include "protocol/record_batch.h"
+
+namespace kgroups::broker {
+namespace {
+
+using handlers::PartitionKey;
+using handlers::PartitionKeyHash;
+
+using protocol::ErrorCode;
+
+std::string_view compression_name(protocol::Compression compression) {
+  switch (compression) {
+    case protocol::Compression::kNone:
+      return "uncompressed";
+    case protocol::Compression::kGzip:
+      return "gzip";
+    case protocol::Compression::kSnappy:
+      return "snappy";
+    case protocol::Compression::kLz4:
+      return "lz4";
+    case protocol::Compression::kZstd:
+      return "zstd";
+  }
+  return "unknown compression";
+}
+
+// One distinct partition of the request.
+struct ProduceTarget {
+  std::string_view topic;
+  const protocol::ProduceRequest::PartitionData* data;  // the records it was named with last
+};
+
+std::vector<ProduceTarget> distinct_targets(const protocol::ProduceRequest& request) {
+  std::vector<ProduceTarget> targets;
+  std::unordered_map<PartitionKey, std::size_t, PartitionKeyHash> position;
+  for (const auto& topic : request.topic_data) {
+    for (const auto& partition : topic.partition_data) {
+      const auto [found, inserted] =
+          position.try_emplace(PartitionKey{topic.name, partition.index}, targets.size());
+      if (inserted) {
+        targets.push_back(ProduceTarget{topic.name, &partition});
+      } else {
+        targets[found->second].data = &partition;
+      }
+    }
+  }
+  return targets;
+}
+
+// Validates and stores one partition's records; returns the partition's response, and in
+// `reason` why the records were refused when the validator says.
+protocol::ProduceResponse::PartitionResponse produce_partition(
+    const BrokerConfig& config, Cluster& cluster, protocol::RecordValidator& validator,
+    std::string_view peer, Topic* topic, const ProduceTarget& target, ErrorCode topic_error,
+    std::string& reason) {
+  const auto& data = *target.data;
+  protocol::ProduceResponse::PartitionResponse out;
+  out.index = data.index;
+  if (topic_error != ErrorCode::kNone) {
+    out.error_code = topic_error;
+    return out;
+  }
+  if (data.index < 0 || static_cast<std::size_t>(data.index) >= topic->partitions.size()) {
+    out.error_code = ErrorCode::kUnknownTopicOrPartition;
+    return out;
+  }
+  if (data.records && data.records->size() > static_cast<std::size_t>(config.max_message_bytes)) {
+    out.error_code = ErrorCode::kMessageTooLarge;
+    return out;
+  }
+  const auto batch = validator.validate(data.records.value_or(protocol::ByteView{}));
+  if (!batch) {
+    out.error_code = batch.error();
+    reason = validator.rejection_reason();
+    return out;
+  }
+  const auto base_offset = cluster.append(*topic, data.index, batch->bytes,
+                                          batch->header.last_offset_delta, batch->max_timestamp);
+  if (!base_offset) {
+    out.error_code = base_offset.error();
+    return out;
+  }
+  out.base_offset = *base_offset;
+  out.log_start_offset = topic->partitions[static_cast<std::size_t>(data.index)].log_start_offset();
+  if (log_enabled(LogLevel::kDebug)) {
+    log_line(LogLevel::kDebug,
+             std::string(peer) + " Produce " + quote(topic->name) + "[" +
+                 std::to_string(data.index) + "]: " + std::to_string(batch->header.record_count) +
+                 " records, " + std::string(compression_name(batch->header.compression())) +
+                 ", base offset " + std::to_string(out.base_offset));
+  }
+  return out;
+}
+
+}  // namespace
+
+ProduceService::ProduceService(const BrokerConfig& config, Cluster& cluster,
+                               protocol::RecordValidator& validator, AppendNotifier& notifier)
+    : config_(config), cluster_(cluster), validator_(validator), notifier_(notifier) {}
+
+ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
+                                       std::string_view peer) {
+  const bool valid_acks = request.acks == 0 || request.acks == 1 || request.acks == -1;
+  ProduceOutcome outcome;
+  protocol::ProduceResponse& response = outcome.response;
+  ErrorCode& first_error = outcome.first_error;
+  std::string first_refusal;  // "topic[partition]: ERROR" of the first refused partition
+  std::size_t refusals = 0;
+  for (const ProduceTarget& target : distinct_targets(request)) {
+    ErrorCode topic_error = ErrorCode::kNone;
+    Topic* topic = nullptr;
+    if (!valid_acks) {
+      topic_error = ErrorCode::kInvalidRequiredAcks;
+    } else if (!Cluster::is_valid_topic_name(target.topic)) {
+      topic_error = ErrorCode::kInvalidTopicException;
+    } else if ((topic = cluster_.find_or_create_topic(target.topic)) == nullptr) {
+      topic_error = ErrorCode::kUnknownTopicOrPartition;
+    }
+    if (response.responses.empty() || response.responses.back().name != target.topic) {
+      response.responses.emplace_back().name = std::string(target.topic);
+    }
+    std::string reason;
+    auto partition_response =
+        produce_partition(config_, cluster_, validator_, peer, topic, target, topic_error, reason);
+    if (!reason.empty()) partition_response.error_message = reason;
+    if (partition_response.error_code == ErrorCode::kNone) {
+      notifier_.notify(topic->partitions[static_cast<std::size_t>(partition_response.index)]);
+    } else {
+      if (refusals++ == 0) {
+        first_error = partition_response.error_code;
+        first_refusal = quote(target.topic) + "[" + std::to_string(partition_response.index) +
+                        "]: " + std::string(protocol::error_name(first_error));
+        if (!reason.empty()) first_refusal += " (" + reason + ")";
+      }
+    }
+    response.responses.back().partition_responses.push_back(std::move(partition_response));
+  }
+
+  if (refusals > 0) {
+    log_warn(std::string(peer) + " Produce refused " + std::to_string(refusals) +
+             " partition(s), the first " + first_refusal);
+  }
+  return outcome;
+}
+
+}  // namespace kgroups::broker
