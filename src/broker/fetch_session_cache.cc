@@ -35,6 +35,13 @@ std::size_t FetchPartitionKeyHash::operator()(const FetchPartitionKey& key) cons
   return hash * 31 + std::hash<std::int32_t>{}(key.partition);
 }
 
+std::size_t FetchSessionCache::KeyViewHash::operator()(const KeyView& key) const noexcept {
+  std::size_t hash = std::hash<std::string_view>{}(
+      std::string_view(reinterpret_cast<const char*>(key.topic_id.data()), key.topic_id.size()));
+  hash = hash * 31 + std::hash<std::string_view>{}(key.topic);
+  return hash * 31 + std::hash<std::int32_t>{}(key.partition);
+}
+
 FetchSessionCache::FetchSessionCache(std::size_t max_sessions, std::size_t max_cached_partitions,
                                      std::uint64_t seed)
     : max_sessions_(max_sessions),
@@ -74,21 +81,23 @@ FetchSessionCache::Context FetchSessionCache::open(Request request, std::int64_t
     context.error = ErrorCode::kFetchSessionTopicIdError;
     return context;
   }
-  for (FetchSessionPartition& partition : request.partitions) {
-    const auto cached = session.index.find(partition.key);
+  for (const FetchSessionPartition& partition : request.partitions) {
+    const auto cached = session.index.find(view(partition.key));
     if (cached != session.index.end()) {
       cached->second->partition.params = partition.params;
       continue;
     }
     session.partitions.push_back(CachedPartition{.partition = partition});
-    session.index.emplace(partition.key, std::prev(session.partitions.end()));
+    const auto added = std::prev(session.partitions.end());
+    session.index.emplace(view(added->partition.key), added);
     ++cached_partitions_;
   }
   for (const FetchPartitionKey& key : request.forgotten) {
-    const auto cached = session.index.find(key);
+    const auto cached = session.index.find(view(key));
     if (cached == session.index.end()) continue;
-    session.partitions.erase(cached->second);
-    session.index.erase(cached);
+    const auto node = cached->second;
+    session.index.erase(cached);  // before the node its key views
+    session.partitions.erase(node);
     --cached_partitions_;
   }
   if (cached_partitions_ > max_cached_partitions_) {
@@ -146,7 +155,8 @@ FetchSessionCache::Answer FetchSessionCache::answer(const Context& context,
             .partition = context.partitions[i],
             .high_watermark = outcome.error == ErrorCode::kNone ? outcome.high_watermark : -1,
             .log_start_offset = outcome.log_start_offset});
-        session.index.emplace(context.partitions[i].key, std::prev(session.partitions.end()));
+        const auto added = std::prev(session.partitions.end());
+        session.index.emplace(view(added->partition.key), added);
       }
       cached_partitions_ += context.partitions.size();
       answer.session_id = id;
@@ -171,7 +181,7 @@ FetchSessionCache::Answer FetchSessionCache::answer(const Context& context,
   std::vector<std::list<CachedPartition>::iterator> got_records;
   for (std::size_t i = 0; i < context.partitions.size(); ++i) {
     const FetchPartitionOutcome& outcome = outcomes[i];
-    const auto cached = session.index.find(context.partitions[i].key);
+    const auto cached = session.index.find(view(context.partitions[i].key));
     if (cached == session.index.end()) continue;  // cannot happen: the epoch did not move
     CachedPartition& state = *cached->second;
     bool include = outcome.has_records;

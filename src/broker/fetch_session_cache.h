@@ -37,6 +37,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -138,6 +139,19 @@ class FetchSessionCache {
   static std::int32_t next_epoch(std::int32_t epoch);
 
  private:
+  struct KeyView {
+    protocol::Uuid topic_id{};
+    std::string_view topic;
+    std::int32_t partition = 0;
+    bool operator==(const KeyView&) const = default;
+  };
+  struct KeyViewHash {
+    std::size_t operator()(const KeyView& key) const noexcept;
+  };
+  static KeyView view(const FetchPartitionKey& key) {
+    return {.topic_id = key.topic_id, .topic = key.topic, .partition = key.partition};
+  }
+
   struct CachedPartition {
     FetchSessionPartition partition;
     std::int64_t high_watermark = -1;  // as last answered
@@ -149,9 +163,9 @@ class FetchSessionCache {
     bool uses_topic_ids = false;
     std::int64_t last_used_ms = 0;
     std::list<CachedPartition> partitions;  // fetch order
-    std::unordered_map<FetchPartitionKey, std::list<CachedPartition>::iterator,
-                       FetchPartitionKeyHash>
-        index;
+    // Keyed by views of the keys in `partitions` (list nodes never move), so that a topic
+    // name is stored once.
+    std::unordered_map<KeyView, std::list<CachedPartition>::iterator, KeyViewHash> index;
     std::list<std::int32_t>::iterator lru;  // position in lru_
   };
 

@@ -227,6 +227,32 @@ TEST(FetchSessionCache, ThePartitionsOfAllSessionsAreBounded) {
   EXPECT_EQ(cache.cached_partitions(), 3u);
 }
 
+TEST(FetchSessionCache, LongTopicNamesSurviveAddsMovesAndForgets) {
+  FetchSessionCache cache(10, 100, 1);
+  const std::string a(200, 'a');
+  const std::string b(200, 'b');
+  const auto context = cache.open(full({named(a, 0), named(b, 0)}), 0);
+  const std::vector<FetchPartitionOutcome> quiet_both{quiet(5), quiet(5)};
+  const std::int32_t id = cache.answer(context, quiet_both, 0).session_id;
+  ASSERT_GT(id, 0);
+  // a[0] gets records and moves to the end; then b[0] is forgotten and c[0] added.
+  const auto first = cache.open(incremental(id, 1), 0);
+  const std::vector<FetchPartitionOutcome> a_grows{
+      {.high_watermark = 6, .log_start_offset = 0, .has_records = true}, quiet(5)};
+  cache.answer(first, a_grows, 0);
+  const std::string c(200, 'c');
+  const auto second = cache.open(incremental(id, 2, {named(c, 0)}, {named(b, 0).key}), 0);
+  ASSERT_EQ(second.kind, Kind::kIncremental);
+  ASSERT_EQ(second.partitions.size(), 2u);
+  EXPECT_EQ(second.partitions[0].key.topic, a);
+  EXPECT_EQ(second.partitions[1].key.topic, c);
+  // Named again, a[0] is found (not added twice).
+  const auto third = cache.open(incremental(id, 3, {named(a, 0, 6)}), 0);
+  ASSERT_EQ(third.partitions.size(), 2u);
+  EXPECT_EQ(third.partitions[0].params.fetch_offset, 6);
+  EXPECT_EQ(cache.cached_partitions(), 2u);
+}
+
 TEST(FetchSessionCache, EpochsWrapToOne) {
   EXPECT_EQ(FetchSessionCache::next_epoch(1), 2);
   EXPECT_EQ(FetchSessionCache::next_epoch(2147483647), 1);

@@ -36,8 +36,8 @@ inline constexpr std::int64_t kFixedProcessBytes = 32 * kMiB;
 inline constexpr std::int64_t kBytesPerPartition = 256;
 inline constexpr std::int64_t kBytesPerTopic = 1024;
 // Fetch sessions hold at most --max-partitions partitions together (FetchSessionCache), each
-// a list node and a hash node with its key: about 256 B with topic ids or names of up to 15
-// bytes (a longer name is allocated, twice), so this is an estimate, not a hard bound.
+// a list node with its key and a hash node viewing it: about 256 B with topic ids or names of
+// up to 15 bytes (a longer name is allocated once more), so this is an estimate.
 inline constexpr std::int64_t kFetchSessionBytesPerPartition = 256;
 // A connection's own memory: its first receive buffer (16 KiB, taken even when the requests'
 // share is full, so a connection can always be read), its coroutines and its state.
