@@ -10,13 +10,11 @@
 // The first member is assigned at once with both protocols; the second member's partitions
 // come once the first gave them up, which it learns with its next heartbeat: the heartbeat
 // interval sets "both assigned".
-// ($KGROUPSD picks the binary). group.protocol=consumer needs a kgroupsd advertising
-// Metadata v12; with an older one its rows say why they are missing.
+// ($KGROUPSD picks the binary).
 'use strict';
 
 const Kafka = require('node-rdkafka');
 const { startKgroupsd } = require('./kgroupsd');
-const { consumerProtocolSkip } = require('./helpers');
 
 const argv = process.argv.slice(2);
 const dashes = argv.indexOf('--');
@@ -99,16 +97,11 @@ async function bench(protocol) {
 }
 
 (async () => {
-  const skip = consumerProtocolSkip();
   console.log(`2 members, 6 partitions, ${RUNS} runs per protocol, heartbeat interval ` +
     `${HEARTBEAT_MS ? `${HEARTBEAT_MS} ms` : 'default (classic 3000 ms, consumer 5000 ms)'}, ` +
     `kgroupsd flags: ${brokerFlags.join(' ') || '(defaults)'}`);
   console.log('ms from subscribe() to:      first member assigned   both assigned   3+3 split   (medians; min-max of split)');
   for (const protocol of ['consumer', 'classic']) {
-    if (protocol === 'consumer' && skip) {
-      console.log(`group.protocol=${protocol}: not measured: ${skip}`);
-      continue;
-    }
     const results = await bench(protocol);
     const f = (x) => x.toFixed(1).padStart(8);
     const splits = results.map((r) => r.split);

@@ -7,25 +7,21 @@
 // leave (disconnect) rebalances at once. Classic only: a static member (group.instance.id)
 // restarting within its session timeout gets its partitions back without a rebalance.
 // Members run in child processes (member.js), so SIGKILL is real. Every test starts its own
-// kgroupsd. The consumer-protocol tests are skipped, saying why, while kgroupsd advertises
-// Metadata below v12: librdkafka needs topic ids for KIP-848.
+// kgroupsd. (librdkafka needs Metadata v12, topic ids, for KIP-848: kgroupsd serves it.)
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startKgroupsd } = require('./kgroupsd');
-const { until, sleep, produce, startMember, consumerProtocolSkip } = require('./helpers');
+const { until, sleep, produce, startMember } = require('./helpers');
 
 const PARTITIONS = 6;
 const ALL = [0, 1, 2, 3, 4, 5];
 
-const consumerSkip = consumerProtocolSkip();
-
-// Per protocol: whether to skip, kgroupsd's flags for a session timeout of `sessionMs`, and a
+// Per protocol: kgroupsd's flags for a session timeout of `sessionMs`, and a
 // member's config for it (the classic protocol sets it per member; KIP-848 on the broker).
 const PROTOCOLS = {
   classic: {
-    skip: false,
     brokerFlags: () => ['--group-min-session-timeout-ms', '1000'],
     member: (sessionMs) => ({
       'group.protocol': 'classic', 'session.timeout.ms': sessionMs, 'heartbeat.interval.ms': 300,
@@ -33,7 +29,6 @@ const PROTOCOLS = {
     expiredLog: (sessionMs) => new RegExp(`sent no heartbeat within its session timeout of ${sessionMs} ms`),
   },
   consumer: {
-    skip: consumerSkip,
     brokerFlags: (sessionMs) => ['--group-consumer-session-timeout-ms', String(sessionMs),
       '--group-consumer-heartbeat-interval-ms', '300'],
     member: () => ({ 'group.protocol': 'consumer' }),
@@ -68,7 +63,7 @@ const messages = (count) => Array.from({ length: count }, (_, i) => ({
 }));
 
 for (const [name, protocol] of Object.entries(PROTOCOLS)) {
-  test(`${name}: two members split a 6-partition topic with no overlap and no gap`, { skip: protocol.skip }, async () => {
+  test(`${name}: two members split a 6-partition topic with no overlap and no gap`, async () => {
     await withBroker(protocol.brokerFlags(30000), async (broker, members) => {
       const config = protocol.member(30000);
       members.push(startMember(broker.bootstrap, `${name}-split`, 'rdk-groups', config));
@@ -91,7 +86,7 @@ for (const [name, protocol] of Object.entries(PROTOCOLS)) {
     });
   });
 
-  test(`${name}: a SIGKILLed member's partitions go to the survivor, resumed from its last commit`, { skip: protocol.skip }, async () => {
+  test(`${name}: a SIGKILLed member's partitions go to the survivor, resumed from its last commit`, async () => {
     const sessionMs = 3000;
     await withBroker(protocol.brokerFlags(sessionMs), async (broker, members) => {
       await produce(broker.bootstrap, 'rdk-groups', messages(60)); // offsets 0-9 on each partition
@@ -125,7 +120,7 @@ for (const [name, protocol] of Object.entries(PROTOCOLS)) {
     });
   });
 
-  test(`${name}: a clean leave (disconnect) rebalances at once`, { skip: protocol.skip }, async () => {
+  test(`${name}: a clean leave (disconnect) rebalances at once`, async () => {
     await withBroker(protocol.brokerFlags(30000), async (broker, members) => {
       const config = protocol.member(30000);
       members.push(startMember(broker.bootstrap, `${name}-leave`, 'rdk-groups', config));

@@ -113,20 +113,4 @@ function startMember(bootstrap, groupId, topic, config = {}) {
   return member;
 }
 
-// The highest Metadata version kgroupsd advertises (from --print-protocol-table).
-function advertisedMetadataMax() {
-  const table = execFileSync(binary(), ['--print-protocol-table'], { encoding: 'utf8' });
-  const row = table.split('\n').find((line) => line.startsWith('| Metadata |'));
-  const versions = row.split('|')[3].trim();
-  return Number(versions.split('-').pop());
-}
-
-// librdkafka 2.12 runs group.protocol=consumer only against a broker advertising Metadata
-// v12 (topic ids); a reason to skip those tests, or false.
-function consumerProtocolSkip() {
-  const max = advertisedMetadataMax();
-  return max >= 12 ? false
-    : `kgroupsd advertises Metadata up to v${max}; librdkafka's group.protocol=consumer needs v12 (topic ids)`;
-}
-
-module.exports = { TIMEOUT_MS, until, sleep, produce, startMember, consumerProtocolSkip };
+module.exports = { TIMEOUT_MS, until, sleep, produce, startMember };

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // node-rdkafka 3.6.1 (librdkafka 2.12.0) against kgroupsd: keyed messages produced to
-// chosen partitions (uncompressed, gzip, snappy, lz4) are read back by partition and offset,
-// key and value intact. Not zstd: librdkafka compresses with zstd only for Produce v7+ (and
-// Fetch v10+); kgroupsd advertises Produce 0-3, so librdkafka would send it uncompressed.
+// chosen partitions (uncompressed, gzip, snappy, lz4, zstd) are read back by partition and
+// offset, key and value intact. (librdkafka compresses with zstd only for Produce v7+ and
+// Fetch v10+, which kgroupsd serves.)
 'use strict';
 
 const test = require('node:test');
@@ -17,7 +17,7 @@ let broker;
 
 test.before(async () => {
   broker = await startKgroupsd(['--topic', 'rdk-none:6', '--topic', 'rdk-gzip:6', '--topic', 'rdk-snappy:6',
-    '--topic', 'rdk-lz4:6']);
+    '--topic', 'rdk-lz4:6', '--topic', 'rdk-zstd:6']);
 });
 
 test.after(async () => {
@@ -60,7 +60,7 @@ function readBack(topic, count) {
   });
 }
 
-for (const codec of ['none', 'gzip', 'snappy', 'lz4']) {
+for (const codec of ['none', 'gzip', 'snappy', 'lz4', 'zstd']) {
   test(`keyed messages (compression ${codec}) are read back by partition and offset`, async () => {
     const topic = `rdk-${codec}`;
     const messages = Array.from({ length: 60 }, (_, i) => ({
