@@ -3,12 +3,65 @@
 tests that send request versions kafka-python has no structs for. Independent of kgroupsd's
 generated codec on purpose: a test encoded by the code under test could not catch its bugs.
 
-Writer builds a body field by field; Reader takes one apart; exchange() sends a body over a
+Writer builds a body field by field (or the functions uvarint, i8-i64, cstr, cbytes, carray
+and TAGS build one value at a time); Reader takes one apart; exchange() sends a body over a
 RawConnection with the request header its version needs (v2 when flexible: a tagged-field
 section after the client id) and returns the response body after its header (v1 when
-flexible: a tagged-field section after the correlation id)."""
+flexible: a tagged-field section after the correlation id); flexible_request() does that for
+a flexible version and returns a Reader."""
 import struct
 
+
+# --- Encoding, one value at a time (flexible forms) --------------------------------------------
+
+def uvarint(value):
+    """An unsigned varint (LEB128), as compact lengths and tagged fields use."""
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def i8(value):
+    return struct.pack(">b", value)
+
+
+def i16(value):
+    return struct.pack(">h", value)
+
+
+def i32(value):
+    return struct.pack(">i", value)
+
+
+def i64(value):
+    return struct.pack(">q", value)
+
+
+def cstr(value):
+    """A compact nullable string."""
+    if value is None:
+        return uvarint(0)
+    raw = value.encode() if isinstance(value, str) else value
+    return uvarint(len(raw) + 1) + raw
+
+
+def cbytes(value):
+    """Compact nullable bytes."""
+    return uvarint(0) if value is None else uvarint(len(value) + 1) + value
+
+
+def carray(items):
+    """A compact array of already-encoded items."""
+    return uvarint(len(items) + 1) + b"".join(items)
+
+
+TAGS = uvarint(0)  # an empty tagged-field section
+
+
+# --- Encoding, field by field, flexible or not --------------------------------------------------
 
 class Writer:
     def __init__(self, flexible):
@@ -35,10 +88,7 @@ class Writer:
         return self.int8(1 if value else 0)
 
     def uvarint(self, value):
-        while value >= 0x80:
-            self.data.append((value & 0x7F) | 0x80)
-            value >>= 7
-        self.data.append(value)
+        self.data += uvarint(value)
         return self
 
     def string(self, value):
@@ -161,6 +211,26 @@ class Reader:
 
     def at_end(self):
         return self.pos == len(self.data)
+
+    def end(self):
+        assert self.at_end(), f"{len(self.data) - self.pos} bytes left over"
+
+    # Short names for flexible versions, for tests that read field by field with closures:
+    # carray() takes a reader function of no arguments.
+    i8, i16, i32, i64 = int8, int16, int32, int64
+    cstr = string
+    cbytes = blob
+
+    def take(self, count):
+        return self._take(count)
+
+    def carray(self, read_item):
+        return self.array(lambda _reader: read_item())
+
+
+def flexible_request(connection, api_key, version, body):
+    """Sends `body` (a flexible version) and returns a Reader over the response body."""
+    return Reader(exchange(connection, api_key, version, body, flexible=True), True)
 
 
 def exchange(connection, api_key, version, body, flexible):

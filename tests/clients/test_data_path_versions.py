@@ -3,111 +3,12 @@
 (fetch sessions, incremental fetches, topic ids), ListOffsets v7-v10 and Metadata v12. The
 requests are encoded and the responses decoded byte by byte here (kafka-python 2.0.2 has no
 structs for these flexible versions), so a field out of place fails the test."""
-import struct
 import uuid
 
 from kafka.record import MemoryRecords
 
+from flexible_wire import TAGS, carray, cbytes, cstr, flexible_request, i8, i16, i32, i64, uvarint
 from raw_client import RawConnection, record_batch
-
-
-# --- A minimal codec for flexible versions (compact types, tagged fields) ---------------------
-
-def uvarint(value):
-    out = b""
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out += bytes([byte | 0x80])
-        else:
-            return out + bytes([byte])
-
-
-def i8(v): return struct.pack(">b", v)
-def i16(v): return struct.pack(">h", v)
-def i32(v): return struct.pack(">i", v)
-def i64(v): return struct.pack(">q", v)
-
-
-def cstr(value):
-    """A compact (nullable) string."""
-    if value is None:
-        return uvarint(0)
-    data = value.encode()
-    return uvarint(len(data) + 1) + data
-
-
-def cbytes(value):
-    return uvarint(0) if value is None else uvarint(len(value) + 1) + value
-
-
-def carray(items):
-    return uvarint(len(items) + 1) + b"".join(items)
-
-
-TAGS = uvarint(0)  # no tagged fields
-
-
-class Reader:
-    def __init__(self, data):
-        self.data = data
-        self.pos = 0
-
-    def take(self, count):
-        assert self.pos + count <= len(self.data), "response shorter than its fields"
-        chunk = self.data[self.pos:self.pos + count]
-        self.pos += count
-        return chunk
-
-    def i8(self): return struct.unpack(">b", self.take(1))[0]
-    def i16(self): return struct.unpack(">h", self.take(2))[0]
-    def i32(self): return struct.unpack(">i", self.take(4))[0]
-    def i64(self): return struct.unpack(">q", self.take(8))[0]
-    def uuid(self): return self.take(16)
-
-    def uvarint(self):
-        shift = value = 0
-        while True:
-            byte = self.take(1)[0]
-            value |= (byte & 0x7F) << shift
-            if not byte & 0x80:
-                return value
-            shift += 7
-
-    def cstr(self):
-        length = self.uvarint()
-        return None if length == 0 else self.take(length - 1).decode()
-
-    def cbytes(self):
-        length = self.uvarint()
-        return None if length == 0 else self.take(length - 1)
-
-    def carray(self, read_item):
-        length = self.uvarint()
-        return None if length == 0 else [read_item() for _ in range(length - 1)]
-
-    def tags(self):
-        for _ in range(self.uvarint()):
-            self.uvarint()
-            self.take(self.uvarint())
-
-    def end(self):
-        assert self.pos == len(self.data), f"{len(self.data) - self.pos} bytes left over"
-
-
-def flexible_request(connection, api_key, version, body):
-    """Sends `body` with request header v2 and returns a Reader past response header v1."""
-    connection.correlation_id += 1
-    client_id = connection.client_id
-    header = i16(api_key) + i16(version) + i32(connection.correlation_id) + \
-        i16(len(client_id)) + client_id + TAGS
-    connection.send_frame(header + body)
-    correlation_id, response = connection.receive()
-    assert correlation_id == connection.correlation_id
-    reader = Reader(response)
-    reader.tags()  # response header v1
-    return reader
 
 
 # --- Produce ------------------------------------------------------------------------------

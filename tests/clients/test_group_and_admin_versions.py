@@ -418,7 +418,7 @@ def list_groups_v5(connection, states=(), types=()):
     assert reader.int16() == NONE
 
     def read_group(r):
-        group_id, _protocol_type, state, group_type = r.string(), r.string(), r.string(), r.string()
+        group_id, _, state, group_type = r.string(), r.string(), r.string(), r.string()
         r.tags()
         return group_id, group_type, state
 

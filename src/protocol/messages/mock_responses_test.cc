@@ -8,13 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "protocol/messages/recorded_frames.h"
 #include "protocol/messages/request_types.h"
 #include "protocol/record_batch.h"
 #include "protocol/request_header.h"
@@ -22,30 +21,10 @@
 namespace kgroups::protocol {
 namespace {
 
-struct MockResponse {
-  std::string client;
-  int api_key = 0;
-  int api_version = 0;
-  std::vector<std::uint8_t> bytes;  // correlation id + body
-};
+// A recorded response: bytes are the correlation id and the body (response header v0).
+using MockResponse = RecordedFrame;
 
-std::vector<MockResponse> load_responses() {
-  std::ifstream file(std::string(KGROUPS_PROTOCOL_TESTDATA) + "/mock_responses.txt");
-  std::vector<MockResponse> responses;
-  std::string line;
-  while (std::getline(file, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    MockResponse response;
-    std::string hex;
-    fields >> response.client >> response.api_key >> response.api_version >> hex;
-    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
-      response.bytes.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-    }
-    responses.push_back(std::move(response));
-  }
-  return responses;
-}
+std::vector<MockResponse> load_responses() { return load_recorded_frames("mock_responses.txt"); }
 
 const std::vector<MockResponse>& responses() {
   static const std::vector<MockResponse> kLoaded = load_responses();

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Request frames recorded from real clients (testdata/*_frames.txt, one frame a line:
-// "<client> <api_key> <api_version> <hex of the frame after its size prefix>"), loaded for
-// the golden-bytes tests, and decode_frame() to decode one with a request type's decoder.
+// Frames recorded from real clients and brokers (testdata/*_frames.txt for requests,
+// testdata/mock_responses.txt for responses; one frame a line: "<client> <api_key>
+// <api_version> <hex of the frame after its size prefix>"), loaded for the golden-bytes
+// tests, and decode_frame() to decode a request frame with a request type's decoder.
 // Test-only; thread-safe as plain values.
 #pragma once
 
