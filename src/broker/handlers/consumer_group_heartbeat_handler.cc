@@ -72,12 +72,13 @@ Response to_response(ConsumerGroupHeartbeatResult result) {
   response.member_epoch = result.member_epoch;
   response.heartbeat_interval_ms = result.heartbeat_interval_ms;
   if (result.assignment) {
-    auto& assignment = response.assignment.emplace();
+    Response::Assignment assignment;
     assignment.topic_partitions.reserve(result.assignment->size());
     for (TopicPartitions& topic : *result.assignment) {
       assignment.topic_partitions.push_back(
           {.topic_id = topic.topic_id, .partitions = std::move(topic.partitions)});
     }
+    response.assignment = std::move(assignment);
   }
   return response;
 }

@@ -56,7 +56,7 @@ bool is_librdkafka_all_topics_metadata(const ClientFrame& frame) {
   static const std::vector<std::uint8_t> kTail{0, 0, 0, 0, 1, 0, 0};
   return frame.client == "node_rdkafka" && frame.api_key == static_cast<int>(ApiKey::kMetadata) &&
          frame.api_version >= 9 && frame.bytes.size() > kTail.size() &&
-         std::equal(kTail.begin(), kTail.end(), frame.bytes.end() - kTail.size());
+         std::equal(kTail.rbegin(), kTail.rend(), frame.bytes.rbegin());
 }
 
 // The first node-rdkafka frame of (key, version), decoded; fails the test if there is none.
