@@ -24,8 +24,21 @@ void log_coordinator_line(std::string_view line) { log_info(line); }
 CoordinatorService::CoordinatorService(CoordinatorConfig config,
                                        ConsumerGroupConfig consumer_config,
                                        const TopicCatalog& catalog)
-    : classic_(config, clock_, log_coordinator_line),
-      consumer_(consumer_config, clock_, catalog, log_coordinator_line) {}
+    : stored_bytes_budget_(config.max_stored_bytes),
+      classic_(config, clock_, log_coordinator_line),
+      consumer_(consumer_config, clock_, catalog, log_coordinator_line) {
+  share_stored_bytes();
+}
+
+void CoordinatorService::share_stored_bytes() {
+  if (stored_bytes_budget_ == 0) return;
+  // At least 1: 0 would mean "no bound".
+  auto left = [this](std::size_t used) {
+    return used < stored_bytes_budget_ ? stored_bytes_budget_ - used : std::size_t{1};
+  };
+  classic_.set_max_stored_bytes(left(consumer_.stored_bytes()));
+  consumer_.set_max_stored_bytes(left(classic_.stored_bytes()));
+}
 
 void CoordinatorService::start(const asio::any_io_executor& executor) {
   if (running_) return;
@@ -34,6 +47,7 @@ void CoordinatorService::start(const asio::any_io_executor& executor) {
 }
 
 void CoordinatorService::join_group(JoinGroupParams params, JoinGroupCallback done) {
+  share_stored_bytes();
   if (consumer_.has_group(params.group_id)) {
     done(join_error(GroupError::kInconsistentGroupProtocol, params.member_id));
   } else {
@@ -43,6 +57,7 @@ void CoordinatorService::join_group(JoinGroupParams params, JoinGroupCallback do
 }
 
 void CoordinatorService::sync_group(SyncGroupParams params, SyncGroupCallback done) {
+  share_stored_bytes();
   if (consumer_.has_group(params.group_id)) {
     SyncGroupResult result;
     result.error = GroupError::kUnknownMemberId;
@@ -85,6 +100,7 @@ GroupSummary CoordinatorService::describe_group(std::string_view group_id) {
 
 ConsumerGroupHeartbeatResult CoordinatorService::consumer_group_heartbeat(
     const ConsumerGroupHeartbeatParams& params) {
+  share_stored_bytes();
   ConsumerGroupHeartbeatResult result;
   if (!consumer_.has_group(params.group_id) && classic_.has_group(params.group_id)) {
     std::optional<std::vector<PartitionOffset>> offsets =
@@ -120,6 +136,7 @@ ConsumerGroupDescription CoordinatorService::describe_consumer_group(std::string
 }
 
 OffsetCommitResult CoordinatorService::commit_offsets(const OffsetCommitParams& params) {
+  share_stored_bytes();
   OffsetCommitResult result = consumer_.has_group(params.group_id)
                                   ? consumer_.commit_offsets(params)
                                   : classic_.commit_offsets(params);

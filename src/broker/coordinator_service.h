@@ -9,7 +9,9 @@
 //   offsets, as Kafka does; a classic member of a consumer group, or a consumer member of a
 //   classic group with members, is refused);
 // - re-arms the expiry timer (sessions, rebalance and sync timeouts of both coordinators), so
-//   no handler has to remember to.
+//   no handler has to remember to;
+// - shares the groups' memory (CoordinatorConfig::max_stored_bytes) between the two: before a
+//   call that may store more, each coordinator's bound is what the other leaves of it.
 // Coordinator log lines go to the broker's log at INFO.
 // Not thread-safe: lives on the broker's network thread like the rest of Broker.
 #pragma once
@@ -90,7 +92,10 @@ class CoordinatorService {
   // Waits for the next deadline and applies what is due, for as long as the io_context runs.
   asio::awaitable<void> run_expiries();
   [[nodiscard]] std::optional<Clock::TimePoint> next_deadline() const;
+  // Sets each coordinator's bound to what the other leaves of the shared groups budget.
+  void share_stored_bytes();
 
+  std::size_t stored_bytes_budget_ = 0;  // both coordinators together; 0: no bound
   SteadyClock clock_;
   GroupCoordinator classic_;
   ConsumerGroupCoordinator consumer_;

@@ -125,3 +125,44 @@ TEST_F(CoordinatorServiceTest, ConsumerGroupCommitsAreFencedByMemberEpoch) {
 
 }  // namespace
 }  // namespace kgroups::broker
+
+namespace kgroups::broker {
+namespace {
+
+// The groups' memory is one budget: what classic groups keep is not there for consumer
+// groups, and the other way round.
+TEST(CoordinatorServiceMemory, BothProtocolsShareOneGroupsBudget) {
+  InMemoryTopicCatalog catalog;
+  catalog.create_topic("orders", 6);
+  CoordinatorConfig config;
+  config.min_session_timeout_ms = 1;
+  config.max_stored_bytes = std::size_t{256} * 1024;
+  config.max_group_metadata_bytes = std::size_t{1024} * 1024;
+  CoordinatorService service(config, ConsumerGroupConfig{}, catalog);
+
+  ConsumerGroupHeartbeatParams consumer = consumer_join("consumer-group");
+  consumer.subscribed_topic_names->resize(120);
+  for (std::size_t i = 0; i < 120; ++i) {
+    (*consumer.subscribed_topic_names)[i] = std::to_string(i) + std::string(900, 't');
+  }
+  // Alone, the consumer member fits the budget (about 230 KB of names and overheads)...
+  {
+    CoordinatorService alone(config, ConsumerGroupConfig{}, catalog);
+    EXPECT_EQ(alone.consumer_group_heartbeat(consumer).error, GroupError::kNone);
+  }
+  // ...but not once a classic member keeps 100 KB of protocol metadata.
+  JoinGroupParams classic = classic_join("classic-group");
+  classic.protocols = {
+      GroupProtocol{"range", std::vector<std::uint8_t>(std::size_t{100} * 1024, 1)}};
+  GroupError joined = GroupError::kUnknownMemberId;
+  service.join_group(std::move(classic),
+                     [&](const JoinGroupResult& result) { joined = result.error; });
+  ASSERT_EQ(joined, GroupError::kNone);
+  ASSERT_GT(service.classic().stored_bytes(), 100u * 1024);
+  const ConsumerGroupHeartbeatResult refused = service.consumer_group_heartbeat(consumer);
+  EXPECT_EQ(refused.error, GroupError::kCoordinatorLoadInProgress);
+  EXPECT_EQ(service.consumer().stored_bytes(), 0u);
+}
+
+}  // namespace
+}  // namespace kgroups::broker

@@ -55,9 +55,37 @@ void ConsumerGroup::set_partition_epochs(const ConsumerAssignment& partitions, s
   }
 }
 
+std::size_t consumer_member_bytes(const ConsumerGroupMember& member) {
+  // The member struct in its map node, and its id as the node's key.
+  constexpr std::size_t kMemberOverheadBytes = sizeof(ConsumerGroupMember) + 48 + 16;
+  // A subscribed name: its std::string in the member's vector, plus its node in the
+  // group's subscription counts (shared by members, charged to each).
+  constexpr std::size_t kNameOverheadBytes = sizeof(std::string) + 48 + 16;
+  auto text = [](const std::optional<std::string>& value) {
+    return value ? value->size() + 16 : 0;
+  };
+  std::size_t bytes = kMemberOverheadBytes + 2 * member.member_id.size() +
+                      text(member.instance_id) + text(member.rack_id) +
+                      text(member.server_assignor) + member.client_id.size() +
+                      member.client_host.size();
+  for (const std::string& name : member.subscribed_topic_names) {
+    bytes += kNameOverheadBytes + 2 * name.size();
+  }
+  return bytes;
+}
+
 // Adds (sign 1) or removes (sign -1) what the member contributes to the indexes.
 void ConsumerGroup::index_member(const ConsumerGroupMember& member, int sign) {
   const bool add = sign > 0;
+  const std::size_t bytes = consumer_member_bytes(member);
+  if (add) {
+    member_bytes_ += bytes;
+  } else {
+    member_bytes_ -= bytes;
+  }
+  if (member_bytes_total_ != nullptr) {
+    *member_bytes_total_ = add ? *member_bytes_total_ + bytes : *member_bytes_total_ - bytes;
+  }
   set_partition_epochs(member.assigned_partitions, member.member_epoch, add);
   set_partition_epochs(member.partitions_pending_revocation, member.member_epoch, add);
   for (const std::string& topic : member.subscribed_topic_names) {

@@ -35,9 +35,25 @@ std::string_view consumer_group_state_name(ConsumerGroupState state);
 
 enum class MemberTimer : std::uint8_t { kSession, kRebalance };
 
+// The bytes a member keeps beyond its assignment, the unit of
+// ConsumerGroupConfig::max_stored_bytes: its strings and subscribed topic names at their size
+// plus fixed overheads for the member struct, the map nodes that index it and allocation
+// headers (64-bit libstdc++ and glibc malloc). Its partitions are not counted here: they are
+// bounded by the cluster's partitions.
+std::size_t consumer_member_bytes(const ConsumerGroupMember& member);
+
 class ConsumerGroup {
  public:
-  explicit ConsumerGroup(std::string group_id) : group_id_(std::move(group_id)) {}
+  // `member_bytes_total`, when given, is a counter shared by the groups of a coordinator:
+  // each group adds what its members take (consumer_member_bytes) and subtracts what they
+  // give back, so the counter is their sum; it must outlive the group.
+  explicit ConsumerGroup(std::string group_id, std::size_t* member_bytes_total = nullptr)
+      : group_id_(std::move(group_id)), member_bytes_total_(member_bytes_total) {}
+  ConsumerGroup(const ConsumerGroup&) = delete;
+  ConsumerGroup& operator=(const ConsumerGroup&) = delete;
+  ~ConsumerGroup() {
+    if (member_bytes_total_ != nullptr) *member_bytes_total_ -= member_bytes_;
+  }
 
   [[nodiscard]] const std::string& group_id() const { return group_id_; }
 
@@ -58,6 +74,8 @@ class ConsumerGroup {
     return members_;
   }
   [[nodiscard]] std::size_t size() const { return members_.size(); }
+  // The sum of consumer_member_bytes() over the members.
+  [[nodiscard]] std::size_t member_bytes() const { return member_bytes_; }
 
   // Adds the member or replaces the one with its id, updating partition epochs,
   // the static-member index, subscription and assignor counts, and timers.
@@ -111,6 +129,8 @@ class ConsumerGroup {
   void set_partition_epochs(const ConsumerAssignment& partitions, std::int32_t epoch, bool add);
 
   std::string group_id_;
+  std::size_t* member_bytes_total_ = nullptr;
+  std::size_t member_bytes_ = 0;
   std::int32_t group_epoch_ = 0;
   std::int32_t assignment_epoch_ = 0;
   std::map<std::string, ConsumerGroupMember, std::less<>> members_;  // by member id

@@ -100,7 +100,7 @@ ConsumerGroup* ConsumerGroupCoordinator::find_group_to_change(std::string_view g
 }
 
 ConsumerGroup& ConsumerGroupCoordinator::create_group(std::string_view group_id) {
-  auto group = std::make_unique<ConsumerGroup>(std::string(group_id));
+  auto group = std::make_unique<ConsumerGroup>(std::string(group_id), &member_bytes_);
   ConsumerGroup& created = *group;
   groups_.emplace(std::string(group_id), std::move(group));
   touch(created);

@@ -64,6 +64,13 @@ class ConsumerGroupCoordinator {
   ConsumerGroupCoordinator(const ConsumerGroupCoordinator&) = delete;
   ConsumerGroupCoordinator& operator=(const ConsumerGroupCoordinator&) = delete;
 
+  // The bytes every group's members keep (consumer_member_bytes), the total that
+  // ConsumerGroupConfig::max_stored_bytes bounds.
+  [[nodiscard]] std::size_t stored_bytes() const { return member_bytes_; }
+  // Changes max_stored_bytes (0: no bound), e.g. to what the classic coordinator leaves of
+  // a shared budget; members already stored stay.
+  void set_max_stored_bytes(std::size_t bytes) { config_.max_stored_bytes = bytes; }
+
   // ConsumerGroupHeartbeat. Errors (nothing changes): INVALID_REQUEST (empty group,
   // instance or rack id; a regex subscription; member epoch 0 without rebalance
   // timeout, without subscribed topics, or with owned partitions; an empty member id
@@ -115,6 +122,11 @@ class ConsumerGroupCoordinator {
   [[nodiscard]] const ConsumerGroup* find_group(std::string_view group_id) const;
   ConsumerGroup* find_group_to_change(std::string_view group_id);
   ConsumerGroup& create_group(std::string_view group_id);
+  // Whether storing `member` in `group` (nullptr: a new group), in place of the member
+  // `replaced_id` (nullopt: none), would take stored_bytes() past max_stored_bytes.
+  [[nodiscard]] bool exceeds_stored_bytes(const ConsumerGroup* group,
+                                          std::optional<std::string> replaced_id,
+                                          const ConsumerGroupMember& member) const;
   void touch(const ConsumerGroup& group);
   void settle_touched_groups();
   void fire_due_timers();
@@ -155,6 +167,7 @@ class ConsumerGroupCoordinator {
   };
 
   ConsumerGroupConfig config_;
+  std::size_t member_bytes_ = 0;  // consumer_member_bytes() of every member of every group
   const Clock& clock_;
   const TopicCatalog& catalog_;
   Logger logger_;

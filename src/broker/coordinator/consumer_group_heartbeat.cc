@@ -124,6 +124,20 @@ std::optional<ConsumerGroupHeartbeatResult> ConsumerGroupCoordinator::refuse(
   return std::nullopt;
 }
 
+bool ConsumerGroupCoordinator::exceeds_stored_bytes(const ConsumerGroup* group,
+                                                    std::optional<std::string> replaced_id,
+                                                    const ConsumerGroupMember& member) const {
+  if (config_.max_stored_bytes == 0) return false;
+  std::size_t released = 0;
+  if (group != nullptr && replaced_id) {
+    if (const ConsumerGroupMember* current = group->find_member(*replaced_id)) {
+      released = consumer_member_bytes(*current);
+    }
+  }
+  const std::size_t needed = consumer_member_bytes(member);
+  return needed > released && member_bytes_ + (needed - released) > config_.max_stored_bytes;
+}
+
 ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
     const ConsumerGroupHeartbeatParams& params) {
   const bool joining = params.member_epoch == kJoinMemberEpoch;
@@ -208,8 +222,7 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
                             std::to_string(config_.max_group_size) + " members already");
   }
 
-  // Every check passed: change the group.
-  if (group == nullptr) group = &create_group(params.group_id);
+  // The member as this heartbeat leaves it (a copy: nothing has changed yet).
   const ConsumerAssignment assigned_before = member.assigned_partitions;
   const std::vector<std::string> subscription_before = member.subscribed_topic_names;
   if (params.instance_id) member.instance_id = params.instance_id;
@@ -222,6 +235,16 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
   member.client_id = params.client_id;
   member.client_host = params.client_host;
   member.session_deadline = now() + std::chrono::milliseconds(config_.session_timeout_ms);
+  if (exceeds_stored_bytes(
+          group, adds_member ? std::nullopt : std::optional(replaced_member_id.value_or(member_id)),
+          member)) {
+    return error_result(GroupError::kCoordinatorLoadInProgress,
+                        "the consumer groups' share of memory is full (--max-memory); retry "
+                        "later or give the broker more memory");
+  }
+
+  // Every check passed: change the group.
+  if (group == nullptr) group = &create_group(params.group_id);
   if (adds_member) log("group \"" + group->group_id() + "\": member " + member_id + " joined");
   if (replaced_member_id) {
     log("group \"" + group->group_id() + "\": static member " + member_id + " (instance " +

@@ -207,6 +207,9 @@ class GroupCoordinator {
   // Returns the bytes all groups keep (stored_bytes.h), the total max_stored_bytes
   // bounds. Kept up to date call by call; 0 without groups.
   [[nodiscard]] std::size_t stored_bytes() const { return stored_bytes_; }
+  // Changes max_stored_bytes (0: no bound), e.g. to what another coordinator leaves of a
+  // shared budget; what is stored already stays.
+  void set_max_stored_bytes(std::size_t bytes) { config_.max_stored_bytes = bytes; }
 
   // Returns stored_bytes() recomputed by visiting every group, member and offset:
   // O(everything), for tests that check the running total.

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// ConsumerGroupConfig::max_stored_bytes: what members keep (ids, subscribed topic names) is
+// counted, a heartbeat that would keep more is refused with COORDINATOR_LOAD_IN_PROGRESS and
+// changes nothing, and members that go give their bytes back.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "broker/coordinator/consumer_group_test_harness.h"
+
+namespace kgroups::broker {
+namespace {
+
+SimulatedConsumer subscriber(std::string group_id, std::size_t topics, std::size_t name_bytes) {
+  SimulatedConsumer consumer{.group_id = std::move(group_id)};
+  for (std::size_t i = 0; i < topics; ++i) {
+    std::string name = std::to_string(i);
+    name.resize(name_bytes, 'x');
+    consumer.topics.push_back(std::move(name));
+  }
+  return consumer;
+}
+
+TEST(ConsumerGroupMemory, MembersAreCountedAndGiveTheirBytesBackWhenTheyLeave) {
+  ConsumerGroupHarness harness;
+  EXPECT_EQ(harness.coordinator().stored_bytes(), 0u);
+  SimulatedConsumer small = subscriber("g", 1, 10);
+  SimulatedConsumer large = subscriber("g", 100, 500);
+  ASSERT_EQ(harness.join(small).error, GroupError::kNone);
+  const std::size_t one = harness.coordinator().stored_bytes();
+  EXPECT_GT(one, 0u);
+  ASSERT_EQ(harness.join(large).error, GroupError::kNone);
+  EXPECT_GT(harness.coordinator().stored_bytes(),
+            one + std::size_t{100} * 500);  // names are counted
+  ASSERT_EQ(harness.leave(large, kLeaveMemberEpoch).error, GroupError::kNone);
+  EXPECT_EQ(harness.coordinator().stored_bytes(), one);
+  ASSERT_EQ(harness.leave(small, kLeaveMemberEpoch).error, GroupError::kNone);
+  EXPECT_EQ(harness.coordinator().stored_bytes(), 0u);
+}
+
+TEST(ConsumerGroupMemory, AJoinPastTheBoundIsRefusedAndChangesNothing) {
+  ConsumerGroupHarness harness(ConsumerGroupConfig{.max_stored_bytes = std::size_t{64} * 1024});
+  SimulatedConsumer first = subscriber("g", 10, 100);
+  ASSERT_EQ(harness.join(first).error, GroupError::kNone);
+  const std::size_t before = harness.coordinator().stored_bytes();
+  const std::int32_t group_epoch = harness.describe("g").group_epoch;
+
+  SimulatedConsumer greedy = subscriber("g", 200, 1000);  // about 200 KB of topic names
+  const ConsumerGroupHeartbeatResult refused = harness.join(greedy);
+  EXPECT_EQ(refused.error, GroupError::kCoordinatorLoadInProgress);
+  EXPECT_NE(refused.error_message.find("--max-memory"), std::string::npos);
+  EXPECT_EQ(harness.coordinator().stored_bytes(), before);
+  EXPECT_EQ(harness.describe("g").group_epoch, group_epoch);
+  EXPECT_EQ(harness.describe("g").members.size(), 1u);
+  // A new group is refused the same way, and not created.
+  SimulatedConsumer elsewhere = subscriber("other", 200, 1000);
+  EXPECT_EQ(harness.join(elsewhere).error, GroupError::kCoordinatorLoadInProgress);
+  EXPECT_EQ(harness.describe("other").error, GroupError::kGroupIdNotFound);
+  // What fits still joins.
+  SimulatedConsumer modest = subscriber("g", 5, 100);
+  EXPECT_EQ(harness.join(modest).error, GroupError::kNone);
+}
+
+TEST(ConsumerGroupMemory, AMemberMayShrinkItsSubscriptionWhenTheBoundIsReached) {
+  ConsumerGroupHarness harness;
+  SimulatedConsumer member = subscriber("g", 50, 200);
+  ASSERT_EQ(harness.join(member).error, GroupError::kNone);
+  harness.coordinator().set_max_stored_bytes(harness.coordinator().stored_bytes());
+  member.topics.resize(10);
+  ConsumerGroupHeartbeatParams params = ConsumerGroupHarness::heartbeat_params(member);
+  params.subscribed_topic_names = member.topics;
+  EXPECT_EQ(harness.send(member, params).error, GroupError::kNone);
+  member.topics = subscriber("g", 60, 200).topics;
+  params = ConsumerGroupHarness::heartbeat_params(member);
+  params.subscribed_topic_names = member.topics;
+  EXPECT_EQ(harness.send(member, params).error, GroupError::kCoordinatorLoadInProgress);
+}
+
+}  // namespace
+}  // namespace kgroups::broker
