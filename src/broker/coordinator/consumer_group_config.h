@@ -33,9 +33,9 @@ struct ConsumerGroupConfig {
   // Bytes of an OffsetCommit partition's metadata string; a longer one gets
   // OFFSET_METADATA_TOO_LARGE and is not stored (offset.metadata.max.bytes).
   std::size_t offset_metadata_max_bytes = 4096;
-  // Bytes all members of all groups may keep (consumer_member_bytes: ids and subscribed
-  // topic names); a heartbeat that would keep more gets COORDINATOR_LOAD_IN_PROGRESS
-  // (retriable). 0: no bound.
+  // Bytes all groups may keep: members' ids and subscribed topic names
+  // (consumer_member_bytes) and committed offsets; a heartbeat or commit that would keep
+  // more gets COORDINATOR_LOAD_IN_PROGRESS (retriable) and changes nothing. 0: no bound.
   std::size_t max_stored_bytes = 0;
 };
 

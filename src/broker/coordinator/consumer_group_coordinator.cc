@@ -85,6 +85,7 @@ void ConsumerGroupCoordinator::shutdown() {
   deadlines_.clear();
   touched_.clear();
   groups_.clear();
+  offset_bytes_ = 0;
 }
 
 const ConsumerGroup* ConsumerGroupCoordinator::find_group(std::string_view group_id) const {

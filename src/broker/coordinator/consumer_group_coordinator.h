@@ -64,9 +64,10 @@ class ConsumerGroupCoordinator {
   ConsumerGroupCoordinator(const ConsumerGroupCoordinator&) = delete;
   ConsumerGroupCoordinator& operator=(const ConsumerGroupCoordinator&) = delete;
 
-  // The bytes every group's members keep (consumer_member_bytes), the total that
-  // ConsumerGroupConfig::max_stored_bytes bounds.
-  [[nodiscard]] std::size_t stored_bytes() const { return member_bytes_; }
+  // The bytes every group's members (consumer_member_bytes) and committed offsets
+  // (OffsetStore::stored_bytes) keep, the total that ConsumerGroupConfig::max_stored_bytes
+  // bounds.
+  [[nodiscard]] std::size_t stored_bytes() const { return member_bytes_ + offset_bytes_; }
   // Changes max_stored_bytes (0: no bound), e.g. to what the classic coordinator leaves of
   // a shared budget; members already stored stay.
   void set_max_stored_bytes(std::size_t bytes) { config_.max_stored_bytes = bytes; }
@@ -168,6 +169,7 @@ class ConsumerGroupCoordinator {
 
   ConsumerGroupConfig config_;
   std::size_t member_bytes_ = 0;  // consumer_member_bytes() of every member of every group
+  std::size_t offset_bytes_ = 0;  // OffsetStore::stored_bytes() of every group
   const Clock& clock_;
   const TopicCatalog& catalog_;
   Logger logger_;

@@ -135,7 +135,7 @@ bool ConsumerGroupCoordinator::exceeds_stored_bytes(const ConsumerGroup* group,
     }
   }
   const std::size_t needed = consumer_member_bytes(member);
-  return needed > released && member_bytes_ + (needed - released) > config_.max_stored_bytes;
+  return needed > released && stored_bytes() + (needed - released) > config_.max_stored_bytes;
 }
 
 ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(

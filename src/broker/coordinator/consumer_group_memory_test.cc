@@ -79,3 +79,36 @@ TEST(ConsumerGroupMemory, AMemberMayShrinkItsSubscriptionWhenTheBoundIsReached) 
 
 }  // namespace
 }  // namespace kgroups::broker
+
+namespace kgroups::broker {
+namespace {
+
+TEST(ConsumerGroupMemory, CommittedOffsetsCountAndACommitPastTheBoundStoresNothing) {
+  ConsumerGroupHarness harness;
+  SimulatedConsumer member = subscriber("g", 1, 10);
+  ASSERT_EQ(harness.join(member).error, GroupError::kNone);
+  const std::size_t members_only = harness.coordinator().stored_bytes();
+  OffsetCommitParams commit;
+  commit.group_id = "g";
+  commit.member_id = member.member_id;
+  commit.generation_id = member.member_epoch;
+  for (int i = 0; i < 100; ++i) {
+    commit.offsets.push_back({.topic_partition = {"topic-" + std::to_string(i), 0},
+                              .committed = {.offset = 1, .metadata = std::string(1000, 'm')}});
+  }
+  ASSERT_EQ(harness.coordinator().commit_offsets(commit).error, GroupError::kNone);
+  const std::size_t with_offsets = harness.coordinator().stored_bytes();
+  EXPECT_GT(with_offsets, members_only + std::size_t{100} * 1000);
+
+  harness.coordinator().set_max_stored_bytes(with_offsets + 1000);
+  for (PartitionOffset& offset : commit.offsets) offset.topic_partition.partition = 1;
+  const OffsetCommitResult refused = harness.coordinator().commit_offsets(commit);
+  EXPECT_EQ(refused.error, GroupError::kCoordinatorLoadInProgress);
+  EXPECT_EQ(harness.coordinator().stored_bytes(), with_offsets);
+  // Committing again where offsets are stored already does not grow anything: allowed.
+  for (PartitionOffset& offset : commit.offsets) offset.topic_partition.partition = 0;
+  EXPECT_EQ(harness.coordinator().commit_offsets(commit).error, GroupError::kNone);
+}
+
+}  // namespace
+}  // namespace kgroups::broker

@@ -5,6 +5,7 @@
 // the generation's part, so a member that moved on, or was removed, cannot commit
 // over the new owner's progress.
 #include "broker/coordinator/consumer_group_coordinator.h"
+#include "broker/coordinator/stored_bytes.h"
 
 namespace kgroups::broker {
 namespace {
@@ -50,14 +51,28 @@ OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitPa
     if (!too_large) ++storing;
   }
   if (storing == 0) return result;
+  std::size_t growth = 0;  // counts a partition named twice twice: errs on the safe side
+  for (std::size_t i = 0; i < params.offsets.size(); ++i) {
+    if (result.partition_errors[i] != GroupError::kNone) continue;
+    growth += group == nullptr ? offset_entry_bytes(params.offsets[i].topic_partition.topic,
+                                                    params.offsets[i].committed.metadata)
+                               : group->offsets().growth_bytes(params.offsets[i].topic_partition,
+                                                               params.offsets[i].committed);
+  }
+  if (config_.max_stored_bytes > 0 && growth > 0 &&
+      stored_bytes() + growth > config_.max_stored_bytes) {
+    return fail(GroupError::kCoordinatorLoadInProgress);
+  }
   if (group == nullptr) {
     if (groups_.size() >= config_.max_groups) return fail(GroupError::kPolicyViolation);
     group = &create_group(params.group_id);
   }
+  const std::size_t offsets_before = group->offsets().stored_bytes();
   for (std::size_t i = 0; i < params.offsets.size(); ++i) {
     if (result.partition_errors[i] != GroupError::kNone) continue;
     group->offsets().commit(params.offsets[i].topic_partition, params.offsets[i].committed);
   }
+  offset_bytes_ = offset_bytes_ - offsets_before + group->offsets().stored_bytes();
   return result;
 }
 
