@@ -215,6 +215,11 @@ class Reader:
     def end(self):
         assert self.at_end(), f"{len(self.data) - self.pos} bytes left over"
 
+    def finish(self):
+        """Reads a body's closing tagged-field section and checks nothing follows."""
+        self.tags()
+        self.end()
+
     # Short names for flexible versions, for tests that read field by field with closures:
     # carray() takes a reader function of no arguments.
     i8, i16, i32, i64 = int8, int16, int32, int64

@@ -34,8 +34,7 @@ def produce(connection, version, topic, partition, records, acks=1):
 
     topics = r.carray(topic_response)
     throttle = r.i32()
-    r.tags()
-    r.end()
+    r.finish()
     assert throttle == 0
     [(name, [answer])] = topics
     assert (name, answer["index"]) == (topic, partition)
@@ -96,8 +95,7 @@ def metadata_v12(connection, topics):
         return out
 
     topics = r.carray(topic)
-    r.tags()
-    r.end()
+    r.finish()
     assert throttle == 0 and controller == brokers[0][0] and cluster_id
     return topics
 
@@ -167,8 +165,7 @@ def fetch(connection, version, topics, session_id=0, session_epoch=-1, forgotten
         r.tags()
 
     r.carray(topic)
-    r.tags()
-    r.end()
+    r.finish()
     assert throttle == 0
     return error, answered_session, answered
 
@@ -312,8 +309,7 @@ def list_offsets(connection, version, topic, timestamps):
         return name, partitions
 
     [(name, partitions)] = r.carray(topic_response)
-    r.tags()
-    r.end()
+    r.finish()
     assert throttle == 0 and name == topic
     assert [p[0] for p in partitions] == list(range(len(timestamps)))
     return [p[1:] for p in partitions]

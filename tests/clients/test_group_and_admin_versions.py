@@ -42,8 +42,7 @@ def find_coordinators(connection, version, keys, key_type=0):
         return entry
 
     coordinators = reader.array(coordinator)
-    reader.tags()
-    assert reader.at_end()
+    reader.finish()
     return coordinators
 
 
@@ -93,8 +92,7 @@ def describe_cluster(connection, version, endpoint_type=1):
 
     result["brokers"] = reader.array(broker)
     result["authorized_operations"] = reader.int32()
-    reader.tags()
-    assert reader.at_end()
+    reader.finish()
     return result
 
 
@@ -153,8 +151,7 @@ def offsets_for_epochs(connection, topic, asks):
         r.tags()
 
     reader.array(read_topic)
-    reader.tags()
-    assert reader.at_end()
+    reader.finish()
     return answers
 
 
@@ -199,8 +196,7 @@ def create_topic_v7(connection, name, partitions, configs=(), validate_only=Fals
         return topic
 
     [topic] = reader.array(read_topic)
-    reader.tags()
-    assert reader.at_end()
+    reader.finish()
     return topic
 
 
@@ -311,8 +307,7 @@ def consumer_heartbeat(connection, group, member_id, epoch, topics=None, owned=N
 
         result["assignment"] = dict(reader.array(read_topic))
         reader.tags()
-    reader.tags()
-    assert reader.at_end()
+    reader.finish()
     return result
 
 
@@ -406,8 +401,7 @@ def describe_consumer_groups(connection, groups):
         return group
 
     described = reader.array(read_group)
-    reader.tags()
-    assert reader.at_end()
+    reader.finish()
     return described
 
 
@@ -423,8 +417,7 @@ def list_groups_v5(connection, states=(), types=()):
         return group_id, group_type, state
 
     groups = reader.array(read_group)
-    reader.tags()
-    assert reader.at_end()
+    reader.finish()
     return groups
 
 
