@@ -29,17 +29,12 @@
 #include <vector>
 
 #include "broker/batch_log.h"
+#include "broker/topic_config.h"
 #include "protocol/error_code.h"
 #include "protocol/result.h"
 #include "protocol/uuid.h"
 
 namespace kgroups::broker {
-
-// The settings of one topic that the broker acts on (Kafka's topic configs of those names).
-struct TopicConfig {
-  std::int64_t retention_ms = 604800000;  // retention.ms; -1 keeps records for ever
-  std::int64_t retention_bytes = -1;      // retention.bytes, per partition; -1: no limit
-};
 
 struct ClusterConfig {
   std::int32_t default_partitions = 6;  // partitions of auto-created topics (>= 1)
