@@ -143,6 +143,7 @@ std::size_t BatchLog::drop_front_segment() {
   segments_.erase(segments_.begin());
   log_start_offset_ =
       index_begin_ < index_.size() ? index_[index_begin_].base_offset : high_watermark_;
+  transactions_.on_log_start_moved(log_start_offset_);
   if (segments_.empty()) {
     index_ = std::vector<StoredBatch>();  // an empty log keeps no index memory
     index_begin_ = 0;

@@ -14,6 +14,9 @@
 // is empty and log_start_offset() == high_watermark()); the high watermark is the last
 // batch's last offset + 1. Views returned by batches_from() stay valid until a segment is
 // dropped (drop_*() or evict_oldest_segment()): callers use them before anything else runs.
+// transactions() is the partition's transaction index (PartitionTransactions): the log tells
+// it when its start offset moves; whoever appends transactional batches and markers tells it
+// about them.
 // Not thread-safe: the broker's single network thread owns every BatchLog.
 #pragma once
 
@@ -23,6 +26,8 @@
 #include <memory>
 #include <span>
 #include <vector>
+
+#include "broker/partition_transactions.h"
 
 namespace kgroups::broker {
 
@@ -76,6 +81,15 @@ class BatchLog {
   // The offset the next appended record gets; also Kafka's high watermark and log end offset
   // (there is one replica, so every appended record is committed at once).
   [[nodiscard]] std::int64_t high_watermark() const { return high_watermark_; }
+  // The last stable offset: the first offset of the oldest open transaction, else the high
+  // watermark. read_committed consumers read only below it.
+  [[nodiscard]] std::int64_t last_stable_offset() const {
+    return transactions_.last_stable_offset(high_watermark_);
+  }
+  // The partition's transaction index. Anything that moves log_start_offset() other than
+  // the drop_*() and evict_*() methods below must call on_log_start_moved() on it.
+  [[nodiscard]] PartitionTransactions& transactions() { return transactions_; }
+  [[nodiscard]] const PartitionTransactions& transactions() const { return transactions_; }
   // Bytes of all retained batches.
   [[nodiscard]] std::size_t size_bytes() const { return size_bytes_; }
   // Number of retained batches.
@@ -135,6 +149,7 @@ class BatchLog {
   std::int64_t log_start_offset_ = 0;
   std::int64_t high_watermark_ = 0;
   std::size_t size_bytes_ = 0;  // bytes of retained batches
+  PartitionTransactions transactions_;
 };
 
 }  // namespace kgroups::broker

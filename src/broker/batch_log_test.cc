@@ -222,6 +222,29 @@ TEST(BatchLog, DroppingMostOfALongLogGivesTheIndexMemoryBack) {
   EXPECT_EQ(log.batches_from(log.log_start_offset()).size(), log.batch_count());
 }
 
+TEST(BatchLog, DroppingSegmentsMovesTheTransactionIndexStart) {
+  BatchLog log;
+  log.set_segment_limit(BatchLog::kMinSegmentBytes);
+  const std::vector<std::uint8_t> batch = sized_batch(1, 900, 1000);  // one per segment
+  // Offsets 0-1: producer 1 aborted; 2: producer 2 opens and stays open.
+  log.transactions().on_transactional_append(1, append(log, batch));
+  log.transactions().on_marker(1, append(log, batch), /*committed=*/false);
+  log.transactions().on_transactional_append(2, append(log, batch));
+  append(log, batch);
+  EXPECT_EQ(log.last_stable_offset(), 2);
+  EXPECT_EQ(log.transactions().aborted_count(), 1U);
+  log.evict_oldest_segment();  // offset 0 gone; the abort marker at 1 stays
+  EXPECT_EQ(log.transactions().aborted_count(), 1U);
+  log.evict_oldest_segment();
+  EXPECT_EQ(log.transactions().aborted_count(), 0U);
+  log.drop_segments_beyond_size(0);  // everything: the open transaction now starts at 4
+  EXPECT_EQ(log.log_start_offset(), 4);
+  EXPECT_EQ(log.last_stable_offset(), 4);
+  append(log, batch);
+  EXPECT_EQ(log.last_stable_offset(), 4);
+  EXPECT_EQ(log.high_watermark(), 5);
+}
+
 TEST(BatchLog, MaxRecordTimestampIsTheNewestOverAllSegments) {
   BatchLog log;
   EXPECT_EQ(log.max_record_timestamp(), -1);
