@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "broker/fetch_partition_read.h"
+
 namespace kgroups::broker {
 namespace {
 
@@ -85,61 +87,27 @@ std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Cont
   return targets;
 }
 
-struct ByteLimits {
-  std::size_t response_bytes;  // the request's max_bytes, at most --fetch-max-bytes
-  std::size_t memory_bytes;    // room left for unsent responses
-};
-
 struct Collected {
   std::vector<protocol::FetchResponse::Partition> partitions;  // one per target
-  std::size_t record_bytes = 0;                                // bytes of batches in the response
-  bool has_error = false;        // some partition has an error: answer at once
-  bool short_of_memory = false;  // a batch was left out only for lack of memory
+  FetchReadTotals totals;
 };
 
-void collect_partition(const FetchTarget& target, const ByteLimits& limits, Collected& out,
-                       protocol::FetchResponse::Partition& partition) {
-  const FetchPartitionParams& params = target.partition->params;
-  partition.partition_index = target.partition->key.partition;
-  partition.aborted_transactions.emplace();  // empty, not null
-  if (target.log == nullptr) {
-    partition.error_code = target.missing_error;
-    partition.high_watermark = -1;
-    out.has_error = true;
-    return;
-  }
-  const BatchLog& log = *target.log;
-  partition.high_watermark = log.high_watermark();
-  partition.last_stable_offset = log.high_watermark();
-  partition.log_start_offset = log.log_start_offset();
-  const std::int64_t offset = params.fetch_offset;
-  if (offset < log.log_start_offset() || offset > log.high_watermark()) {
-    partition.error_code = ErrorCode::kOffsetOutOfRange;
-    out.has_error = true;
-    return;
-  }
-  const auto partition_max = static_cast<std::size_t>(std::max(params.partition_max_bytes, 0));
-  std::size_t partition_bytes = 0;
-  for (const StoredBatch& batch : log.batches_from(offset)) {
-    if (out.record_bytes + batch.size_bytes > limits.memory_bytes) {
-      out.short_of_memory = true;
-      break;
-    }
-    const bool fits = partition_bytes + batch.size_bytes <= partition_max &&
-                      out.record_bytes + batch.size_bytes <= limits.response_bytes;
-    if (!fits && out.record_bytes != 0) break;
-    partition.records.emplace_back(batch.bytes());
-    partition_bytes += batch.size_bytes;
-    out.record_bytes += batch.size_bytes;
-    if (!fits) break;  // the oversized first batch of the response: nothing more
-  }
-}
-
-Collected collect(const std::vector<FetchTarget>& targets, const ByteLimits& limits) {
+Collected collect(const std::vector<FetchTarget>& targets, IsolationLevel isolation,
+                  const FetchReadLimits& limits) {
   Collected out;
   out.partitions.resize(targets.size());
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    collect_partition(targets[i], limits, out, out.partitions[i]);
+    const FetchTarget& target = targets[i];
+    protocol::FetchResponse::Partition& partition = out.partitions[i];
+    partition.partition_index = target.partition->key.partition;
+    if (target.log == nullptr) {
+      partition.error_code = target.missing_error;
+      partition.high_watermark = -1;
+      out.totals.has_error = true;
+      continue;
+    }
+    read_fetch_partition(*target.log, target.partition->params, isolation, limits, out.totals,
+                         partition);
   }
   return out;
 }
@@ -167,6 +135,25 @@ protocol::FetchResponse build_response(const FetchSessionCache::Context& context
   return response;
 }
 
+// The answer to a request that cannot be served as a whole (an isolation_level other than 0
+// or 1): every partition named gets `error`, as does the top level (v7+); no session changes.
+protocol::FetchResponse refusal(const protocol::FetchRequest& request, ErrorCode error) {
+  protocol::FetchResponse response;
+  response.error_code = error;
+  for (const auto& topic : request.topics) {
+    auto& answered = response.responses.emplace_back();
+    answered.topic = std::string(topic.topic);
+    answered.topic_id = topic.topic_id;
+    for (const auto& partition : topic.partitions) {
+      auto& refused = answered.partitions.emplace_back();
+      refused.partition_index = partition.partition;
+      refused.error_code = error;
+      refused.high_watermark = -1;
+    }
+  }
+  return response;
+}
+
 }  // namespace
 
 FetchService::FetchService(const BrokerConfig& config, Cluster& cluster, AppendNotifier& notifier,
@@ -180,6 +167,8 @@ FetchService::FetchService(const BrokerConfig& config, Cluster& cluster, AppendN
 
 asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
     const protocol::FetchRequest& request, std::int16_t version) {
+  const std::optional<IsolationLevel> isolation = isolation_level_from(request.isolation_level);
+  if (!isolation) co_return refusal(request, ErrorCode::kInvalidRequest);
   const FetchSessionCache::Context context =
       sessions_.open(session_request(request, version >= kFirstTopicIdVersion), steady_now_ms());
   const std::vector<FetchTarget> targets = resolve(cluster_, context);
@@ -193,20 +182,23 @@ asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
   const auto response_bytes =
       static_cast<std::size_t>(std::clamp(request.max_bytes, 0, config_.fetch_max_bytes));
   for (;;) {
-    const ByteLimits limits{.response_bytes = response_bytes,
-                            .memory_bytes = static_cast<std::size_t>(response_memory_.available())};
-    Collected collected = collect(targets, limits);
+    const FetchReadLimits limits{
+        .response_bytes = response_bytes,
+        .memory_bytes = static_cast<std::size_t>(response_memory_.available())};
+    Collected collected = collect(targets, *isolation, limits);
+    const FetchReadTotals& totals = collected.totals;
     // Short of memory with nothing to send, answering at once would only make the client ask
     // again at once: wait for room (or data) instead.
-    const bool enough = collected.record_bytes >= min_bytes &&
-                        (collected.record_bytes > 0 || !collected.short_of_memory);
-    const bool ready = context.kind == FetchSessionCache::Kind::kError || collected.has_error ||
+    const bool enough =
+        totals.record_bytes >= min_bytes && (totals.record_bytes > 0 || !totals.short_of_memory);
+    const bool ready = context.kind == FetchSessionCache::Kind::kError || totals.has_error ||
                        enough || asio::steady_timer::clock_type::now() >= deadline;
     if (ready) {
       std::vector<FetchPartitionOutcome> outcomes;
       outcomes.reserve(collected.partitions.size());
       for (const auto& partition : collected.partitions) {
         outcomes.push_back({.high_watermark = partition.high_watermark,
+                            .last_stable_offset = partition.last_stable_offset,
                             .log_start_offset = partition.log_start_offset,
                             .error = partition.error_code,
                             .has_records = !partition.records.empty()});

@@ -154,6 +154,7 @@ FetchSessionCache::Answer FetchSessionCache::answer(const Context& context,
         session.partitions.push_back(CachedPartition{
             .partition = context.partitions[i],
             .high_watermark = outcome.error == ErrorCode::kNone ? outcome.high_watermark : -1,
+            .last_stable_offset = outcome.last_stable_offset,
             .log_start_offset = outcome.log_start_offset});
         const auto added = std::prev(session.partitions.end());
         session.index.emplace(view(added->partition.key), added);
@@ -188,6 +189,10 @@ FetchSessionCache::Answer FetchSessionCache::answer(const Context& context,
     if (state.high_watermark != outcome.high_watermark) {
       include = true;
       state.high_watermark = outcome.high_watermark;
+    }
+    if (state.last_stable_offset != outcome.last_stable_offset) {
+      include = true;
+      state.last_stable_offset = outcome.last_stable_offset;
     }
     if (state.log_start_offset != outcome.log_start_offset) {
       include = true;

@@ -8,9 +8,9 @@
 // - id 0, epoch -1: a full, sessionless fetch (the answer's session id is 0).
 // - epoch 0: a full fetch that asks for a new session (any session it names is closed). The
 //   session is created when the answer is built, holding every partition of the request
-//   with the high watermark and log start offset answered; its id is in the answer and its
-//   next epoch is 1. With the cache full, the least recently used session is evicted if it
-//   has been idle for kEvictionIdleMs; otherwise no session is created (id 0), as Kafka does.
+//   with the high watermark, last stable offset and log start offset answered; its id is in the
+//   answer and its next epoch is 1. With the cache full, the least recently used session is evicted
+//   if it has been idle for kEvictionIdleMs; otherwise no session is created (id 0), as Kafka does.
 // - epoch -1 with an id: the session is closed; the fetch is full and sessionless.
 // - any other epoch: an incremental fetch of session `id`. Unknown id:
 //   FETCH_SESSION_ID_NOT_FOUND; an epoch other than the session's: INVALID_FETCH_SESSION_EPOCH;
@@ -18,10 +18,12 @@
 //   FETCH_SESSION_TOPIC_ID_ERROR. Otherwise the request's partitions are added to the session
 //   or update its fetch parameters, its forgotten partitions are removed, the epoch moves on,
 //   and the fetch covers every partition of the session. The answer lists only partitions
-//   with records, an error, or a high watermark or log start offset other than the one last
-//   answered; partitions that got records move to the end of the session (so that a response
-//   byte limit does not starve the later ones). A session left empty is closed and the fetch
-//   is answered sessionless.
+//   with records, an error, or a high watermark, last stable offset or log start offset other
+//   than the one last answered (Kafka compares the first and the last; its last stable offset
+//   moves only with a marker, which moves the high watermark too, so comparing it changes
+//   nothing there and guards the rule here); partitions that got records move to the end of the
+//   session (so that a response byte limit does not starve the later ones). A session left empty is
+//   closed and the fetch is answered sessionless.
 // - The partitions of all sessions together are bounded (`max_cached_partitions`, the
 //   broker's --max-partitions), so a client cannot make the cache grow without bound: a full
 //   fetch that would go beyond it gets no session, and an incremental fetch that would grow
@@ -72,6 +74,7 @@ struct FetchSessionPartition {
 // What a fetch found in one partition, to decide what an incremental answer lists.
 struct FetchPartitionOutcome {
   std::int64_t high_watermark = -1;
+  std::int64_t last_stable_offset = -1;
   std::int64_t log_start_offset = -1;
   protocol::ErrorCode error = protocol::ErrorCode::kNone;
   bool has_records = false;
@@ -155,6 +158,7 @@ class FetchSessionCache {
   struct CachedPartition {
     FetchSessionPartition partition;
     std::int64_t high_watermark = -1;  // as last answered
+    std::int64_t last_stable_offset = -1;
     std::int64_t log_start_offset = -1;
   };
   struct Session {

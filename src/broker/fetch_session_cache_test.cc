@@ -95,6 +95,25 @@ TEST(FetchSessionCache, IncrementalFetchCoversTheSessionAndListsOnlyChangedParti
   EXPECT_EQ(cache.answer(next, next_outcomes, 0).include, (std::vector<bool>{true, true}));
 }
 
+TEST(FetchSessionCache, IncrementalFetchListsAPartitionWhoseLastStableOffsetMoved) {
+  FetchSessionCache cache(10, 100, 1);
+  const auto context = cache.open(full({named("t", 0), named("t", 1)}), 0);
+  const std::vector<FetchPartitionOutcome> outcomes{
+      {.high_watermark = 5, .last_stable_offset = 2, .log_start_offset = 0},
+      {.high_watermark = 5, .last_stable_offset = 5, .log_start_offset = 0}};
+  const std::int32_t id = cache.answer(context, outcomes, 0).session_id;
+  ASSERT_GT(id, 0);
+  // Epoch 1: t[0]'s last stable offset moved, alone; t[1] is unchanged.
+  const auto next = cache.open(incremental(id, 1), 0);
+  const std::vector<FetchPartitionOutcome> next_outcomes{
+      {.high_watermark = 5, .last_stable_offset = 4, .log_start_offset = 0},
+      {.high_watermark = 5, .last_stable_offset = 5, .log_start_offset = 0}};
+  EXPECT_EQ(cache.answer(next, next_outcomes, 0).include, (std::vector<bool>{true, false}));
+  // Epoch 2: nothing moved.
+  const auto quiet_next = cache.open(incremental(id, 2), 0);
+  EXPECT_EQ(cache.answer(quiet_next, next_outcomes, 0).include, (std::vector<bool>{false, false}));
+}
+
 TEST(FetchSessionCache, PartitionsWithRecordsMoveToTheEndOfTheSession) {
   FetchSessionCache cache(10, 100, 1);
   const std::int32_t id = open_session(cache);

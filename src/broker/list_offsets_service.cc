@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/list_offsets_service.h"
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "broker/handlers/partition_key.h"
+#include "broker/isolation_level.h"
 #include "protocol/record_batch.h"
 
 namespace kgroups::broker {
@@ -42,6 +44,9 @@ protocol::ListOffsetsResponse list_offsets(Cluster& cluster, protocol::RecordVal
       ++mentions[PartitionKey{topic_request.name, partition_request.partition_index}];
     }
   }
+  // Before v2 the field is absent and reads 0: read uncommitted, as Kafka takes it.
+  const std::optional<IsolationLevel> isolation = isolation_level_from(request.isolation_level);
+  const bool committed_only = isolation == IsolationLevel::kReadCommitted;
   protocol::ListOffsetsResponse response;
   for (const auto& topic_request : request.topics) {
     auto& topic_response = response.topics.emplace_back();
@@ -49,7 +54,8 @@ protocol::ListOffsetsResponse list_offsets(Cluster& cluster, protocol::RecordVal
     for (const auto& partition_request : topic_request.partitions) {
       auto& partition = topic_response.partitions.emplace_back();
       partition.partition_index = partition_request.partition_index;
-      if (mentions[PartitionKey{topic_request.name, partition_request.partition_index}] > 1) {
+      if (!isolation ||
+          mentions[PartitionKey{topic_request.name, partition_request.partition_index}] > 1) {
         partition.error_code = ErrorCode::kInvalidRequest;
         continue;
       }
@@ -64,7 +70,7 @@ protocol::ListOffsetsResponse list_offsets(Cluster& cluster, protocol::RecordVal
           timestamp == protocol::kListOffsetsEarliestLocalTimestamp) {
         partition.offset = log->log_start_offset();
       } else if (timestamp == protocol::kListOffsetsLatestTimestamp) {
-        partition.offset = log->high_watermark();
+        partition.offset = committed_only ? log->last_stable_offset() : log->high_watermark();
       } else if (timestamp == protocol::kListOffsetsLatestTieredTimestamp) {
         // Nothing is tiered: offset and timestamp stay -1.
       } else if (timestamp == protocol::kListOffsetsMaxTimestamp) {
@@ -75,6 +81,12 @@ protocol::ListOffsetsResponse list_offsets(Cluster& cluster, protocol::RecordVal
       } else {
         partition.error_code = ErrorCode::kInvalidRequest;
         continue;
+      }
+      if (timestamp >= 0 || timestamp == protocol::kListOffsetsMaxTimestamp) {
+        // A record read_committed cannot read yet is not an answer (Kafka: none is found).
+        const std::int64_t readable_end =
+            committed_only ? log->last_stable_offset() : log->high_watermark();
+        if (partition.offset >= readable_end) partition.offset = partition.timestamp = -1;
       }
       if (partition.offset >= 0) partition.leader_epoch = 0;
     }

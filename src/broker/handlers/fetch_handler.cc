@@ -11,8 +11,8 @@
 // - v7+: fetch sessions (KIP-227), kept by FetchSessionCache (fetch_session_cache.h): a full
 //   fetch with epoch 0 gets a session id (0 when --max-fetch-sessions are all in use and
 //   none has been idle for 2 minutes), an incremental fetch covers every partition of its
-//   session and lists only those with records, an error, or a changed high watermark or log
-//   start offset; forgotten_topics_data leaves the session. Session errors
+//   session and lists only those with records, an error, or a changed high watermark, last
+//   stable offset or log start offset; forgotten_topics_data leaves the session. Session errors
 //   (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH, FETCH_SESSION_TOPIC_ID_ERROR)
 //   are top-level, with session id 0 and no topics.
 // - v9: current_leader_epoch is accepted and not checked (one broker, leader epoch 0 in
@@ -37,8 +37,17 @@
 //   limits (KIP-74). Record bytes also never exceed the room left in the broker's share for
 //   unsent responses (--max-unsent-bytes): short of room, the fetch waits for it until its
 //   deadline, then answers with what fits.
-// - isolation_level is accepted but there are no transactions: last_stable_offset is the high
-//   watermark and aborted_transactions is empty.
+// - isolation_level (v4+; fetch_partition_read.h): read_uncommitted (0) reads up to the high
+//   watermark, control batches included (clients skip them), with aborted_transactions null;
+//   read_committed (1) reads only batches below the last stable offset (the first offset of
+//   the oldest open transaction, else the high watermark), so min_bytes counts only those and
+//   a long poll at the last stable offset waits for a commit or abort marker (its append
+//   wakes it), and aborted_transactions lists (producer_id, first_offset) of each aborted
+//   transaction whose range [first offset, abort marker] overlaps [fetch offset, end of the
+//   batches sent) (Kafka's upper bound is the end of the data read too). last_stable_offset
+//   is answered at both levels, -1 with an unknown partition. Another isolation_level gets
+//   INVALID_REQUEST for every partition named (and at the top level from v7), and touches no
+//   session.
 // - Not implemented: follower fetching (replica_id is ignored).
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/fetch.h"

@@ -9,8 +9,11 @@
 //   then searched record by record; in a compressed batch the answer is the batch's base
 //   offset and max timestamp, which may be a few records early (decompressing on every
 //   lookup would let a small request cost as much CPU as the stored data).
-// - v2: isolation_level; read committed gives the same offsets (no transactions: the last
-//   stable offset is the high watermark). throttle_time_ms is 0.
+// - v2: isolation_level. With read committed (1), -1 gives the last stable offset (the first
+//   offset of the oldest open transaction, else the high watermark), and a timestamp lookup
+//   (also -3) whose record lies at or after it gives offset -1 and timestamp -1, as Kafka
+//   answers; -2 and -4 do not depend on it. Another isolation_level gets INVALID_REQUEST for
+//   every partition. throttle_time_ms is 0.
 // - v3: same layout. v4: current_leader_epoch is accepted and not checked; the answer's
 //   leader_epoch is 0 for a found offset (Metadata's leader epoch: one broker, no elections),
 //   -1 when none is found. v5: same layout.
