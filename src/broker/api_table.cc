@@ -56,11 +56,22 @@ constexpr std::array kApis{
              "v3+ logs the client's software name and version; a newer version gets "
              "UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
     ApiEntry{ApiKey::kCreateTopics, 0, 7, &handlers::handle_create_topics,
-             "replication factor 1 (or -1); configs retention.ms and retention.bytes; "
-             "the created topic's partitions, configs (v5+) and id (v7+)"},
+             "replication factor 1 (or -1); every Kafka topic config checked and stored "
+             "(docs/TOPIC-CONFIGS.md); the created topic's partitions, configs (v5+) and id "
+             "(v7+)"},
     ApiEntry{ApiKey::kOffsetForLeaderEpoch, 0, 4, &handlers::handle_offset_for_leader_epoch,
              "leader epoch 0 for ever (one broker, no elections): its end offset is the "
              "high watermark"},
+    ApiEntry{ApiKey::kDescribeConfigs, 0, 4, &handlers::handle_describe_configs,
+             "topics (every Kafka topic config, with source, synonyms, type and "
+             "documentation) and this broker (its flags, read-only); a repeated resource is "
+             "described once"},
+    ApiEntry{ApiKey::kAlterConfigs, 0, 2, &handlers::handle_alter_configs,
+             "replaces a topic's configs (what is not named returns to its default), "
+             "validate_only; broker configs: INVALID_REQUEST (not dynamic)"},
+    ApiEntry{ApiKey::kIncrementalAlterConfigs, 0, 1, &handlers::handle_incremental_alter_configs,
+             "set, delete, append and subtract (list configs) on topic configs, "
+             "validate_only; broker configs: INVALID_REQUEST (not dynamic)"},
     ApiEntry{ApiKey::kDescribeCluster, 0, 1, &handlers::handle_describe_cluster,
              "this broker is the cluster and its controller"},
     ApiEntry{ApiKey::kConsumerGroupHeartbeat, 0, 1, &handlers::handle_consumer_group_heartbeat,

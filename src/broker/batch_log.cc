@@ -47,7 +47,8 @@ void BatchLog::set_segment_limit(std::size_t bytes) {
 
 std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t last_offset_delta,
                               std::int64_t max_timestamp, std::int64_t now_ms,
-                              std::uint64_t sequence) {
+                              std::uint64_t sequence, TimestampType timestamp_type) {
+  if (timestamp_type == TimestampType::kLogAppendTime) max_timestamp = now_ms;
   if (segments_.empty() || segments_.back().capacity - segments_.back().used < batch.size()) {
     Segment segment;
     segment.capacity = next_segment_capacity(batch.size());
@@ -69,7 +70,9 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
   const std::int64_t base_offset = high_watermark_;
   const std::span<std::uint8_t> stored_batch(stored, batch.size());
   protocol::write_base_offset(stored_batch, base_offset);
-  if (header_max_timestamp(stored_batch) != max_timestamp) {
+  if (timestamp_type == TimestampType::kLogAppendTime) {
+    protocol::write_log_append_time(stored_batch, now_ms);
+  } else if (header_max_timestamp(stored_batch) != max_timestamp) {
     protocol::write_max_timestamp(stored_batch, max_timestamp);  // and the CRC, as Kafka does
   }
   index_.push_back(StoredBatch{.base_offset = base_offset,

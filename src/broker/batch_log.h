@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "broker/partition_transactions.h"
+#include "broker/topic_config.h"
 
 namespace kgroups::broker {
 
@@ -61,11 +62,14 @@ class BatchLog {
   // When the header's maxTimestamp differs from it, the stored copy gets `max_timestamp`
   // and a new CRC (Kafka's LogValidator does the same).
   // `sequence` numbers the segment this append may open (the caller's global counter, so
-  // the oldest segments of all logs can be found). Returns the base offset given to the
-  // batch. Requires last_offset_delta >= 0 and batch.size() >= the batch header size.
+  // the oldest segments of all logs can be found). With TimestampType::kLogAppendTime the
+  // stored copy is stamped with `now_ms` instead (write_log_append_time), and `max_timestamp`
+  // is ignored. Returns the base offset given to the batch. Requires last_offset_delta >= 0
+  // and batch.size() >= the batch header size.
   std::int64_t append(std::span<const std::uint8_t> batch, std::int32_t last_offset_delta,
                       std::int64_t max_timestamp, std::int64_t now_ms = 0,
-                      std::uint64_t sequence = 0);
+                      std::uint64_t sequence = 0,
+                      TimestampType timestamp_type = TimestampType::kCreateTime);
 
   // Bytes of memory the next append of a `batch_bytes` batch would allocate: a new segment
   // when the batch does not fit in the current one, plus index growth.

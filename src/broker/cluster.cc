@@ -19,6 +19,7 @@ std::size_t segment_limit_for(const TopicConfig& config, std::int64_t log_memory
   std::int64_t limit =
       std::min(static_cast<std::int64_t>(BatchLog::kMaxSegmentBytes), log_memory_bytes / 64);
   if (config.retention_bytes > 0) limit = std::min(limit, config.retention_bytes / 4);
+  limit = std::min<std::int64_t>(limit, config.segment_bytes);  // BatchLog keeps its minimum
   return static_cast<std::size_t>(std::max<std::int64_t>(limit, 0));
 }
 
@@ -85,6 +86,19 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
   topics_by_id_.emplace(topic->id, topic.get());
   topics_.emplace(topic->name, std::move(topic));
   return ErrorCode::kNone;
+}
+
+void Cluster::set_topic_config(Topic& topic, const TopicConfig& config, TopicConfigValues values) {
+  topic.config = config;
+  topic.set_configs = std::move(values);
+  const std::size_t segment_limit = segment_limit_for(topic.config, config_.log_memory_bytes);
+  for (BatchLog& log : topic.partitions) {
+    log.set_segment_limit(segment_limit);
+    if (topic.config.retention_bytes >= 0) {
+      log_memory_used_ -=
+          static_cast<std::int64_t>(log.drop_segments_beyond_size(topic.config.retention_bytes));
+    }
+  }
 }
 
 const Topic* Cluster::find_topic(const protocol::Uuid& id) const {
@@ -178,7 +192,8 @@ protocol::Result<std::int64_t> Cluster::append(Topic& topic, std::int32_t partit
   const std::size_t segments_before = log.segment_count();
   const auto memory_before = static_cast<std::int64_t>(log.memory_bytes());
   const std::int64_t base_offset =
-      log.append(batch, last_offset_delta, max_timestamp, wall_clock_ms(), sequence);
+      log.append(batch, last_offset_delta, max_timestamp, wall_clock_ms(), sequence,
+                 topic.config.message_timestamp_type);
   if (log.segment_count() != segments_before) {
     ++next_segment_sequence_;
     segments_by_age_.emplace_back(sequence, &log);

@@ -30,6 +30,7 @@
 
 #include "broker/batch_log.h"
 #include "broker/topic_config.h"
+#include "broker/topic_config_catalog.h"
 #include "protocol/error_code.h"
 #include "protocol/result.h"
 #include "protocol/uuid.h"
@@ -50,6 +51,7 @@ struct Topic {
   std::string name;
   protocol::Uuid id{};  // KIP-516 topic id: random, never zero, fixed at creation
   TopicConfig config;
+  TopicConfigValues set_configs;     // the configs given explicitly (CreateTopics, AlterConfigs)
   std::vector<BatchLog> partitions;  // index = partition id; size >= 1, never changes
 };
 
@@ -78,6 +80,13 @@ class Cluster {
   // than max_topics, or partitions beyond max_partitions in all).
   [[nodiscard]] protocol::ErrorCode check_new_topic(std::string_view name,
                                                     std::int32_t partitions) const;
+
+  // Gives `topic` the explicitly set configs `values` and `config`, what they resolve to
+  // (resolve_topic_config). They apply at once: each partition's segment limit follows
+  // segment.bytes, and retention.bytes drops what is beyond it now; retention.ms acts at the
+  // next apply_time_retention(), max.message.bytes and message.timestamp.type at the next
+  // append.
+  void set_topic_config(Topic& topic, const TopicConfig& config, TopicConfigValues values);
 
   // The topic called `name`, or nullptr.
   Topic* find_topic(std::string_view name);

@@ -59,9 +59,8 @@ std::vector<ProduceTarget> distinct_targets(const protocol::ProduceRequest& requ
 // Validates and stores one partition's records; returns the partition's response, and in
 // `reason` why the records were refused when the validator says.
 protocol::ProduceResponse::PartitionResponse produce_partition(
-    const BrokerConfig& config, Cluster& cluster, protocol::RecordValidator& validator,
-    std::string_view peer, Topic* topic, const ProduceTarget& target, ErrorCode topic_error,
-    std::string& reason) {
+    Cluster& cluster, protocol::RecordValidator& validator, std::string_view peer, Topic* topic,
+    const ProduceTarget& target, ErrorCode topic_error, std::string& reason) {
   const auto& data = *target.data;
   protocol::ProduceResponse::PartitionResponse out;
   out.index = data.index;
@@ -73,7 +72,9 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
     out.error_code = ErrorCode::kUnknownTopicOrPartition;
     return out;
   }
-  if (data.records && data.records->size() > static_cast<std::size_t>(config.max_message_bytes)) {
+  // max.message.bytes: the topic's, which defaults to the broker's --max-message-bytes.
+  if (data.records &&
+      data.records->size() > static_cast<std::size_t>(topic->config.max_message_bytes)) {
     out.error_code = ErrorCode::kMessageTooLarge;
     return out;
   }
@@ -90,6 +91,13 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
     return out;
   }
   out.base_offset = *base_offset;
+  if (topic->config.message_timestamp_type == TimestampType::kLogAppendTime) {
+    // The broker's clock, which the stored batch now carries (ProduceResponse v2+).
+    out.log_append_time_ms = topic->partitions[static_cast<std::size_t>(data.index)]
+                                 .batches_from(*base_offset)
+                                 .front()
+                                 .max_timestamp;
+  }
   out.log_start_offset = topic->partitions[static_cast<std::size_t>(data.index)].log_start_offset();
   if (log_enabled(LogLevel::kDebug)) {
     log_line(LogLevel::kDebug,
@@ -130,7 +138,7 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
     }
     std::string reason;
     auto partition_response =
-        produce_partition(config_, cluster_, validator_, peer, topic, target, topic_error, reason);
+        produce_partition(cluster_, validator_, peer, topic, target, topic_error, reason);
     if (!reason.empty()) partition_response.error_message = reason;
     if (partition_response.error_code == ErrorCode::kNone) {
       notifier_.notify(topic->partitions[static_cast<std::size_t>(partition_response.index)]);

@@ -21,8 +21,8 @@ struct TopicConfig {
   // key's latest record), or both ("compact,delete").
   bool cleanup_delete = true;
   bool cleanup_compact = false;
-  std::int64_t retention_ms = 604800000;  // retention.ms; -1 keeps records for ever
-  std::int64_t retention_bytes = -1;      // retention.bytes, per partition; -1: no limit
+  std::int64_t retention_ms = 604800000;     // retention.ms; -1 keeps records for ever
+  std::int64_t retention_bytes = -1;         // retention.bytes, per partition; -1: no limit
   std::int32_t max_message_bytes = 1048588;  // max.message.bytes: the largest batch accepted
   TimestampType message_timestamp_type = TimestampType::kCreateTime;  // message.timestamp.type
   std::int32_t segment_bytes = 1073741824;  // segment.bytes: segments close at this size

@@ -42,6 +42,12 @@ std::string_view api_name(ApiKey key) {
       return "InitProducerId";
     case ApiKey::kOffsetForLeaderEpoch:
       return "OffsetForLeaderEpoch";
+    case ApiKey::kDescribeConfigs:
+      return "DescribeConfigs";
+    case ApiKey::kAlterConfigs:
+      return "AlterConfigs";
+    case ApiKey::kIncrementalAlterConfigs:
+      return "IncrementalAlterConfigs";
     case ApiKey::kDescribeCluster:
       return "DescribeCluster";
     case ApiKey::kConsumerGroupHeartbeat:

@@ -87,4 +87,9 @@ void write_max_timestamp(std::span<std::uint8_t> batch, std::int64_t max_timesta
   store_big_endian(batch.subspan(kBatchCrcOffset, 4), compute_batch_crc(batch), 4);
 }
 
+void write_log_append_time(std::span<std::uint8_t> batch, std::int64_t now_ms) {
+  batch[kBatchAttributesOffset + 1] |= 0x08;  // the attributes' low byte (big-endian int16)
+  write_max_timestamp(batch, now_ms);
+}
+
 }  // namespace kgroups::protocol

@@ -99,4 +99,10 @@ void write_partition_leader_epoch(std::span<std::uint8_t> batch, std::int32_t ep
 // Kafka sets max_timestamp to the largest record timestamp (RecordValidator computes it).
 void write_max_timestamp(std::span<std::uint8_t> batch, std::int64_t max_timestamp);
 
+// Stamps a batch with the broker's clock, as a LogAppendTime topic does: sets the
+// log-append-time attribute bit (3), writes `now_ms` as max_timestamp and recomputes the
+// CRC. Record timestamps stay as sent; readers use max_timestamp for every record of such a
+// batch. `batch` must be the whole batch (at least 61 bytes).
+void write_log_append_time(std::span<std::uint8_t> batch, std::int64_t now_ms);
+
 }  // namespace kgroups::protocol

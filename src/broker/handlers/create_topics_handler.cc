@@ -7,28 +7,30 @@
 // - v1: validate_only checks without creating; error_message says what was wrong.
 // - v2-4: throttle_time_ms (0).
 // - v5: flexible; a created (or validated) topic is echoed with its partition count,
-//   replication factor 1 and its configs (retention.ms and retention.bytes, with their
-//   source: 1 for a value the request gave, 5 for the broker's default); null configs and
-//   -1 counts on error. v6: same layout. v7: the new topic's id (zero with validate_only or
-//   on error).
+//   replication factor 1 and every topic config (see topic_config_catalog.h) with its source:
+//   1 for a value the request gave, 4 for a broker flag that differs from Kafka's default,
+//   5 for Kafka's default; null configs and -1 counts on error. v6: same layout. v7: the new
+//   topic's id (zero with validate_only or on error).
 // - Errors per topic: TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION (illegal name),
 //   INVALID_PARTITIONS (< 1, or more than --max-partitions-per-topic), POLICY_VIOLATION (past
 //   --max-topics or --max-partitions, or past --max-partitions-per-request counted over the
 //   request in order), INVALID_REQUEST for a topic named twice in one request (none of those
 //   is created), INVALID_REPLICA_ASSIGNMENT for explicit assignments (not implemented),
-//   INVALID_CONFIG for a retention.ms or retention.bytes that is not a number >= -1.
-// - Configs: retention.ms and retention.bytes are applied (the broker's defaults otherwise);
-//   other names are accepted and ignored.
+//   INVALID_CONFIG for a config name Kafka does not define for topics, an invalid or null
+//   value, or a name given twice (the message says what is allowed).
+// - Configs: every topic config is checked against the catalog and stored as given; the
+//   broker acts on those TopicConfig holds (docs/TOPIC-CONFIGS.md).
 // - error_message is given for the first kMaxErrorMessages failed topics only, so a request
 //   of many bad topics cannot make a response much larger than itself.
 // timeout_ms is not needed: creation is immediate.
-#include <charconv>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "broker/described_config.h"
 #include "broker/handlers/handlers.h"
+#include "broker/topic_config_catalog.h"
 #include "protocol/messages/create_topics.h"
 
 namespace kgroups::broker::handlers {
@@ -38,36 +40,26 @@ using protocol::ErrorCode;
 
 constexpr std::size_t kMaxErrorMessages = 64;
 
-// A config value that must be an integer >= -1 (retention.ms, retention.bytes).
-std::optional<std::int64_t> parse_limit(std::optional<std::string_view> text) {
-  if (!text) return std::nullopt;
-  std::int64_t value = 0;
-  const char* end = text->data() + text->size();
-  const auto [parsed_end, error] = std::from_chars(text->data(), end, value);
-  if (error != std::errc() || parsed_end != end || value < -1) return std::nullopt;
-  return value;
-}
-
-// The topic's config from the broker's defaults and the request's entries; nullopt (with
-// `bad` naming the entry) when a value is invalid.
-std::optional<TopicConfig> topic_config(const TopicConfig& defaults,
-                                        const protocol::CreateTopicsRequest::Topic& topic,
-                                        std::string& bad) {
-  TopicConfig config = defaults;
+// The topic's explicitly set configs and what they resolve to from the broker's defaults;
+// nullopt (with `bad` saying why) when a name is not a topic config, a value is invalid or
+// null, or a name is given twice.
+std::optional<std::pair<TopicConfig, TopicConfigValues>> topic_config(
+    const TopicConfig& defaults, const protocol::CreateTopicsRequest::Topic& topic,
+    std::string& bad) {
+  TopicConfigValues values;
   for (const auto& entry : topic.configs) {
-    std::int64_t* field = entry.name == "retention.ms"      ? &config.retention_ms
-                          : entry.name == "retention.bytes" ? &config.retention_bytes
-                                                            : nullptr;
-    if (field == nullptr) continue;
-    const std::optional<std::int64_t> value = parse_limit(entry.value);
-    if (!value) {
-      bad = "Invalid value " + std::string(entry.value.value_or("null")) + " for configuration " +
-            std::string(entry.name) + ": it must be a whole number >= -1.";
+    if (!entry.value) {
+      bad = "Null value not supported for topic config '" + std::string(entry.name) + "'.";
       return std::nullopt;
     }
-    *field = *value;
+    if (!values.emplace(std::string(entry.name), std::string(*entry.value)).second) {
+      bad = "Topic config '" + std::string(entry.name) + "' is given more than once.";
+      return std::nullopt;
+    }
   }
-  return config;
+  std::optional<TopicConfig> config = resolve_topic_config(defaults, values, bad);
+  if (!config) return std::nullopt;
+  return std::pair{*config, std::move(values)};
 }
 
 std::string explain(ErrorCode error, const protocol::CreateTopicsRequest::Topic& topic,
@@ -101,31 +93,19 @@ std::string explain(ErrorCode error, const protocol::CreateTopicsRequest::Topic&
   }
 }
 
-// Kafka's ConfigSource numbers for what CreateTopics v5+ reports.
-constexpr std::int8_t kTopicConfigSource = 1;    // DYNAMIC_TOPIC_CONFIG: the request's value
-constexpr std::int8_t kDefaultConfigSource = 5;  // DEFAULT_CONFIG: the broker's default
-
-bool request_names(const protocol::CreateTopicsRequest::Topic& topic, std::string_view name) {
-  for (const auto& entry : topic.configs) {
-    if (entry.name == name) return true;
-  }
-  return false;
-}
-
-// The v5+ echo of a topic that passed: partition count, replication factor and configs.
-void describe_created(protocol::CreateTopicsResponse::Topic& out,
-                      const protocol::CreateTopicsRequest::Topic& topic, std::int32_t partitions,
-                      const TopicConfig& config) {
+// The v5+ echo of a topic that passed: partition count, replication factor and every topic
+// config with its value and source.
+void describe_created(protocol::CreateTopicsResponse::Topic& out, std::int32_t partitions,
+                      const TopicConfigValues& values, const TopicConfig& defaults) {
   out.num_partitions = partitions;
   out.replication_factor = 1;
   auto& configs = out.configs.emplace();
-  for (const auto& [name, value] :
-       {std::pair<std::string_view, std::int64_t>{"retention.bytes", config.retention_bytes},
-        std::pair<std::string_view, std::int64_t>{"retention.ms", config.retention_ms}}) {
+  for (DescribedConfig& described : describe_topic_configs(values, defaults)) {
     auto& entry = configs.emplace_back();
-    entry.name = std::string(name);
-    entry.value = std::to_string(value);
-    entry.config_source = request_names(topic, name) ? kTopicConfigSource : kDefaultConfigSource;
+    entry.name = std::string(described.name);
+    entry.value = std::move(described.value);
+    entry.read_only = described.read_only;
+    entry.config_source = static_cast<std::int8_t>(described.source);
   }
 }
 
@@ -147,8 +127,7 @@ asio::awaitable<Reply> handle_create_topics(RequestContext& ctx) {
     const std::int32_t partitions =
         topic.num_partitions == -1 ? cluster.default_partitions() : topic.num_partitions;
     std::string bad_config;
-    const std::optional<TopicConfig> config =
-        topic_config(cluster.config().topic_defaults, topic, bad_config);
+    const auto config = topic_config(cluster.config().topic_defaults, topic, bad_config);
     ErrorCode error = ErrorCode::kNone;
     if (mentions[topic.name] > 1) {
       error = ErrorCode::kInvalidRequest;
@@ -165,14 +144,19 @@ asio::awaitable<Reply> handle_create_topics(RequestContext& ctx) {
       }
       if (error == ErrorCode::kNone) {
         requested += partitions;
-        if (!request->validate_only) error = cluster.create_topic(topic.name, partitions, config);
+        if (!request->validate_only) {
+          error = cluster.create_topic(topic.name, partitions, config->first);
+          if (Topic* created = cluster.find_topic(topic.name); error == ErrorCode::kNone) {
+            cluster.set_topic_config(*created, config->first, config->second);
+          }
+        }
       }
     }
     auto& out = response.topics.emplace_back();
     out.name = std::string(topic.name);
     out.error_code = error;
     if (error == ErrorCode::kNone) {
-      describe_created(out, topic, partitions, *config);
+      describe_created(out, partitions, config->second, cluster.config().topic_defaults);
       if (const Topic* created = cluster.find_topic(topic.name);
           created && !request->validate_only) {
         out.topic_id = created->id;

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// AlterConfigs (key 33): v0-2.
+// - v0: replaces each resource's whole set of configs: a topic keeps exactly the configs
+//   named (what is left out goes back to its default); validate_only checks without
+//   changing anything. v1: same. v2: flexible.
+// - All or nothing per resource: a topic's changes apply together (at once: see
+//   Cluster::set_topic_config) or not at all.
+// - Errors per resource: UNKNOWN_TOPIC_OR_PARTITION, INVALID_TOPIC_EXCEPTION, INVALID_CONFIG
+//   (a name that is not a topic config, an invalid value, contradicting values),
+//   INVALID_REQUEST (a null value, a config named twice, a resource named twice in one
+//   request, a resource type other than topic and broker, and any broker config: they
+//   cannot be changed at run time).
+#include "broker/handlers/alter_config_resource.h"
+#include "broker/handlers/handlers.h"
+#include "protocol/messages/alter_configs.h"
+
+namespace kgroups::broker::handlers {
+
+asio::awaitable<Reply> handle_alter_configs(RequestContext& ctx) {
+  const auto request = protocol::AlterConfigsRequest::decode(ctx.body, ctx.version());
+  if (!request) co_return ctx.close_because("malformed request body");
+
+  const std::vector<bool> repeated = repeated_resources(request->resources);
+  protocol::AlterConfigsResponse response;
+  std::vector<ConfigChange> changes;
+  for (std::size_t i = 0; i < request->resources.size(); ++i) {
+    const auto& resource = request->resources[i];
+    auto& out = response.responses.emplace_back();
+    out.resource_type = resource.resource_type;
+    out.resource_name = std::string(resource.resource_name);
+    if (repeated[i]) {
+      out.error_code = protocol::ErrorCode::kInvalidRequest;
+      out.error_message = "Resource named more than once in the request.";
+      continue;
+    }
+    changes.clear();
+    for (const auto& config : resource.configs) {
+      changes.push_back(ConfigChange{config.name, 0, config.value});
+    }
+    AlterOutcome outcome = alter_config_resource(
+        ctx.broker.cluster(), ctx.broker.config().node_id, resource.resource_type,
+        resource.resource_name, changes, AlterMode::kReplace, request->validate_only);
+    out.error_code = outcome.error;
+    if (outcome.error != protocol::ErrorCode::kNone) out.error_message = std::move(outcome.message);
+  }
+  response.encode(ctx.response, ctx.version());
+  co_return Reply::kSend;
+}
+
+}  // namespace kgroups::broker::handlers

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/handlers/config_resource.h"
+
+namespace kgroups::broker::handlers {
+
+using protocol::ErrorCode;
+
+ResourceLookup find_config_resource(Cluster& cluster, std::int32_t node_id, std::int8_t type,
+                                    std::string_view name) {
+  ResourceLookup found;
+  if (type == kTopicResource) {
+    if (!Cluster::is_valid_topic_name(name)) {
+      found.error = ErrorCode::kInvalidTopicException;
+      found.message = "Topic name '" + std::string(name) + "' is illegal.";
+    } else if ((found.topic = cluster.find_topic(name)) == nullptr) {
+      found.error = ErrorCode::kUnknownTopicOrPartition;
+      found.message = "Topic '" + std::string(name) + "' does not exist.";
+    }
+  } else if (type == kBrokerResource) {
+    if (!name.empty() && name != std::to_string(node_id)) {
+      found.error = ErrorCode::kInvalidRequest;
+      found.message = "Unexpected broker id '" + std::string(name) + "': this broker is " +
+                      std::to_string(node_id) + ".";
+    } else {
+      found.broker = true;
+    }
+  } else {
+    found.error = ErrorCode::kInvalidRequest;
+    found.message = "Resource type " + std::to_string(type) +
+                    " is not supported: kgroupsd has configs for topics (2) and brokers (4).";
+  }
+  return found;
+}
+
+}  // namespace kgroups::broker::handlers

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// What DescribeConfigs, AlterConfigs and IncrementalAlterConfigs share about the resources
+// they name: Kafka's resource type numbers, and the check that finds the topic (or this
+// broker) a resource names, with the error and message when it cannot.
+// Not thread-safe: used on the broker's network thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "broker/cluster.h"
+#include "protocol/error_code.h"
+
+namespace kgroups::broker::handlers {
+
+// Kafka's ConfigResource.Type numbers.
+inline constexpr std::int8_t kTopicResource = 2;
+inline constexpr std::int8_t kBrokerResource = 4;
+
+struct ResourceLookup {
+  protocol::ErrorCode error = protocol::ErrorCode::kNone;
+  std::string message;     // with an error: why
+  Topic* topic = nullptr;  // a found topic resource
+  bool broker = false;     // this broker (or, with an empty name, the cluster-wide default)
+};
+
+// Finds the resource: a topic (INVALID_TOPIC_EXCEPTION for an illegal name,
+// UNKNOWN_TOPIC_OR_PARTITION when it does not exist) or this broker, named by its id or ""
+// (INVALID_REQUEST for another broker's id); INVALID_REQUEST for other resource types.
+ResourceLookup find_config_resource(Cluster& cluster, std::int32_t node_id, std::int8_t type,
+                                    std::string_view name);
+
+}  // namespace kgroups::broker::handlers

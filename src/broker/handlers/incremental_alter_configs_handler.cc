@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// IncrementalAlterConfigs (key 44): v0-1.
+// - v0: changes single configs of each resource, in order: 0 set, 1 delete (back to the
+//   default), 2 append and 3 subtract (list configs only, such as cleanup.policy: entries
+//   are added when missing, removed when present; an unset config starts from its default);
+//   validate_only checks without changing anything. v1: flexible.
+// - All or nothing per resource: a topic's changes apply together (at once: see
+//   Cluster::set_topic_config) or not at all.
+// - Errors per resource: UNKNOWN_TOPIC_OR_PARTITION, INVALID_TOPIC_EXCEPTION, INVALID_CONFIG
+//   (a name that is not a topic config, an invalid value or result, append/subtract on a
+//   config that is not a list), INVALID_REQUEST (an unknown operation, a null value other
+//   than with delete, a config named twice, a resource named twice in one request, a
+//   resource type other than topic and broker, and any broker config: they cannot be
+//   changed at run time).
+#include "broker/handlers/alter_config_resource.h"
+#include "broker/handlers/handlers.h"
+#include "protocol/messages/incremental_alter_configs.h"
+
+namespace kgroups::broker::handlers {
+
+asio::awaitable<Reply> handle_incremental_alter_configs(RequestContext& ctx) {
+  const auto request = protocol::IncrementalAlterConfigsRequest::decode(ctx.body, ctx.version());
+  if (!request) co_return ctx.close_because("malformed request body");
+
+  const std::vector<bool> repeated = repeated_resources(request->resources);
+  protocol::IncrementalAlterConfigsResponse response;
+  std::vector<ConfigChange> changes;
+  for (std::size_t i = 0; i < request->resources.size(); ++i) {
+    const auto& resource = request->resources[i];
+    auto& out = response.responses.emplace_back();
+    out.resource_type = resource.resource_type;
+    out.resource_name = std::string(resource.resource_name);
+    if (repeated[i]) {
+      out.error_code = protocol::ErrorCode::kInvalidRequest;
+      out.error_message = "Resource named more than once in the request.";
+      continue;
+    }
+    changes.clear();
+    for (const auto& config : resource.configs) {
+      changes.push_back(ConfigChange{config.name, config.config_operation, config.value});
+    }
+    AlterOutcome outcome = alter_config_resource(
+        ctx.broker.cluster(), ctx.broker.config().node_id, resource.resource_type,
+        resource.resource_name, changes, AlterMode::kIncremental, request->validate_only);
+    out.error_code = outcome.error;
+    if (outcome.error != protocol::ErrorCode::kNone) out.error_message = std::move(outcome.message);
+  }
+  response.encode(ctx.response, ctx.version());
+  co_return Reply::kSend;
+}
+
+}  // namespace kgroups::broker::handlers

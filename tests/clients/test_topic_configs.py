@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Topic configs against kgroupsd: confluent-kafka's AdminClient (librdkafka 2.0.2) creates
+topics with configs, describes and alters them (CreateTopics, DescribeConfigs,
+AlterConfigs); kafka-python's KafkaAdminClient describes them and creates topics with
+configs. Then the effects: a batch above max.message.bytes is refused with
+MESSAGE_TOO_LARGE, a LogAppendTime topic gives consumers the broker's clock, and an unknown
+config name is INVALID_CONFIG with nothing created."""
+import time
+
+import pytest
+from confluent_kafka import (OFFSET_BEGINNING, TIMESTAMP_LOG_APPEND_TIME, Consumer,
+                             KafkaError, KafkaException, Producer, TopicPartition)
+from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource, NewTopic
+from kafka import KafkaAdminClient
+from kafka.admin import ConfigResource as KpConfigResource
+from kafka.admin import ConfigResourceType, NewTopic as KpNewTopic
+
+TIMEOUT_S = 30
+TOPIC_CONFIG_SOURCE = 1  # Kafka's DYNAMIC_TOPIC_CONFIG
+DEFAULT_CONFIG_SOURCE = 5
+
+
+def admin(kgroupsd):
+    return AdminClient({"bootstrap.servers": kgroupsd.bootstrap})
+
+
+def create(client, topic, configs, partitions=1):
+    futures = client.create_topics(
+        [NewTopic(topic, num_partitions=partitions, replication_factor=1, config=configs)],
+        request_timeout=TIMEOUT_S)
+    futures[topic].result(TIMEOUT_S)
+
+
+def describe(client, topic):
+    resource = ConfigResource("topic", topic)
+    return client.describe_configs([resource], request_timeout=TIMEOUT_S)[resource].result(
+        TIMEOUT_S)
+
+
+def test_confluent_creates_describes_and_alters_topic_configs(kgroupsd):
+    client = admin(kgroupsd)
+    create(client, "cfg-topic", {"retention.ms": "3600000", "cleanup.policy": "compact,delete",
+                                 "preallocate": "true"})
+    configs = describe(client, "cfg-topic")
+    assert configs["retention.ms"].value == "3600000"
+    assert configs["retention.ms"].source == ConfigSource.DYNAMIC_TOPIC_CONFIG.value
+    assert not configs["retention.ms"].is_default
+    assert configs["cleanup.policy"].value == "compact,delete"
+    assert configs["preallocate"].value == "true"  # stored and described though not acted on
+    assert configs["segment.ms"].value == "604800000"
+    assert configs["segment.ms"].source == ConfigSource.DEFAULT_CONFIG.value
+    assert configs["segment.ms"].is_default
+    assert not configs["segment.ms"].is_read_only
+    assert "max.message.bytes" in configs and "unclean.leader.election.enable" in configs
+
+    # AlterConfigs replaces the whole set: what is not named goes back to its default.
+    resource = ConfigResource("topic", "cfg-topic", set_config={"segment.ms": "60000"})
+    client.alter_configs([resource], request_timeout=TIMEOUT_S)[resource].result(TIMEOUT_S)
+    configs = describe(client, "cfg-topic")
+    assert configs["segment.ms"].value == "60000"
+    assert configs["segment.ms"].source == ConfigSource.DYNAMIC_TOPIC_CONFIG.value
+    assert configs["retention.ms"].value == "604800000"
+    assert configs["retention.ms"].source == ConfigSource.DEFAULT_CONFIG.value
+    assert configs["cleanup.policy"].value == "delete"
+
+    # validate_only changes nothing; a bad value is INVALID_CONFIG and changes nothing.
+    resource = ConfigResource("topic", "cfg-topic", set_config={"segment.ms": "120000"})
+    client.alter_configs([resource], validate_only=True)[resource].result(TIMEOUT_S)
+    bad = ConfigResource("topic", "cfg-topic", set_config={"segment.ms": "0"})
+    with pytest.raises(KafkaException) as refused:
+        client.alter_configs([bad])[bad].result(TIMEOUT_S)
+    assert refused.value.args[0].code() == KafkaError.INVALID_CONFIG
+    assert describe(client, "cfg-topic")["segment.ms"].value == "60000"
+
+
+def test_confluent_describes_the_broker_and_refuses_unknown_topics(start_kgroupsd):
+    broker = start_kgroupsd("--log-retention-ms", "7200000")
+    client = admin(broker)
+    resource = ConfigResource("broker", "0")
+    configs = client.describe_configs([resource])[resource].result(TIMEOUT_S)
+    assert configs["log.retention.ms"].value == "7200000"
+    assert configs["log.retention.ms"].source == ConfigSource.STATIC_BROKER_CONFIG.value
+    assert configs["log.retention.ms"].is_read_only
+    assert configs["broker.id"].value == "0"
+    # A new topic's retention.ms comes from the broker's flag.
+    create(client, "cfg-broker-default", {})
+    topic = describe(client, "cfg-broker-default")["retention.ms"]
+    assert topic.value == "7200000"
+    assert topic.source == ConfigSource.STATIC_BROKER_CONFIG.value
+
+    missing = ConfigResource("topic", "cfg-missing")
+    with pytest.raises(KafkaException) as refused:
+        client.describe_configs([missing])[missing].result(TIMEOUT_S)
+    assert refused.value.args[0].code() == KafkaError.UNKNOWN_TOPIC_OR_PART
+
+    change = ConfigResource("broker", "0", set_config={"log.retention.ms": "1"})
+    with pytest.raises(KafkaException) as refused:
+        client.alter_configs([change])[change].result(TIMEOUT_S)
+    assert refused.value.args[0].code() == KafkaError.INVALID_REQUEST
+
+
+def test_unknown_config_name_is_invalid_config_and_creates_nothing(kgroupsd):
+    client = admin(kgroupsd)
+    futures = client.create_topics(
+        [NewTopic("cfg-unknown", num_partitions=1, replication_factor=1,
+                  config={"retention.hours": "1"})])
+    with pytest.raises(KafkaException) as refused:
+        futures["cfg-unknown"].result(TIMEOUT_S)
+    error = refused.value.args[0]
+    assert error.code() == KafkaError.INVALID_CONFIG
+    assert "retention.hours" in error.str()
+    assert "cfg-unknown" not in client.list_topics(timeout=TIMEOUT_S).topics
+
+
+def test_kafka_python_creates_topics_with_configs_and_describes_them(kgroupsd):
+    client = KafkaAdminClient(bootstrap_servers=kgroupsd.bootstrap)
+    try:
+        client.create_topics([KpNewTopic("kp-cfg", 2, 1,
+                                          topic_configs={"max.message.bytes": "50000"})])
+        responses = client.describe_configs(
+            config_resources=[KpConfigResource(ConfigResourceType.TOPIC, "kp-cfg")])
+        (error_code, _message, _type, name, entries), = responses[0].resources
+        assert error_code == 0 and name == "kp-cfg"
+        by_name = {entry[0]: entry for entry in entries}
+        assert by_name["max.message.bytes"][1] == "50000"
+        assert by_name["retention.ms"][1] == "604800000"
+        assert len(by_name) >= 30
+    finally:
+        client.close()
+
+
+def test_a_batch_above_max_message_bytes_is_refused(kgroupsd):
+    create(admin(kgroupsd), "cfg-small", {"max.message.bytes": "2000"})
+    producer = Producer({"bootstrap.servers": kgroupsd.bootstrap, "linger.ms": 0,
+                         "message.send.max.retries": 0})
+    outcomes = []
+    producer.produce("cfg-small", value=b"x" * 5000,
+                     on_delivery=lambda error, message: outcomes.append(error))
+    assert producer.flush(TIMEOUT_S) == 0  # so that the next record is a batch of its own
+    producer.produce("cfg-small", value=b"y" * 100,
+                     on_delivery=lambda error, message: outcomes.append(error))
+    assert producer.flush(TIMEOUT_S) == 0
+    assert outcomes[0] is not None and outcomes[0].code() == KafkaError.MSG_SIZE_TOO_LARGE
+    assert outcomes[1] is None
+
+
+def test_log_append_time_gives_consumers_the_brokers_clock(kgroupsd):
+    create(admin(kgroupsd), "cfg-append-time", {"message.timestamp.type": "LogAppendTime"})
+    producer = Producer({"bootstrap.servers": kgroupsd.bootstrap})
+    before_ms = int(time.time() * 1000)
+    producer.produce("cfg-append-time", value=b"old", timestamp=1000)
+    assert producer.flush(TIMEOUT_S) == 0
+    after_ms = int(time.time() * 1000)
+
+    consumer = Consumer({"bootstrap.servers": kgroupsd.bootstrap, "group.id": "unused",
+                         "enable.auto.commit": False, "check.crcs": True})
+    consumer.assign([TopicPartition("cfg-append-time", 0, OFFSET_BEGINNING)])
+    try:
+        message = None
+        deadline = time.monotonic() + TIMEOUT_S
+        while message is None and time.monotonic() < deadline:
+            message = consumer.poll(0.5)
+        assert message is not None and message.error() is None
+        timestamp_type, timestamp = message.timestamp()
+        assert timestamp_type == TIMESTAMP_LOG_APPEND_TIME
+        assert before_ms - 1000 <= timestamp <= after_ms + 1000
+        # ListOffsets by timestamp finds the record by the broker's time.
+        found = consumer.offsets_for_times(
+            [TopicPartition("cfg-append-time", 0, before_ms - 1000)], timeout=TIMEOUT_S)
+        assert found[0].offset == 0
+    finally:
+        consumer.close()
