@@ -15,9 +15,9 @@
 // batch's last offset + 1); the first retained batch holds log_start_offset() (it starts there
 // unless DeleteRecords moved the start into it), or the log holds no batch and
 // log_start_offset() == high_watermark(); the log start offset never moves back; the high
-// watermark is the last batch's last offset + 1. Views returned by batches_from() stay valid until a segment is
-// dropped (drop_*() or evict_oldest_segment()): callers use them before anything else runs.
-// Not thread-safe: the broker's single network thread owns every BatchLog.
+// watermark is the last batch's last offset + 1. Views returned by batches_from() stay valid until
+// a segment is dropped (drop_*() or evict_oldest_segment()): callers use them before anything else
+// runs. Not thread-safe: the broker's single network thread owns every BatchLog.
 #pragma once
 
 #include <cstddef>

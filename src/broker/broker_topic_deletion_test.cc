@@ -114,8 +114,8 @@ TEST_P(BrokerTopicDeletion, AFetchParkedOnADeletedTopicAnswersUnknownOnceItWakes
   ASSERT_TRUE(broker.delete_topic("doomed"));
   io.poll();
   ASSERT_TRUE(answer.has_value());
-  expect_every_partition(*answer, version >= 13 ? ErrorCode::kUnknownTopicId
-                                                : ErrorCode::kUnknownTopicOrPartition);
+  expect_every_partition(
+      *answer, version >= 13 ? ErrorCode::kUnknownTopicId : ErrorCode::kUnknownTopicOrPartition);
 }
 
 INSTANTIATE_TEST_SUITE_P(ByNameAndById, BrokerTopicDeletion, ::testing::Values(12, 13));
@@ -139,7 +139,8 @@ TEST(BrokerTopicDeletionOffsets, EveryGroupLosesItsCommittedOffsetsOfTheDeletedT
 
   ASSERT_TRUE(broker.delete_topic("doomed"));
   for (const char* group : {"g1", "g2"}) {
-    const GroupOffsetFetchResult fetched = groups.fetch_offsets({.group_id = group, .partitions = std::nullopt});
+    const GroupOffsetFetchResult fetched =
+        groups.fetch_offsets({.group_id = group, .partitions = std::nullopt});
     ASSERT_EQ(fetched.offsets.size(), 1u) << group;
     EXPECT_EQ(fetched.offsets[0].topic_partition.topic, "kept");
   }

@@ -103,8 +103,8 @@ ErrorCode Cluster::add_partitions(Topic& topic, std::int32_t count) {
   const ErrorCode check = check_new_partitions(topic, count);
   if (check != ErrorCode::kNone) return check;
   const std::size_t segment_limit = segment_limit_for(topic.config, config_.log_memory_bytes);
-  const auto added = static_cast<std::int64_t>(count) -
-                     static_cast<std::int64_t>(topic.partitions.size());
+  const auto added =
+      static_cast<std::int64_t>(count) - static_cast<std::int64_t>(topic.partitions.size());
   while (topic.partitions.size() < static_cast<std::size_t>(count)) {
     topic.partitions.emplace_back().set_segment_limit(segment_limit);
   }

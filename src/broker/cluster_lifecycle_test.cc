@@ -92,7 +92,8 @@ TEST(ClusterLifecycle, EvictionAfterADeletionNeverTouchesTheDeletedLogs) {
     EXPECT_LE(cluster.log_memory_used(), 64 * kKiB);
   }
   EXPECT_GT(fresh.partitions[0].log_start_offset(), 0);
-  EXPECT_EQ(cluster.log_memory_used(), static_cast<std::int64_t>(fresh.partitions[0].memory_bytes()));
+  EXPECT_EQ(cluster.log_memory_used(),
+            static_cast<std::int64_t>(fresh.partitions[0].memory_bytes()));
 }
 
 TEST(ClusterLifecycle, AddingPartitionsGrowsTheTopicWithoutMovingItsLogs) {
@@ -144,7 +145,7 @@ TEST(ClusterLifecycle, DeleteRecordsMovesTheLogStartAndFreesWholeSegments) {
   EXPECT_EQ(log.log_start_offset(), 62);
   EXPECT_LT(cluster.log_memory_used(), memory_before);
   EXPECT_EQ(cluster.log_memory_used(), static_cast<std::int64_t>(log.memory_bytes()));
-  EXPECT_EQ(cluster.delete_records(topic, 0, 10).value(), 62);  // never moves back
+  EXPECT_EQ(cluster.delete_records(topic, 0, 10).value(), 62);   // never moves back
   EXPECT_EQ(cluster.delete_records(topic, 0, -1).value(), 100);  // the high watermark
   EXPECT_EQ(log.batch_count(), 0u);
   EXPECT_EQ(cluster.log_memory_used(), static_cast<std::int64_t>(log.memory_bytes()));

@@ -48,8 +48,8 @@ GroupError GroupCoordinator::delete_group(std::string_view group_id) {
   return GroupError::kNone;
 }
 
-OffsetDeleteResult GroupCoordinator::delete_offsets(
-    std::string_view group_id, const std::vector<TopicPartition>& partitions) {
+OffsetDeleteResult GroupCoordinator::delete_offsets(std::string_view group_id,
+                                                    const std::vector<TopicPartition>& partitions) {
   CallScope scope(*this);
   OffsetDeleteResult result;
   if (!valid_group_id(group_id)) {

@@ -17,7 +17,8 @@ namespace {
 std::vector<std::uint8_t> subscription(const std::vector<std::string>& topics) {
   std::vector<std::uint8_t> out{0, 0};  // version 0
   const auto put32 = [&out](std::uint32_t value) {
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(value >> shift));
+    for (int shift = 24; shift >= 0; shift -= 8)
+      out.push_back(static_cast<std::uint8_t>(value >> shift));
   };
   put32(static_cast<std::uint32_t>(topics.size()));
   for (const std::string& topic : topics) {
@@ -40,8 +41,7 @@ OffsetCommitParams outside_commit(std::string group_id, std::vector<TopicPartiti
 
 TEST(ConsumerProtocolSubscription, ReadsTheTopicsAndRefusesTruncatedOrLyingBytes) {
   const std::vector<std::uint8_t> bytes = subscription({"orders", "payments"});
-  EXPECT_EQ(consumer_subscription_topics(bytes),
-            (std::vector<std::string>{"orders", "payments"}));
+  EXPECT_EQ(consumer_subscription_topics(bytes), (std::vector<std::string>{"orders", "payments"}));
   for (std::size_t cut = 0; cut < 6 + 2 + 6; ++cut) {  // inside the header or the first name
     EXPECT_FALSE(consumer_subscription_topics({bytes.data(), cut}).has_value()) << cut;
   }
@@ -114,9 +114,9 @@ TEST_F(ClassicGroupDeletion, OffsetDeleteKeepsTheTopicsTheMembersSubscribeTo) {
 }
 
 TEST_F(ClassicGroupDeletion, OffsetDeleteOfAnEmptyGroupDeletesAllAndForgetsTheEmptiedGroup) {
-  ASSERT_EQ(coordinator().commit_offsets(outside_commit("idle", {{"orders", 0}, {"orders", 1}}))
-                .error,
-            GroupError::kNone);
+  ASSERT_EQ(
+      coordinator().commit_offsets(outside_commit("idle", {{"orders", 0}, {"orders", 1}})).error,
+      GroupError::kNone);
   EXPECT_EQ(coordinator().delete_offsets("idle", {{"orders", 0}}).partition_errors,
             std::vector<GroupError>{GroupError::kNone});
   EXPECT_TRUE(coordinator().has_group("idle"));
@@ -127,9 +127,9 @@ TEST_F(ClassicGroupDeletion, OffsetDeleteOfAnEmptyGroupDeletesAllAndForgetsTheEm
 
 TEST_F(ClassicGroupDeletion, ADeletedTopicsOffsetsLeaveEveryGroup) {
   form_live_group();
-  ASSERT_EQ(coordinator().commit_offsets(outside_commit("idle", {{"other", 0}, {"other", 1}}))
-                .error,
-            GroupError::kNone);
+  ASSERT_EQ(
+      coordinator().commit_offsets(outside_commit("idle", {{"other", 0}, {"other", 1}})).error,
+      GroupError::kNone);
   coordinator().delete_topic_offsets("other");
   EXPECT_EQ(coordinator().fetch_offsets("live", std::nullopt).size(), 1u);
   EXPECT_FALSE(coordinator().has_group("idle"));
@@ -150,7 +150,9 @@ class ConsumerGroupDeletion : public ::testing::Test {
   }
   ConsumerGroupCoordinator& coordinator() { return harness_.coordinator(); }
   std::size_t offsets_left() {
-    return coordinator().fetch_offsets({.group_id = "group", .partitions = std::nullopt}).offsets.size();
+    return coordinator()
+        .fetch_offsets({.group_id = "group", .partitions = std::nullopt})
+        .offsets.size();
   }
 
   ConsumerGroupHarness harness_;
@@ -170,7 +172,8 @@ TEST_F(ConsumerGroupDeletion, AGroupWithMembersIsNotDeletedAnEmptyOneIsWithItsOf
 
 TEST_F(ConsumerGroupDeletion, OffsetDeleteKeepsSubscribedTopicsAndReleasesTheRest) {
   const std::size_t before = coordinator().stored_bytes();
-  const OffsetDeleteResult result = coordinator().delete_offsets("group", {{"orders", 0}, {"other", 0}});
+  const OffsetDeleteResult result =
+      coordinator().delete_offsets("group", {{"orders", 0}, {"other", 0}});
   ASSERT_EQ(result.error, GroupError::kNone);
   EXPECT_EQ(result.partition_errors,
             (std::vector<GroupError>{GroupError::kGroupSubscribedToTopic, GroupError::kNone}));

@@ -27,8 +27,8 @@ using protocol::ErrorCode;
 
 constexpr std::size_t kMaxErrorMessages = 64;
 
-std::string explain(ErrorCode error, std::string_view name, std::int32_t count,
-                    std::size_t current, const ClusterConfig& limits) {
+std::string explain(ErrorCode error, std::string_view name, std::int32_t count, std::size_t current,
+                    const ClusterConfig& limits) {
   const std::string topic = "Topic '" + std::string(name) + "'";
   switch (error) {
     case ErrorCode::kUnknownTopicOrPartition:
@@ -83,8 +83,8 @@ asio::awaitable<Reply> handle_create_partitions(RequestContext& ctx) {
       error = ErrorCode::kInvalidReplicaAssignment;
     } else {
       error = cluster.check_new_partitions(*topic, request_topic.count);
-      const std::int64_t added = static_cast<std::int64_t>(request_topic.count) -
-                                 static_cast<std::int64_t>(current);
+      const std::int64_t added =
+          static_cast<std::int64_t>(request_topic.count) - static_cast<std::int64_t>(current);
       if (error == ErrorCode::kNone && requested + added > per_request) {
         error = ErrorCode::kPolicyViolation;
       }
@@ -92,9 +92,9 @@ asio::awaitable<Reply> handle_create_partitions(RequestContext& ctx) {
         requested += added;
         if (!request->validate_only) {
           error = cluster.add_partitions(*topic, request_topic.count);
-          log_info(std::string(ctx.peer) + " grew topic " + quote(request_topic.name) +
-                   " from " + std::to_string(current) + " to " +
-                   std::to_string(request_topic.count) + " partitions");
+          log_info(std::string(ctx.peer) + " grew topic " + quote(request_topic.name) + " from " +
+                   std::to_string(current) + " to " + std::to_string(request_topic.count) +
+                   " partitions");
         }
       }
     }

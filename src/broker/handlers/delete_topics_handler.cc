@@ -74,9 +74,8 @@ asio::awaitable<Reply> handle_delete_topics(RequestContext& ctx) {
     const bool has_id = topic.topic_id != protocol::Uuid{};
     if (topic.name.has_value() == has_id) {
       answer(topic.name ? std::optional<std::string>(*topic.name) : std::nullopt, topic.topic_id,
-             {ErrorCode::kInvalidRequest,
-              has_id ? "Give a topic's name or its id, not both."
-                     : "Give a topic's name or its id."});
+             {ErrorCode::kInvalidRequest, has_id ? "Give a topic's name or its id, not both."
+                                                 : "Give a topic's name or its id."});
       continue;
     }
     if (topic.name) {

@@ -29,8 +29,7 @@ asio::awaitable<Reply> handle_offset_delete(RequestContext& ctx) {
       }
     }
   }
-  const OffsetDeleteResult result =
-      ctx.broker.groups().delete_offsets(request->group_id, existing);
+  const OffsetDeleteResult result = ctx.broker.groups().delete_offsets(request->group_id, existing);
   protocol::OffsetDeleteResponse response;
   response.error_code = to_error_code(result.error);
   if (result.error == GroupError::kNone) {
