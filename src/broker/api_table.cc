@@ -59,6 +59,12 @@ constexpr std::array kApis{
              "replication factor 1 (or -1); every Kafka topic config checked and stored "
              "(docs/TOPIC-CONFIGS.md); the created topic's partitions, configs (v5+) and id "
              "(v7+)"},
+    ApiEntry{ApiKey::kDeleteTopics, 0, 6, &handlers::handle_delete_topics,
+             "deletes records, memory and every group's offsets of the topic at once; "
+             "by name or id (v6); a re-created topic gets a new id and starts at 0"},
+    ApiEntry{ApiKey::kDeleteRecords, 0, 2, &handlers::handle_delete_records,
+             "moves the log start offset (-1: the high watermark), inside a batch too; "
+             "drops the segments below it"},
     ApiEntry{ApiKey::kOffsetForLeaderEpoch, 0, 4, &handlers::handle_offset_for_leader_epoch,
              "leader epoch 0 for ever (one broker, no elections): its end offset is the "
              "high watermark"},
@@ -69,9 +75,16 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kAlterConfigs, 0, 2, &handlers::handle_alter_configs,
              "replaces a topic's configs (what is not named returns to its default), "
              "validate_only; broker configs: INVALID_REQUEST (not dynamic)"},
+    ApiEntry{ApiKey::kCreatePartitions, 0, 3, &handlers::handle_create_partitions,
+             "grows topics within --max-partitions(-per-topic); validate_only; no explicit "
+             "assignments (INVALID_REPLICA_ASSIGNMENT)"},
+    ApiEntry{ApiKey::kDeleteGroups, 0, 2, &handlers::handle_delete_groups,
+             "groups without members, of both protocols, with their offsets"},
     ApiEntry{ApiKey::kIncrementalAlterConfigs, 0, 1, &handlers::handle_incremental_alter_configs,
              "set, delete, append and subtract (list configs) on topic configs, "
              "validate_only; broker configs: INVALID_REQUEST (not dynamic)"},
+    ApiEntry{ApiKey::kOffsetDelete, 0, 0, &handlers::handle_offset_delete,
+             "GROUP_SUBSCRIBED_TO_TOPIC while a member subscribes to the topic"},
     ApiEntry{ApiKey::kDescribeCluster, 0, 1, &handlers::handle_describe_cluster,
              "this broker is the cluster and its controller"},
     ApiEntry{ApiKey::kConsumerGroupHeartbeat, 0, 1, &handlers::handle_consumer_group_heartbeat,

@@ -22,7 +22,9 @@ class AppendNotifier {
  public:
   // Suspends the calling coroutine until notify() is called for one of `partitions`, the
   // deadline passes, or the coroutine is cancelled, whichever comes first. Does not throw on
-  // any of these. The partitions must stay alive while it waits.
+  // any of these. The pointers are only compared, never read, so a partition may be deleted
+  // while it waits (its deleter calls notify() first); the caller must not read it after
+  // waking without looking it up again.
   asio::awaitable<void> wait_until(asio::steady_timer::time_point deadline,
                                    std::span<const BatchLog* const> partitions);
 

@@ -181,4 +181,16 @@ std::size_t BatchLog::evict_oldest_segment() {
   return segments_.empty() ? 0 : drop_front_segment();
 }
 
+std::size_t BatchLog::delete_records_before(std::int64_t offset) {
+  if (offset <= log_start_offset_) return 0;
+  std::size_t freed = 0;
+  while (!segments_.empty() &&
+         index_[index_begin_ + segments_.front().batch_count - 1].last_offset < offset) {
+    freed += drop_front_segment();
+  }
+  log_start_offset_ = std::max(log_start_offset_, offset);
+  transactions_.on_log_start_moved(log_start_offset_);
+  return freed;
+}
+
 }  // namespace kgroups::broker

@@ -7,14 +7,17 @@
 // Batches live in segments that never move: the first is small (kMinSegmentBytes) and each
 // new one doubles, up to the log's segment limit, so a near-empty partition costs about a
 // kilobyte; a batch larger than the limit gets a segment of its own. Retention and the
-// memory budget drop whole segments from the front, which moves the log start offset.
+// memory budget drop whole segments from the front, which moves the log start offset;
+// DeleteRecords (delete_records_before) moves it to any offset up to the high watermark,
+// dropping the segments wholly below it, so it may fall inside a batch (as Kafka allows).
 //
 // Invariants: batches are contiguous in offset order (each base offset is the previous
-// batch's last offset + 1); the first retained batch starts at log_start_offset() (or the log
-// is empty and log_start_offset() == high_watermark()); the high watermark is the last
-// batch's last offset + 1. Views returned by batches_from() stay valid until a segment is
-// dropped (drop_*() or evict_oldest_segment()): callers use them before anything else runs.
-// transactions() is the partition's transaction index (PartitionTransactions): the log tells
+// batch's last offset + 1); the first retained batch holds log_start_offset() (it starts there
+// unless DeleteRecords moved the start into it), or the log holds no batch and
+// log_start_offset() == high_watermark(); the log start offset never moves back; the high
+// watermark is the last batch's last offset + 1. Views returned by batches_from() stay valid until
+// a segment is dropped (drop_*() or evict_oldest_segment()): callers use them before anything else
+// runs. transactions() is the partition's transaction index (PartitionTransactions): the log tells
 // it when its start offset moves; whoever appends transactional batches and markers tells it
 // about them.
 // Not thread-safe: the broker's single network thread owns every BatchLog.
@@ -129,6 +132,12 @@ class BatchLog {
   std::size_t drop_segments_older_than(std::int64_t cutoff_ms);
   std::size_t drop_segments_beyond_size(std::int64_t retention_bytes);
   std::size_t evict_oldest_segment();
+
+  // DeleteRecords: moves the log start offset up to `offset` (nothing if it is not above it),
+  // dropping every segment whose batches all end below it; the batch holding `offset` stays,
+  // and reads below the new start are out of range. Returns the memory freed. Requires
+  // offset <= high_watermark().
+  std::size_t delete_records_before(std::int64_t offset);
 
  private:
   struct Segment {

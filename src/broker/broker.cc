@@ -98,6 +98,16 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   }
 }
 
+bool Broker::delete_topic(std::string_view name) {
+  const Topic* topic = cluster_.find_topic(name);
+  if (topic == nullptr) return false;
+  // The wakeups are posted: the fetches run after the topic is gone, and look again.
+  for (const BatchLog& partition : topic->partitions) append_notifier_.notify(partition);
+  const std::string deleted = topic->name;  // `name` may view the topic's own name
+  groups_.delete_topic_offsets(deleted);
+  return cluster_.delete_topic(deleted);
+}
+
 void Broker::set_advertised_address(std::string host, std::uint16_t port) {
   config_.advertised_host = std::move(host);
   config_.advertised_port = port;

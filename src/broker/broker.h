@@ -12,6 +12,8 @@
 // Not thread-safe: touch a Broker only from its io_context's thread.
 #pragma once
 
+#include <string_view>
+
 #include "broker/append_notifier.h"
 #include "broker/broker_config.h"
 #include "broker/byte_budget.h"
@@ -44,6 +46,11 @@ class Broker {
     retention_.start(executor);
     groups_.start(executor);
   }
+
+  // DeleteTopics' work: wakes the fetches long-polling its partitions (they look their
+  // partitions up again and answer UNKNOWN_TOPIC_OR_PARTITION), forgets every group's
+  // committed offsets of it, then deletes it from the cluster. Returns whether it existed.
+  bool delete_topic(std::string_view name);
 
   [[nodiscard]] const BrokerConfig& config() const { return config_; }
   [[nodiscard]] const MemoryPlan& memory_plan() const { return memory_plan_; }

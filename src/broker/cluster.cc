@@ -2,6 +2,7 @@
 #include "broker/cluster.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <utility>
 
 #include "broker/logger.h"
@@ -99,6 +100,58 @@ void Cluster::set_topic_config(Topic& topic, const TopicConfig& config, TopicCon
           static_cast<std::int64_t>(log.drop_segments_beyond_size(topic.config.retention_bytes));
     }
   }
+}
+
+ErrorCode Cluster::check_new_partitions(const Topic& topic, std::int32_t count) const {
+  const auto current = static_cast<std::int64_t>(topic.partitions.size());
+  if (count <= current || count > config_.max_partitions_per_topic) {
+    return ErrorCode::kInvalidPartitions;
+  }
+  if (partition_count_ + (count - current) > config_.max_partitions) {
+    return ErrorCode::kPolicyViolation;
+  }
+  return ErrorCode::kNone;
+}
+
+ErrorCode Cluster::add_partitions(Topic& topic, std::int32_t count) {
+  const ErrorCode check = check_new_partitions(topic, count);
+  if (check != ErrorCode::kNone) return check;
+  const std::size_t segment_limit = segment_limit_for(topic.config, config_.log_memory_bytes);
+  const auto added =
+      static_cast<std::int64_t>(count) - static_cast<std::int64_t>(topic.partitions.size());
+  while (topic.partitions.size() < static_cast<std::size_t>(count)) {
+    topic.partitions.emplace_back().set_segment_limit(segment_limit);
+  }
+  partition_count_ += added;
+  ++metadata_version_;
+  return ErrorCode::kNone;
+}
+
+bool Cluster::delete_topic(std::string_view name) {
+  const auto found = topics_.find(name);
+  if (found == topics_.end()) return false;
+  const Topic& topic = *found->second;
+  std::unordered_set<const BatchLog*> logs;
+  for (const BatchLog& log : topic.partitions) {
+    logs.insert(&log);
+    log_memory_used_ -= static_cast<std::int64_t>(log.memory_bytes());
+  }
+  std::erase_if(segments_by_age_,
+                [&logs](const auto& entry) { return logs.contains(entry.second); });
+  partition_count_ -= static_cast<std::int64_t>(topic.partitions.size());
+  topics_by_id_.erase(topic.id);
+  topics_.erase(found);
+  ++metadata_version_;
+  return true;
+}
+
+protocol::Result<std::int64_t> Cluster::delete_records(Topic& topic, std::int32_t partition,
+                                                       std::int64_t offset) {
+  BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
+  if (offset == -1) offset = log.high_watermark();
+  if (offset < 0 || offset > log.high_watermark()) return ErrorCode::kOffsetOutOfRange;
+  log_memory_used_ -= static_cast<std::int64_t>(log.delete_records_before(offset));
+  return log.log_start_offset();
 }
 
 const Topic* Cluster::find_topic(const protocol::Uuid& id) const {

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Cluster: the broker's topics, each a fixed number of partitions, each partition a BatchLog,
-// and the memory those logs hold. Topics are created at start-up (seeds), by CreateTopics,
-// or on first use (auto-creation by Metadata and Produce, when enabled) with the default
-// partition count, within the configured counts of topics and partitions. Topics are never
-// deleted and never change their partition count, so Topic and BatchLog pointers stay valid
-// while the Cluster is alive.
+// Cluster: the broker's topics, each a number of partitions, each partition a BatchLog, and
+// the memory those logs hold. Topics are created at start-up (seeds), by CreateTopics, or on
+// first use (auto-creation by Metadata and Produce, when enabled) with the default partition
+// count, within the configured counts of topics and partitions. CreatePartitions grows a
+// topic (add_partitions), DeleteTopics deletes one (delete_topic), DeleteRecords moves a
+// partition's log start offset (delete_records).
+//
+// Lifetimes: a Topic lives until delete_topic(); its BatchLogs live as long as it does and
+// never move (growing appends to a std::deque). So a Topic* or BatchLog* is valid only until
+// the next delete_topic(): code that keeps one across a co_await (a long-polling Fetch) looks
+// it up again by name or id after every wait, and the broker wakes such waiters before it
+// deletes (Broker::delete_topic). metadata_version() moves on every creation, growth and
+// deletion.
 //
 // Memory: every append goes through append(), which keeps the logs' memory within
 // `log_memory_bytes` by evicting the oldest segments of all partitions first (one aggregated
@@ -51,8 +58,10 @@ struct Topic {
   std::string name;
   protocol::Uuid id{};  // KIP-516 topic id: random, never zero, fixed at creation
   TopicConfig config;
-  TopicConfigValues set_configs;     // the configs given explicitly (CreateTopics, AlterConfigs)
-  std::vector<BatchLog> partitions;  // index = partition id; size >= 1, never changes
+  TopicConfigValues set_configs;  // the configs given explicitly (CreateTopics, AlterConfigs)
+  // Index = partition id; size >= 1, only grows (add_partitions). A deque, so growing never
+  // moves a BatchLog.
+  std::deque<BatchLog> partitions;
 };
 
 // What a retention pass or an eviction dropped.
@@ -88,6 +97,30 @@ class Cluster {
   // append.
   void set_topic_config(Topic& topic, const TopicConfig& config, TopicConfigValues values);
 
+  // Checks what add_partitions(topic, count) would return, without changing anything:
+  // kInvalidPartitions (count not above the current count, or above
+  // max_partitions_per_topic) or kPolicyViolation (beyond max_partitions in all).
+  [[nodiscard]] protocol::ErrorCode check_new_partitions(const Topic& topic,
+                                                         std::int32_t count) const;
+
+  // Grows `topic` to `count` partitions (new, empty logs). Returns kNone, or the error
+  // check_new_partitions() gives and changes nothing. Existing BatchLogs do not move.
+  protocol::ErrorCode add_partitions(Topic& topic, std::int32_t count);
+
+  // Deletes the topic called `name` with its logs, giving their memory back; returns whether
+  // it existed. Every Topic* and BatchLog* of it dangles afterwards: the caller wakes the
+  // fetches waiting on its partitions first (Broker::delete_topic does). A topic created
+  // later with the same name gets a new id and starts at offset 0.
+  bool delete_topic(std::string_view name);
+
+  // DeleteRecords: moves the log start offset of `topic`'s partition `partition` (which must
+  // exist) up to `offset` (-1: the high watermark), dropping the segments wholly below it;
+  // an offset inside a batch is allowed. Returns the new log start offset (the low
+  // watermark), unchanged for an offset at or below it; kOffsetOutOfRange for an offset
+  // beyond the high watermark or below -1.
+  protocol::Result<std::int64_t> delete_records(Topic& topic, std::int32_t partition,
+                                                std::int64_t offset);
+
   // The topic called `name`, or nullptr.
   Topic* find_topic(std::string_view name);
   [[nodiscard]] const Topic* find_topic(std::string_view name) const;
@@ -95,8 +128,9 @@ class Cluster {
   // The topic whose id is `id`, or nullptr (always for the zero id).
   [[nodiscard]] const Topic* find_topic(const protocol::Uuid& id) const;
 
-  // Counts topic creations, so that a reader can tell whether the topics changed since it
-  // last looked (the new consumer-group protocol recomputes assignments then).
+  // Counts topic creations, growths and deletions, so that a reader can tell whether the
+  // topics changed since it last looked (the new consumer-group protocol recomputes
+  // assignments then).
   [[nodiscard]] std::uint64_t metadata_version() const { return metadata_version_; }
 
   // The topic called `name`, creating it with the default partition count if it is unknown
@@ -152,7 +186,8 @@ class Cluster {
   std::int64_t partition_count_ = 0;
   std::int64_t log_memory_used_ = 0;  // sum of memory_bytes() of every log
   // Segments in creation order with their log, to evict the oldest first. An entry is stale
-  // once its segment was dropped (its log's first_segment_sequence() is then larger).
+  // once its segment was dropped (its log's first_segment_sequence() is then larger);
+  // delete_topic() removes the entries of the deleted logs.
   std::deque<std::pair<std::uint64_t, BatchLog*>> segments_by_age_;
   std::uint64_t next_segment_sequence_ = 1;
   DroppedSegments evicted_since_report_;

@@ -83,6 +83,14 @@ class CoordinatorService {
   };
   [[nodiscard]] std::vector<Listing> list_groups();
 
+  // Deletion, routed as offsets are (coordinator_service_delete.cc): DeleteGroups and
+  // OffsetDelete for one group (GROUP_ID_NOT_FOUND when neither coordinator holds it), and
+  // the committed offsets of a deleted topic in every group of both.
+  GroupError delete_group(std::string_view group_id);
+  OffsetDeleteResult delete_offsets(std::string_view group_id,
+                                    const std::vector<TopicPartition>& partitions);
+  void delete_topic_offsets(std::string_view topic);
+
   GroupCoordinator& classic() { return classic_; }
   ConsumerGroupCoordinator& consumer() { return consumer_; }
 

@@ -171,17 +171,20 @@ asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
   if (!isolation) co_return refusal(request, ErrorCode::kInvalidRequest);
   const FetchSessionCache::Context context =
       sessions_.open(session_request(request, version >= kFirstTopicIdVersion), steady_now_ms());
-  const std::vector<FetchTarget> targets = resolve(cluster_, context);
-  std::vector<const BatchLog*> logs;
-  for (const FetchTarget& target : targets) {
-    if (target.log != nullptr) logs.push_back(target.log);
-  }
   const std::int32_t wait_ms = std::clamp(request.max_wait_ms, 0, config_.max_fetch_wait_ms);
   const auto deadline = asio::steady_timer::clock_type::now() + std::chrono::milliseconds(wait_ms);
   const auto min_bytes = static_cast<std::size_t>(std::max(request.min_bytes, 0));
   const auto response_bytes =
       static_cast<std::size_t>(std::clamp(request.max_bytes, 0, config_.fetch_max_bytes));
+  std::vector<const BatchLog*> logs;
   for (;;) {
+    // Resolved again after every wait: a topic may have been deleted (or grown) meanwhile,
+    // so no Topic* or BatchLog* is kept across a co_await.
+    const std::vector<FetchTarget> targets = resolve(cluster_, context);
+    logs.clear();
+    for (const FetchTarget& target : targets) {
+      if (target.log != nullptr) logs.push_back(target.log);
+    }
     const FetchReadLimits limits{
         .response_bytes = response_bytes,
         .memory_bytes = static_cast<std::size_t>(response_memory_.available())};

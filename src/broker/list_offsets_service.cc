@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/list_offsets_service.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -32,6 +33,8 @@ void find_by_timestamp(const BatchLog& log, std::int64_t timestamp_ms,
     out.offset = batch->base_offset + (*record)->offset_delta;
     out.timestamp = (*record)->timestamp;
   }
+  // DeleteRecords may have moved the log start inside the batch: nothing below it is served.
+  out.offset = std::max(out.offset, log.log_start_offset());
 }
 
 }  // namespace

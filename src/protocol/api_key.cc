@@ -38,6 +38,10 @@ std::string_view api_name(ApiKey key) {
       return "ApiVersions";
     case ApiKey::kCreateTopics:
       return "CreateTopics";
+    case ApiKey::kDeleteTopics:
+      return "DeleteTopics";
+    case ApiKey::kDeleteRecords:
+      return "DeleteRecords";
     case ApiKey::kInitProducerId:
       return "InitProducerId";
     case ApiKey::kOffsetForLeaderEpoch:
@@ -48,6 +52,12 @@ std::string_view api_name(ApiKey key) {
       return "AlterConfigs";
     case ApiKey::kIncrementalAlterConfigs:
       return "IncrementalAlterConfigs";
+    case ApiKey::kCreatePartitions:
+      return "CreatePartitions";
+    case ApiKey::kDeleteGroups:
+      return "DeleteGroups";
+    case ApiKey::kOffsetDelete:
+      return "OffsetDelete";
     case ApiKey::kDescribeCluster:
       return "DescribeCluster";
     case ApiKey::kConsumerGroupHeartbeat:

@@ -138,6 +138,8 @@ std::string_view error_name(ErrorCode code) {
       return "GROUP_MAX_SIZE_REACHED";
     case ErrorCode::kFencedInstanceId:
       return "FENCED_INSTANCE_ID";
+    case ErrorCode::kGroupSubscribedToTopic:
+      return "GROUP_SUBSCRIBED_TO_TOPIC";
     case ErrorCode::kInvalidRecord:
       return "INVALID_RECORD";
     case ErrorCode::kUnknownTopicId:

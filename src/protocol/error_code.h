@@ -143,6 +143,8 @@ enum class ErrorCode : std::int16_t {
   kGroupMaxSizeReached = 81,
   // Another member with the same group.instance.id fenced this one.
   kFencedInstanceId = 82,
+  // OffsetDelete: a member of the group is subscribed to the partition's topic.
+  kGroupSubscribedToTopic = 86,
   // A record failed the broker's validation.
   kInvalidRecord = 87,
   // No topic has this topic id (KIP-516).

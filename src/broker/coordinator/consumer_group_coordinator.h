@@ -109,6 +109,15 @@ class ConsumerGroupCoordinator {
   // OffsetFetch in any group state; see ConsumerOffsetFetchParams.
   ConsumerOffsetFetchResult fetch_offsets(const ConsumerOffsetFetchParams& params);
 
+  // Deletion (consumer_group_delete.cc), as GroupCoordinator's: delete_group() refuses a
+  // group with members (NON_EMPTY_GROUP); delete_offsets() keeps (GROUP_SUBSCRIBED_TO_TOPIC)
+  // the partitions of a topic some member subscribes to by name. Both release the memory
+  // counted for what they delete.
+  GroupError delete_group(std::string_view group_id);
+  OffsetDeleteResult delete_offsets(std::string_view group_id,
+                                    const std::vector<TopicPartition>& partitions);
+  void delete_topic_offsets(std::string_view topic);
+
   // Applies every expiry due at the clock's current time.
   void poll_timers();
 

@@ -90,6 +90,14 @@ struct OffsetCommitResult {
   std::vector<GroupError> partition_errors;
 };
 
+// OffsetDelete's outcome for one group.
+struct OffsetDeleteResult {
+  GroupError error = GroupError::kNone;  // for the whole request; nothing deleted unless NONE
+  // With error NONE, one per requested partition, in request order: NONE (deleted, or there
+  // was nothing to delete) or GROUP_SUBSCRIBED_TO_TOPIC (kept).
+  std::vector<GroupError> partition_errors;
+};
+
 class GroupCoordinator {
  public:
   // Receives one human-readable line per decision a timeout or a slow client made
@@ -196,6 +204,25 @@ class GroupCoordinator {
   // nothing) if the group has members or is rebalancing; otherwise forgets the group and
   // returns its committed offsets (none for a group that does not exist).
   std::optional<std::vector<PartitionOffset>> release_empty_group(std::string_view group_id);
+
+  // Deletion (group_coordinator_delete.cc), as Kafka's DeleteGroups, OffsetDelete and
+  // onPartitionsDeleted.
+  // DeleteGroups for one group: forgets a group without members, with its offsets. Returns
+  // NONE, INVALID_GROUP_ID (empty or longer than max_id_length), GROUP_ID_NOT_FOUND (no such
+  // group), NON_EMPTY_GROUP (it has members or pending members, or is rebalancing).
+  GroupError delete_group(std::string_view group_id);
+
+  // OffsetDelete: forgets the group's committed offsets of `partitions`. Errors for the whole
+  // request: INVALID_GROUP_ID, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP (members of a protocol type
+  // other than "consumer", whose subscriptions cannot be read). With members, a partition of
+  // a topic some member's consumer-protocol subscription names (or every partition, if one
+  // cannot be read) gets GROUP_SUBSCRIBED_TO_TOPIC and is kept. A group left with neither
+  // members nor offsets is forgotten.
+  OffsetDeleteResult delete_offsets(std::string_view group_id,
+                                    const std::vector<TopicPartition>& partitions);
+
+  // Forgets every group's committed offsets of `topic` (just deleted).
+  void delete_topic_offsets(std::string_view topic);
 
   // Applies every expiry due at the clock's current time.
   void poll_timers();

@@ -47,7 +47,10 @@ enum class GroupError : std::int16_t {
   kInvalidRequest = 42,
   // The call would create a group while the coordinator holds max_groups already.
   kPolicyViolation = 44,
-  // ConsumerGroupDescribe: the coordinator holds no consumer group of that id.
+  // DeleteGroups / OffsetDelete: the group has members.
+  kNonEmptyGroup = 68,
+  // ConsumerGroupDescribe, DeleteGroups, OffsetDelete: the coordinator holds no group of
+  // that id.
   kGroupIdNotFound = 69,
   // JoinGroup v4+: the member must rejoin with the member id given in the response.
   kMemberIdRequired = 79,
@@ -62,6 +65,8 @@ enum class GroupError : std::int16_t {
   // ConsumerGroupHeartbeat: a live member (one that has not left with epoch -2) holds
   // the instance id.
   kUnreleasedInstanceId = 111,
+  // OffsetDelete: a member of the group is subscribed to the partition's topic.
+  kGroupSubscribedToTopic = 86,
   // ConsumerGroupHeartbeat: server_assignor names no assignor the coordinator has.
   kUnsupportedAssignor = 112,
   // OffsetCommit/OffsetFetch of a consumer group: the member epoch is not the member's
@@ -104,8 +109,12 @@ constexpr std::string_view group_error_name(GroupError error) {
       return "MEMBER_ID_REQUIRED";
     case GroupError::kGroupMaxSizeReached:
       return "GROUP_MAX_SIZE_REACHED";
+    case GroupError::kNonEmptyGroup:
+      return "NON_EMPTY_GROUP";
     case GroupError::kGroupIdNotFound:
       return "GROUP_ID_NOT_FOUND";
+    case GroupError::kGroupSubscribedToTopic:
+      return "GROUP_SUBSCRIBED_TO_TOPIC";
     case GroupError::kFencedInstanceId:
       return "FENCED_INSTANCE_ID";
     case GroupError::kFencedMemberEpoch:

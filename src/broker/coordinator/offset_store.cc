@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/coordinator/offset_store.h"
 
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "broker/coordinator/stored_bytes.h"
@@ -41,6 +43,35 @@ std::size_t OffsetStore::growth_bytes(const TopicPartition& topic_partition,
   }
   const std::size_t old_size = found->second.metadata.size();
   return committed.metadata.size() > old_size ? committed.metadata.size() - old_size : 0;
+}
+
+bool OffsetStore::remove(const TopicPartition& topic_partition) {
+  auto found = offsets_.find(topic_partition);
+  if (found == offsets_.end()) return false;
+  stored_bytes_ -= offset_entry_bytes(found->first.topic, found->second.metadata);
+  offsets_.erase(found);
+  return true;
+}
+
+bool OffsetStore::has_topic(std::string_view topic) const {
+  const auto first = offsets_.lower_bound(
+      TopicPartition{std::string(topic), std::numeric_limits<std::int32_t>::min()});
+  return first != offsets_.end() && first->first.topic == topic;
+}
+
+std::size_t OffsetStore::remove_topic(std::string_view topic) {
+  // Entries are ordered by topic, then partition: the topic's are one run from its first.
+  auto first = offsets_.lower_bound(
+      TopicPartition{std::string(topic), std::numeric_limits<std::int32_t>::min()});
+  auto last = first;
+  std::size_t removed = 0;
+  while (last != offsets_.end() && last->first.topic == topic) {
+    stored_bytes_ -= offset_entry_bytes(last->first.topic, last->second.metadata);
+    ++last;
+    ++removed;
+  }
+  offsets_.erase(first, last);
+  return removed;
 }
 
 }  // namespace kgroups::broker

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -59,6 +60,16 @@ class OffsetStore {
 
   // Returns the bytes the committed offsets take (stored_bytes.h), kept as they change.
   [[nodiscard]] std::size_t stored_bytes() const { return stored_bytes_; }
+
+  // Forgets the partition's committed offset; returns whether there was one.
+  bool remove(const TopicPartition& topic_partition);
+
+  // Forgets the committed offsets of every partition of `topic`; returns how many there
+  // were. O(log n + removed).
+  std::size_t remove_topic(std::string_view topic);
+
+  // Whether some partition of `topic` has a committed offset. O(log n).
+  [[nodiscard]] bool has_topic(std::string_view topic) const;
 
   [[nodiscard]] bool empty() const { return offsets_.empty(); }
 

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// GroupCoordinator's deletions: DeleteGroups, OffsetDelete, and the offsets of a deleted
+// topic (Kafka's GroupCoordinator.handleDeleteGroups, handleDeleteOffsets and
+// onPartitionsDeleted).
+#include <set>
+#include <string>
+
+#include "broker/coordinator/consumer_protocol_subscription.h"
+#include "broker/coordinator/group_coordinator.h"
+
+namespace kgroups::broker {
+namespace {
+
+constexpr std::string_view kConsumerProtocolType = "consumer";
+
+bool has_members(const Group& group) {
+  return group.state() != GroupState::kEmpty || !group.members().empty() ||
+         !group.pending_members().empty();
+}
+
+// The topics the members' subscriptions name (for the selected protocol when there is one),
+// or nullopt if one of them cannot be read.
+std::optional<std::set<std::string, std::less<>>> subscribed_topics(const Group& group) {
+  std::set<std::string, std::less<>> topics;
+  for (const auto& [member_id, member] : group.members()) {
+    for (const GroupProtocol& protocol : member.protocols) {
+      if (!group.protocol_name().empty() && protocol.name != group.protocol_name()) continue;
+      const auto names = consumer_subscription_topics(protocol.metadata);
+      if (!names) return std::nullopt;
+      topics.insert(names->begin(), names->end());
+    }
+  }
+  return topics;
+}
+
+}  // namespace
+
+GroupError GroupCoordinator::delete_group(std::string_view group_id) {
+  CallScope scope(*this);
+  if (!valid_group_id(group_id)) return GroupError::kInvalidGroupId;
+  Group* group = find_group_to_change(group_id);
+  if (group == nullptr) return GroupError::kGroupIdNotFound;
+  if (has_members(*group)) return GroupError::kNonEmptyGroup;
+  group->offsets() = OffsetStore{};
+  log("group \"" + group->group_id() + "\" deleted");
+  erase_group_if_unused(std::string(group_id));
+  return GroupError::kNone;
+}
+
+OffsetDeleteResult GroupCoordinator::delete_offsets(std::string_view group_id,
+                                                    const std::vector<TopicPartition>& partitions) {
+  CallScope scope(*this);
+  OffsetDeleteResult result;
+  if (!valid_group_id(group_id)) {
+    result.error = GroupError::kInvalidGroupId;
+    return result;
+  }
+  Group* group = find_group_to_change(group_id);
+  if (group == nullptr) {
+    result.error = GroupError::kGroupIdNotFound;
+    return result;
+  }
+  std::optional<std::set<std::string, std::less<>>> subscribed;  // nullopt: every topic
+  if (has_members(*group)) {
+    if (group->protocol_type() != kConsumerProtocolType) {
+      result.error = GroupError::kNonEmptyGroup;
+      return result;
+    }
+    subscribed = subscribed_topics(*group);
+  } else {
+    subscribed.emplace();  // an empty group subscribes to nothing
+  }
+  result.partition_errors.reserve(partitions.size());
+  for (const TopicPartition& partition : partitions) {
+    if (!subscribed || subscribed->contains(partition.topic)) {
+      result.partition_errors.push_back(GroupError::kGroupSubscribedToTopic);
+      continue;
+    }
+    group->offsets().remove(partition);
+    result.partition_errors.push_back(GroupError::kNone);
+  }
+  erase_group_if_unused(std::string(group_id));
+  return result;
+}
+
+void GroupCoordinator::delete_topic_offsets(std::string_view topic) {
+  // Between calls no group is touched, so each group's bytes are counted in stored_bytes_ as
+  // they are: adjust the total directly instead of touching every group (O(groups)).
+  std::vector<std::string> emptied;
+  for (auto& [group_id, group] : groups_) {
+    if (!group->offsets().has_topic(topic)) continue;
+    const std::size_t before = group->stored_bytes();
+    group->offsets().remove_topic(topic);
+    stored_bytes_ -= before - group->stored_bytes();
+    if (group->offsets().empty()) emptied.push_back(group_id);
+  }
+  for (const std::string& group_id : emptied) erase_group_if_unused(group_id);
+}
+
+}  // namespace kgroups::broker
