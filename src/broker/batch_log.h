@@ -23,6 +23,7 @@
 // Not thread-safe: the broker's single network thread owns every BatchLog.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -88,10 +89,10 @@ class BatchLog {
   // The offset the next appended record gets; also Kafka's high watermark and log end offset
   // (there is one replica, so every appended record is committed at once).
   [[nodiscard]] std::int64_t high_watermark() const { return high_watermark_; }
-  // The last stable offset: the first offset of the oldest open transaction, else the high
-  // watermark. read_committed consumers read only below it.
+  // The last stable offset: the first offset of the oldest open transaction (at least the log
+  // start offset), else the high watermark. read_committed consumers read only below it.
   [[nodiscard]] std::int64_t last_stable_offset() const {
-    return transactions_.last_stable_offset(high_watermark_);
+    return std::max(transactions_.last_stable_offset(high_watermark_), log_start_offset_);
   }
   // The partition's transaction index. Anything that moves log_start_offset() other than
   // the drop_*() and evict_*() methods below must call on_log_start_moved() on it.
