@@ -530,7 +530,9 @@ std::optional<TopicConfig> resolve_topic_config(const TopicConfig& defaults,
                                                 const TopicConfigValues& values,
                                                 std::string& error) {
   TopicConfig config = defaults;
-  for (const auto& [name, value] : values) {
+  for (const auto& entry : values) {
+    const std::string& name = entry.first;
+    const std::string& value = entry.second;
     const TopicConfigDefinition* definition = find_topic_config(name);
     if (definition == nullptr) {
       error = "Unknown topic config name: '" + name +
