@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/produce_service.h"
 
+#include <chrono>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,6 +58,30 @@ std::vector<ProduceTarget> distinct_targets(const protocol::ProduceRequest& requ
   return targets;
 }
 
+// Why a CreateTime batch's timestamps lie outside the topic's
+// message.timestamp.before.max.ms / after.max.ms of the broker's clock, or nullptr. The clock
+// is read only when a topic sets either bound.
+const char* timestamp_refusal(const TopicConfig& config, const protocol::ValidatedBatch& batch) {
+  constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
+  if (config.message_timestamp_type != TimestampType::kCreateTime ||
+      (config.message_timestamp_before_max_ms == kUnbounded &&
+       config.message_timestamp_after_max_ms == kUnbounded)) {
+    return nullptr;
+  }
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+  if (batch.min_timestamp >= 0 && batch.min_timestamp < now &&
+      now - batch.min_timestamp > config.message_timestamp_before_max_ms) {
+    return "a record timestamp is older than message.timestamp.before.max.ms allows";
+  }
+  if (batch.max_timestamp > now &&
+      batch.max_timestamp - now > config.message_timestamp_after_max_ms) {
+    return "a record timestamp is further ahead than message.timestamp.after.max.ms allows";
+  }
+  return nullptr;
+}
+
 // Validates and stores one partition's records; returns the partition's response, and in
 // `reason` why the records were refused when the validator says.
 protocol::ProduceResponse::PartitionResponse produce_partition(
@@ -82,6 +108,11 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
   if (!batch) {
     out.error_code = batch.error();
     reason = validator.rejection_reason();
+    return out;
+  }
+  if (const char* refusal = timestamp_refusal(topic->config, *batch)) {
+    out.error_code = ErrorCode::kInvalidTimestamp;
+    reason = refusal;
     return out;
   }
   const auto base_offset = cluster.append(*topic, data.index, batch->bytes,

@@ -25,6 +25,10 @@ struct TopicConfig {
   std::int64_t retention_bytes = -1;         // retention.bytes, per partition; -1: no limit
   std::int32_t max_message_bytes = 1048588;  // max.message.bytes: the largest batch accepted
   TimestampType message_timestamp_type = TimestampType::kCreateTime;  // message.timestamp.type
+  // message.timestamp.before.max.ms and .after.max.ms: how far a CreateTime record timestamp
+  // may lie before or after the broker's clock.
+  std::int64_t message_timestamp_before_max_ms = 9223372036854775807;
+  std::int64_t message_timestamp_after_max_ms = 9223372036854775807;
   std::int32_t segment_bytes = 1073741824;  // segment.bytes: segments close at this size
   std::int64_t segment_ms = 604800000;      // segment.ms: segments close at this age
   std::int64_t min_compaction_lag_ms = 0;   // min.compaction.lag.ms: records younger stay

@@ -530,7 +530,9 @@ std::optional<TopicConfig> resolve_topic_config(const TopicConfig& defaults,
                                                 const TopicConfigValues& values,
                                                 std::string& error) {
   TopicConfig config = defaults;
-  for (const auto& [name, value] : values) {
+  for (const auto& entry : values) {
+    const std::string& name = entry.first;
+    const std::string& value = entry.second;
     const TopicConfigDefinition* definition = find_topic_config(name);
     if (definition == nullptr) {
       error = "Unknown topic config name: '" + name +
@@ -556,6 +558,10 @@ std::optional<TopicConfig> resolve_topic_config(const TopicConfig& defaults,
     } else if (name == "message.timestamp.type") {
       config.message_timestamp_type = trim(value) == "LogAppendTime" ? TimestampType::kLogAppendTime
                                                                      : TimestampType::kCreateTime;
+    } else if (name == "message.timestamp.before.max.ms") {
+      config.message_timestamp_before_max_ms = whole();
+    } else if (name == "message.timestamp.after.max.ms") {
+      config.message_timestamp_after_max_ms = whole();
     } else if (name == "segment.bytes") {
       config.segment_bytes = whole32();
     } else if (name == "segment.ms") {

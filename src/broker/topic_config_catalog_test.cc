@@ -116,7 +116,9 @@ TEST(TopicConfigCatalog, ResolvesTheValuesTheBrokerActsOn) {
                                             {"message.timestamp.type", "LogAppendTime"},
                                             {"segment.bytes", "65536"},
                                             {"min.cleanable.dirty.ratio", "0.1"},
-                                            {"preallocate", "true"}},
+                                            {"preallocate", "true"},
+                                            {"message.timestamp.before.max.ms", "60000"},
+                                            {"message.timestamp.after.max.ms", "0"}},
                                            error);
   ASSERT_TRUE(config) << error;
   EXPECT_TRUE(config->cleanup_compact);
@@ -127,6 +129,8 @@ TEST(TopicConfigCatalog, ResolvesTheValuesTheBrokerActsOn) {
   EXPECT_EQ(config->message_timestamp_type, TimestampType::kLogAppendTime);
   EXPECT_EQ(config->segment_bytes, 65536);
   EXPECT_DOUBLE_EQ(config->min_cleanable_dirty_ratio, 0.1);
+  EXPECT_EQ(config->message_timestamp_before_max_ms, 60000);
+  EXPECT_EQ(config->message_timestamp_after_max_ms, 0);
 }
 
 TEST(TopicConfigCatalog, RefusesUnknownNamesBadValuesAndContradictions) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 namespace kgroups::protocol {
 namespace {
@@ -274,14 +275,16 @@ Result<ValidatedBatch> RecordValidator::validate(std::span<const std::uint8_t> r
   Result<ByteView> section = records_section(header, records);
   if (!section) return section.error();
   std::int64_t max_timestamp = kNoTimestamp;
-  const WalkFailure failure =
-      walk_records(*section, header.record_count, header.base_timestamp,
-                   [&max_timestamp](std::int32_t /*offset_delta*/, std::int64_t timestamp) {
-                     max_timestamp = std::max(max_timestamp, timestamp);
-                     return true;
-                   });
+  std::int64_t min_timestamp = std::numeric_limits<std::int64_t>::max();
+  const WalkFailure failure = walk_records(
+      *section, header.record_count, header.base_timestamp,
+      [&max_timestamp, &min_timestamp](std::int32_t /*offset_delta*/, std::int64_t timestamp) {
+        max_timestamp = std::max(max_timestamp, timestamp);
+        min_timestamp = std::min(min_timestamp, timestamp);
+        return true;
+      });
   if (failure.code != ErrorCode::kNone) return reject(failure.code, failure.what, failure.record);
-  return ValidatedBatch{header, records, max_timestamp};
+  return ValidatedBatch{header, records, max_timestamp, min_timestamp};
 }
 
 Result<std::optional<RecordAtTimestamp>> RecordValidator::find_record_at_or_after(

@@ -49,6 +49,8 @@ struct ValidatedBatch {
   // larger, as Kafka computes it. The caller rewrites the header's max_timestamp
   // (write_max_timestamp) when the two differ.
   std::int64_t max_timestamp = kNoTimestamp;
+  // The smallest record timestamp (message.timestamp.before.max.ms checks it).
+  std::int64_t min_timestamp = kNoTimestamp;
 };
 
 // A record found by find_record_at_or_after().

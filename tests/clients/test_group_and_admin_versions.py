@@ -209,7 +209,11 @@ def test_create_topics_v7_echoes_the_topic_with_its_id_and_configs(kgroupsd):
     assert created["id"] != bytes(16)
     assert (created["partitions"], created["replication_factor"]) == (3, 1)
     configs = {c["name"]: (c["value"], c["source"]) for c in created["configs"]}
-    assert configs == {"retention.ms": ("60000", 1), "retention.bytes": ("-1", 5)}
+    # Every topic config, each with its source: 1 given by the request, 5 Kafka's default.
+    assert configs["retention.ms"] == ("60000", 1)
+    assert configs["retention.bytes"] == ("-1", 5)
+    assert configs["cleanup.policy"] == ("delete", 5)
+    assert len(configs) >= 30
     again = create_topic_v7(connection, "echoed", 3)
     assert again["error"] == 36  # TOPIC_ALREADY_EXISTS
     assert again["configs"] is None and again["partitions"] == -1

@@ -3,8 +3,9 @@
 topics with configs, describes and alters them (CreateTopics, DescribeConfigs,
 AlterConfigs); kafka-python's KafkaAdminClient describes them and creates topics with
 configs. Then the effects: a batch above max.message.bytes is refused with
-MESSAGE_TOO_LARGE, a LogAppendTime topic gives consumers the broker's clock, and an unknown
-config name is INVALID_CONFIG with nothing created."""
+MESSAGE_TOO_LARGE, a LogAppendTime topic gives consumers the broker's clock, timestamps
+outside message.timestamp.before/after.max.ms are INVALID_TIMESTAMP, and an unknown config
+name is INVALID_CONFIG with nothing created."""
 import time
 
 import pytest
@@ -14,6 +15,9 @@ from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource, New
 from kafka import KafkaAdminClient
 from kafka.admin import ConfigResource as KpConfigResource
 from kafka.admin import ConfigResourceType, NewTopic as KpNewTopic
+
+from flexible_wire import Reader, Writer, exchange
+from raw_client import RawConnection
 
 TIMEOUT_S = 30
 TOPIC_CONFIG_SOURCE = 1  # Kafka's DYNAMIC_TOPIC_CONFIG
@@ -170,3 +174,111 @@ def test_log_append_time_gives_consumers_the_brokers_clock(kgroupsd):
         assert found[0].offset == 0
     finally:
         consumer.close()
+
+
+def test_timestamps_outside_the_topics_bounds_are_invalid_timestamp(kgroupsd):
+    create(admin(kgroupsd), "cfg-bounded", {"message.timestamp.before.max.ms": "3600000",
+                                            "message.timestamp.after.max.ms": "3600000"})
+    producer = Producer({"bootstrap.servers": kgroupsd.bootstrap, "message.send.max.retries": 0})
+    outcomes = []
+    now_ms = int(time.time() * 1000)
+    for timestamp in (1000, now_ms + 7200000, now_ms):
+        producer.produce("cfg-bounded", value=b"v", timestamp=timestamp,
+                         on_delivery=lambda error, message: outcomes.append(error))
+        assert producer.flush(TIMEOUT_S) == 0
+    assert [error.code() if error else None for error in outcomes] == [
+        KafkaError.INVALID_TIMESTAMP, KafkaError.INVALID_TIMESTAMP, None]
+
+
+# --- IncrementalAlterConfigs v1 and DescribeConfigs v4 on the wire (no client here has them) --
+
+def incremental_alter(connection, resources, validate_only=False):
+    """resources: [(type, name, [(config, operation, value)])] -> [(error, message, name)]."""
+    def write_config(w, config):
+        w.string(config[0]).int8(config[1]).string(config[2]).tags()
+
+    def write_resource(w, resource):
+        w.int8(resource[0]).string(resource[1]).array(resource[2], write_config).tags()
+
+    body = Writer(True).array(resources, write_resource).boolean(validate_only).tags()
+    reader = Reader(exchange(connection, 44, 1, body.bytes(), flexible=True), True)
+    reader.int32()
+
+    def read_response(r):
+        row = (r.int16(), r.string(), r.int8(), r.string())
+        r.tags()
+        return (row[0], row[1], row[3])
+
+    responses = reader.array(read_response)
+    reader.finish()
+    return responses
+
+
+def describe_v4(connection, topic, keys):
+    def write_resource(w, _):
+        w.int8(2).string(topic).array(keys, Writer.string).tags()
+
+    body = Writer(True).array([topic], write_resource).boolean(True).boolean(True).tags()
+    reader = Reader(exchange(connection, 32, 4, body.bytes(), flexible=True), True)
+    reader.int32()
+
+    def read_synonym(r):
+        synonym = (r.string(), r.string(), r.int8())
+        r.tags()
+        return synonym
+
+    def read_config(r):
+        config = {"name": r.string(), "value": r.string(), "read_only": r.boolean(),
+                  "source": r.int8(), "sensitive": r.boolean(),
+                  "synonyms": r.array(read_synonym), "type": r.int8(),
+                  "documentation": r.string()}
+        r.tags()
+        return config
+
+    def read_result(r):
+        result = {"error": r.int16(), "message": r.string(), "type": r.int8(),
+                  "name": r.string(), "configs": r.array(read_config)}
+        r.tags()
+        return result
+
+    [result] = reader.array(read_result)
+    reader.finish()
+    return result
+
+
+def test_incremental_alter_configs_sets_deletes_appends_and_subtracts(kgroupsd):
+    create(admin(kgroupsd), "cfg-incremental", {"retention.ms": "1000"})
+    connection = RawConnection(kgroupsd.bootstrap)
+    SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
+    assert incremental_alter(connection, [(2, "cfg-incremental", [
+        ("cleanup.policy", APPEND, "compact"), ("retention.ms", DELETE, None),
+        ("segment.ms", SET, "90000")])]) == [(0, None, "cfg-incremental")]
+    described = describe_v4(connection, "cfg-incremental",
+                            ["cleanup.policy", "retention.ms", "segment.ms"])
+    assert described["error"] == 0
+    by_name = {c["name"]: c for c in described["configs"]}
+    assert set(by_name) == {"cleanup.policy", "retention.ms", "segment.ms"}
+    assert (by_name["cleanup.policy"]["value"], by_name["cleanup.policy"]["source"]) == (
+        "delete,compact", 1)
+    assert by_name["cleanup.policy"]["type"] == 7  # LIST
+    assert by_name["cleanup.policy"]["documentation"]
+    assert (by_name["retention.ms"]["value"], by_name["retention.ms"]["source"]) == (
+        "604800000", 5)
+    assert by_name["retention.ms"]["synonyms"] == [("log.retention.ms", "604800000", 5)]
+    assert by_name["segment.ms"]["synonyms"][0] == ("segment.ms", "90000", 1)
+
+    # All or nothing; APPEND on a config that is not a list is INVALID_CONFIG.
+    [(error, message, _)] = incremental_alter(connection, [(2, "cfg-incremental", [
+        ("segment.ms", SET, "1"), ("retention.ms", APPEND, "5")])])
+    assert error == 40 and "list" in message
+    [(error, _, _)] = incremental_alter(connection, [(2, "cfg-incremental", [
+        ("cleanup.policy", SUBTRACT, "delete")])], validate_only=True)
+    assert error == 0
+    assert describe_v4(connection, "cfg-incremental", ["segment.ms", "cleanup.policy"])[
+        "configs"] == [c for c in described["configs"] if c["name"] != "retention.ms"]
+    assert incremental_alter(connection, [(2, "cfg-nope", [("segment.ms", SET, "1")]),
+                                          (4, "0", [("log.retention.ms", SET, "1")])]) == [
+        (3, "Topic 'cfg-nope' does not exist.", "cfg-nope"),
+        (42, "Broker configs cannot be changed dynamically: kgroupsd takes them from its "
+             "command line only.", "0")]
+    connection.close()
