@@ -58,6 +58,9 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kCreateTopics, 0, 7, &handlers::handle_create_topics,
              "replication factor 1 (or -1); configs retention.ms and retention.bytes; "
              "the created topic's partitions, configs (v5+) and id (v7+)"},
+    ApiEntry{ApiKey::kInitProducerId, 0, 5, &handlers::handle_init_producer_id,
+             "idempotent producers: a new producer id at epoch 0 (at most --max-producer-ids); "
+             "transactional ids: see the transaction coordinator"},
     ApiEntry{ApiKey::kOffsetForLeaderEpoch, 0, 4, &handlers::handle_offset_for_leader_epoch,
              "leader epoch 0 for ever (one broker, no elections): its end offset is the "
              "high watermark"},

@@ -24,6 +24,8 @@
 #include <span>
 #include <vector>
 
+#include "broker/producer_state.h"
+
 namespace kgroups::broker {
 
 // One stored batch: where its bytes are and which offsets it holds.
@@ -112,6 +114,11 @@ class BatchLog {
   std::size_t drop_segments_beyond_size(std::int64_t retention_bytes);
   std::size_t evict_oldest_segment();
 
+  // What idempotent and transactional producers wrote here last (duplicate detection and
+  // sequence checks; ProducerRegistry bounds it).
+  ProducerStateTable& producers() { return producers_; }
+  [[nodiscard]] const ProducerStateTable& producers() const { return producers_; }
+
  private:
   struct Segment {
     std::unique_ptr<std::uint8_t[]> bytes;
@@ -135,6 +142,7 @@ class BatchLog {
   std::int64_t log_start_offset_ = 0;
   std::int64_t high_watermark_ = 0;
   std::size_t size_bytes_ = 0;  // bytes of retained batches
+  ProducerStateTable producers_;
 };
 
 }  // namespace kgroups::broker

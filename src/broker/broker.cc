@@ -63,8 +63,8 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
       retention_(cluster_, std::chrono::milliseconds(config_.log_retention_check_interval_ms)),
       record_validator_(protocol::RecordValidatorOptions{
           .max_uncompressed_bytes = static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes),
-          .allow_producer_ids = false,
-          .allow_transactions = false}) {
+          .allow_producer_ids = true,
+          .allow_transactions = true}) {
   if (config_.default_partitions < 1) {
     throw std::invalid_argument("default partitions must be at least 1, got " +
                                 std::to_string(config_.default_partitions));

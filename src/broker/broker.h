@@ -22,6 +22,8 @@
 #include "broker/memory_plan.h"
 #include "broker/memory_waiters.h"
 #include "broker/produce_service.h"
+#include "broker/producer_registry.h"
+#include "broker/producer_writes.h"
 #include "broker/retention_timer.h"
 #include "protocol/record_validator.h"
 
@@ -58,6 +60,8 @@ class Broker {
   FetchService& fetches() { return fetches_; }
   // Produce's work: validation, auto-creation, appends, waking fetches.
   ProduceService& producer() { return producer_; }
+  // The producer ids this broker issued (InitProducerId) and their per-partition state.
+  ProducerRegistry& producer_ids() { return producer_ids_; }
   // Validates Produce's record batches (its decompression buffer is the plan's
   // uncompressed_batch_bytes).
   protocol::RecordValidator& record_validator() { return record_validator_; }
@@ -85,7 +89,11 @@ class Broker {
   RetentionTimer retention_;
   protocol::RecordValidator record_validator_;
   FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};
-  ProduceService producer_{config_, cluster_, record_validator_, append_notifier_};
+  ProducerRegistry producer_ids_{static_cast<std::size_t>(config_.max_producer_ids),
+                                 static_cast<std::size_t>(config_.max_producer_states)};
+  ProducerWrites producer_writes_{cluster_, producer_ids_};
+  ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
+                           append_notifier_};
 };
 
 }  // namespace kgroups::broker

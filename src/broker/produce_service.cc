@@ -60,8 +60,8 @@ std::vector<ProduceTarget> distinct_targets(const protocol::ProduceRequest& requ
 // `reason` why the records were refused when the validator says.
 protocol::ProduceResponse::PartitionResponse produce_partition(
     const BrokerConfig& config, Cluster& cluster, protocol::RecordValidator& validator,
-    std::string_view peer, Topic* topic, const ProduceTarget& target, ErrorCode topic_error,
-    std::string& reason) {
+    ProducerWrites& writes, std::string_view peer, Topic* topic, const ProduceTarget& target,
+    ErrorCode topic_error, std::string& reason) {
   const auto& data = *target.data;
   protocol::ProduceResponse::PartitionResponse out;
   out.index = data.index;
@@ -83,13 +83,21 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
     reason = validator.rejection_reason();
     return out;
   }
-  const auto base_offset = cluster.append(*topic, data.index, batch->bytes,
-                                          batch->header.last_offset_delta, batch->max_timestamp);
-  if (!base_offset) {
-    out.error_code = base_offset.error();
-    return out;
+  if (batch->header.producer_id >= 0) {
+    const ErrorCode error = writes.store(*topic, data.index, *batch, out.base_offset, reason);
+    if (error != ErrorCode::kNone) {
+      out.error_code = error;
+      return out;
+    }
+  } else {
+    const auto base_offset = cluster.append(*topic, data.index, batch->bytes,
+                                            batch->header.last_offset_delta, batch->max_timestamp);
+    if (!base_offset) {
+      out.error_code = base_offset.error();
+      return out;
+    }
+    out.base_offset = *base_offset;
   }
-  out.base_offset = *base_offset;
   out.log_start_offset = topic->partitions[static_cast<std::size_t>(data.index)].log_start_offset();
   if (log_enabled(LogLevel::kDebug)) {
     log_line(LogLevel::kDebug,
@@ -104,8 +112,13 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
 }  // namespace
 
 ProduceService::ProduceService(const BrokerConfig& config, Cluster& cluster,
-                               protocol::RecordValidator& validator, AppendNotifier& notifier)
-    : config_(config), cluster_(cluster), validator_(validator), notifier_(notifier) {}
+                               protocol::RecordValidator& validator, ProducerWrites& writes,
+                               AppendNotifier& notifier)
+    : config_(config),
+      cluster_(cluster),
+      validator_(validator),
+      writes_(writes),
+      notifier_(notifier) {}
 
 ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
                                        std::string_view peer) {
@@ -129,8 +142,8 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
       response.responses.emplace_back().name = std::string(target.topic);
     }
     std::string reason;
-    auto partition_response =
-        produce_partition(config_, cluster_, validator_, peer, topic, target, topic_error, reason);
+    auto partition_response = produce_partition(config_, cluster_, validator_, writes_, peer, topic,
+                                                target, topic_error, reason);
     if (!reason.empty()) partition_response.error_message = reason;
     if (partition_response.error_code == ErrorCode::kNone) {
       notifier_.notify(topic->partitions[static_cast<std::size_t>(partition_response.index)]);

@@ -117,6 +117,8 @@ enum class ErrorCode : std::int16_t {
   kInvalidTransactionTimeout = 50,
   // Another transaction operation is in progress for this producer.
   kConcurrentTransactions = 51,
+  // The transactional id is not authorized, or the producer is not allowed to do this.
+  kTransactionalIdAuthorizationFailed = 53,
   // The broker's storage failed.
   kKafkaStorageError = 56,
   // SASL authentication failed.
@@ -145,6 +147,11 @@ enum class ErrorCode : std::int16_t {
   kFencedInstanceId = 82,
   // A record failed the broker's validation.
   kInvalidRecord = 87,
+  // OffsetFetch v7+ with require_stable: a transactional offset commit for the partition is
+  // pending.
+  kUnstableOffsetCommit = 88,
+  // A newer producer with the same transactional id fenced this one (KIP-588).
+  kProducerFenced = 90,
   // No topic has this topic id (KIP-516).
   kUnknownTopicId = 100,
   // Fetch v7+: a fetch session created with topic ids (v13+) was used by a request without

@@ -27,6 +27,7 @@ asio::awaitable<Reply> handle_leave_group(RequestContext& ctx);
 asio::awaitable<Reply> handle_sync_group(RequestContext& ctx);
 asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx);
 asio::awaitable<Reply> handle_list_groups(RequestContext& ctx);
+asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx);
 asio::awaitable<Reply> handle_offset_for_leader_epoch(RequestContext& ctx);
 asio::awaitable<Reply> handle_describe_cluster(RequestContext& ctx);
 asio::awaitable<Reply> handle_consumer_group_heartbeat(RequestContext& ctx);
