@@ -24,6 +24,7 @@
 #include <span>
 #include <vector>
 
+#include "broker/partition_transactions.h"
 #include "broker/producer_state.h"
 
 namespace kgroups::broker {
@@ -119,6 +120,10 @@ class BatchLog {
   ProducerStateTable& producers() { return producers_; }
   [[nodiscard]] const ProducerStateTable& producers() const { return producers_; }
 
+  // The partition's open and aborted transactions (last stable offset, aborted index).
+  PartitionTransactions& transactions() { return transactions_; }
+  [[nodiscard]] const PartitionTransactions& transactions() const { return transactions_; }
+
  private:
   struct Segment {
     std::unique_ptr<std::uint8_t[]> bytes;
@@ -143,6 +148,7 @@ class BatchLog {
   std::int64_t high_watermark_ = 0;
   std::size_t size_bytes_ = 0;  // bytes of retained batches
   ProducerStateTable producers_;
+  PartitionTransactions transactions_;
 };
 
 }  // namespace kgroups::broker

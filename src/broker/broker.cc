@@ -95,6 +95,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   for (const SeedTopic& seed : config_.seed_topics) {
     (void)cluster_.create_topic(seed.name, seed.partitions);
   }
+  producer_writes_.set_transactions(&transactions_);
 }
 
 void Broker::set_advertised_address(std::string host, std::uint16_t port) {

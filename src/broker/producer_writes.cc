@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/producer_writes.h"
 
+#include "broker/transactions/transaction_coordinator.h"
+
 namespace kgroups::broker {
 
 using protocol::ErrorCode;
@@ -29,6 +31,16 @@ ErrorCode ProducerWrites::store(Topic& topic, std::int32_t partition,
     reason = "transactional batch from a producer without a transactional id";
     return ErrorCode::kInvalidTxnState;
   }
+  if (producer->transactional && transactions_ != nullptr) {
+    const ErrorCode error = transactions_->check_write(header.producer_id, topic.name, partition,
+                                                       header.is_transactional());
+    if (error != ErrorCode::kNone) {
+      reason = header.is_transactional()
+                   ? "transactional batch into a partition not added to the transaction"
+                   : "plain batch into a partition of the producer's ongoing transaction";
+      return error;
+    }
+  }
   BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
   ProducerStateTable& state = log.producers();
   const std::int32_t last_sequence =
@@ -55,6 +67,9 @@ ErrorCode ProducerWrites::store(Topic& topic, std::int32_t partition,
       cluster_.append(topic, partition, batch.bytes, header.last_offset_delta, batch.max_timestamp);
   if (!stored) return stored.error();
   base_offset = *stored;
+  if (header.is_transactional()) {
+    log.transactions().on_transactional_append(header.producer_id, base_offset);
+  }
   if (state.record(header.producer_id, header.producer_epoch, header.base_sequence, last_sequence,
                    base_offset)) {
     producers_.added_partition_state(header.producer_id, state);

@@ -118,6 +118,8 @@ std::string_view error_name(ErrorCode code) {
       return "SASL_AUTHENTICATION_FAILED";
     case ErrorCode::kTransactionalIdAuthorizationFailed:
       return "TRANSACTIONAL_ID_AUTHORIZATION_FAILED";
+    case ErrorCode::kOperationNotAttempted:
+      return "OPERATION_NOT_ATTEMPTED";
     case ErrorCode::kUnknownProducerId:
       return "UNKNOWN_PRODUCER_ID";
     case ErrorCode::kNonEmptyGroup:

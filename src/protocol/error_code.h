@@ -119,6 +119,8 @@ enum class ErrorCode : std::int16_t {
   kConcurrentTransactions = 51,
   // The transactional id is not authorized, or the producer is not allowed to do this.
   kTransactionalIdAuthorizationFailed = 53,
+  // Not attempted because another part of the request failed.
+  kOperationNotAttempted = 55,
   // The broker's storage failed.
   kKafkaStorageError = 56,
   // SASL authentication failed.

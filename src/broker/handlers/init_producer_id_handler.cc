@@ -14,6 +14,7 @@
 //   transactional one they must be the id's current or previous epoch, else
 //   INVALID_PRODUCER_EPOCH (PRODUCER_FENCED from v4). v4: PRODUCER_FENCED. v5: same layout.
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/producer_fenced.h"
 #include "protocol/messages/init_producer_id.h"
 
 namespace kgroups::broker::handlers {
@@ -31,7 +32,12 @@ asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx) {
     response.producer_id = producers.issue(/*transactional=*/false);
     response.producer_epoch = 0;
   } else {
-    response.error_code = protocol::ErrorCode::kTransactionalIdAuthorizationFailed;
+    const InitProducerIdResult result = ctx.broker.transactions().init_producer_id(
+        *request->transactional_id, request->transaction_timeout_ms, request->producer_id,
+        request->producer_epoch);
+    response.error_code = fenced_for_version(result.error, ctx.version(), 4);
+    response.producer_id = result.producer_id;
+    response.producer_epoch = result.producer_epoch;
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
