@@ -200,18 +200,20 @@ TEST_F(TransactionCoordinatorTest, OffsetsArePendingUntilCommitAndDroppedOnAbort
 
 TEST_F(TransactionCoordinatorTest, TransactionalIdsAreBounded) {
   const InitProducerIdResult a = init("a");
-  init("b");
-  transactions_.add_partitions("b", init("b").producer_id, 1, {{"out", 0}});
+  const InitProducerIdResult b = init("b");
+  transactions_.add_partitions("b", b.producer_id, b.producer_epoch, {{"out", 0}});
   // "a" has no open transaction: it is forgotten for "c", with its producer id.
   EXPECT_EQ(init("c").error, ErrorCode::kNone);
   EXPECT_FALSE(transactions_.state("a").has_value());
   EXPECT_EQ(producers_.find(a.producer_id), nullptr);
-  // "b" is open and "c" is the only other: "c" goes for "d"; then nothing can go.
-  EXPECT_EQ(init("d").error, ErrorCode::kNone);
-  transactions_.add_partitions("d", producers_.size() > 0 ? init("d").producer_id : -1, 1,
-                               {{"out", 1}});
+  // "b" is open, so "c" goes for "d"; once "d" is open too, nothing can go.
+  const InitProducerIdResult d = init("d");
+  EXPECT_EQ(d.error, ErrorCode::kNone);
+  EXPECT_FALSE(transactions_.state("c").has_value());
+  transactions_.add_partitions("d", d.producer_id, d.producer_epoch, {{"out", 1}});
   EXPECT_EQ(init("e").error, ErrorCode::kCoordinatorLoadInProgress);
   EXPECT_EQ(transactions_.size(), 2U);
+  EXPECT_EQ(transactions_.state("b"), TransactionState::kOngoing);
 }
 
 }  // namespace
