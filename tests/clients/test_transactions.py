@@ -2,14 +2,19 @@
 """Transactional producers against kgroupsd with confluent-kafka (librdkafka): init_transactions,
 begin/produce/send_offsets_to_transaction/commit and abort; each transaction ends with a
 control marker in each of its partitions (one offset), committed offsets reach the group only
-with the commit, and a second producer with the same transactional.id fences the first.
+with the commit (OffsetFetch require_stable says UNSTABLE_OFFSET_COMMIT meanwhile), and a second
+producer with the same transactional.id fences the first.
 Whether read_committed consumers skip aborted records is the read side's test."""
 import uuid
 
 import pytest
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
 
+from flexible_wire import TAGS, carray, cstr, flexible_request, i32
+from raw_client import RawConnection
+
 TIMEOUT_S = 30
+UNSTABLE_OFFSET_COMMIT = 88
 
 
 def transactional_producer(broker, transactional_id):
@@ -103,3 +108,43 @@ def test_a_new_producer_with_the_same_id_fences_the_old_one(start_kgroupsd):
     new.produce("out", value=b"from the new producer", partition=0)
     new.commit_transaction(TIMEOUT_S)
     assert watermarks(broker, "out", 0) == (0, 4)
+
+
+def offset_fetch_v7(broker, group, topic, partition, require_stable):
+    """OffsetFetch v7 on the wire: (error, committed offset) of one partition."""
+    connection = RawConnection(broker.bootstrap)
+    body = (cstr(group) + carray([cstr(topic) + carray([i32(partition)]) + TAGS]) +
+            (b"\x01" if require_stable else b"\x00") + TAGS)
+    r = flexible_request(connection, 9, 7, body)
+    r.i32()
+
+    def partition_answer():
+        index, offset, _, _, error = r.i32(), r.i64(), r.i32(), r.cstr(), r.i16()
+        r.tags()
+        return index, offset, error
+
+    def topic_answer():
+        name = r.cstr()
+        partitions = r.carray(partition_answer)
+        r.tags()
+        return name, partitions
+
+    [(_, [(_, offset, error)])] = r.carray(topic_answer)
+    assert r.i16() == 0
+    r.finish()
+    connection.close()
+    return error, offset
+
+
+def test_offset_fetch_require_stable_sees_the_pending_commit(start_kgroupsd):
+    broker = start_kgroupsd("--topic", "out:1", "--topic", "in:1")
+    producer = transactional_producer(broker, "txn-stable")
+    consumer, metadata = group_metadata(broker, "stable-group")
+    producer.begin_transaction()
+    producer.produce("out", value=b"v", partition=0)
+    producer.send_offsets_to_transaction([TopicPartition("in", 0, 9)], metadata, TIMEOUT_S)
+    assert offset_fetch_v7(broker, "stable-group", "in", 0, True) == (UNSTABLE_OFFSET_COMMIT, -1)
+    assert offset_fetch_v7(broker, "stable-group", "in", 0, False) == (0, -1)
+    producer.commit_transaction(TIMEOUT_S)
+    consumer.close()
+    assert offset_fetch_v7(broker, "stable-group", "in", 0, True) == (0, 9)
