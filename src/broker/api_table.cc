@@ -35,8 +35,8 @@ constexpr std::array kApis{
              "-1 where nothing is committed; any group state; several groups (v8+); "
              "member epoch checked for consumer groups (v9)"},
     ApiEntry{ApiKey::kFindCoordinator, 0, 6, &handlers::handle_find_coordinator,
-             "this broker coordinates every group; several keys per request (v4+); "
-             "transaction and share coordinators: COORDINATOR_NOT_AVAILABLE"},
+             "this broker coordinates every group and every transactional id; several keys "
+             "per request (v4+); share coordinator: COORDINATOR_NOT_AVAILABLE"},
     ApiEntry{ApiKey::kJoinGroup, 0, 9, &handlers::handle_join_group,
              "completes as soon as every member has rejoined; no initial delay by default; "
              "MEMBER_ID_REQUIRED (v4+); static membership (v5+): a known instance gets its "
@@ -65,9 +65,24 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kDeleteRecords, 0, 2, &handlers::handle_delete_records,
              "moves the log start offset (-1: the high watermark), inside a batch too; "
              "drops the segments below it"},
+    ApiEntry{ApiKey::kInitProducerId, 0, 5, &handlers::handle_init_producer_id,
+             "idempotent producers: a new producer id at epoch 0 (at most --max-producer-ids); "
+             "transactional ids: the same id with the epoch bumped, fencing the previous "
+             "producer and aborting its open transaction (at most --max-transactional-ids)"},
     ApiEntry{ApiKey::kOffsetForLeaderEpoch, 0, 4, &handlers::handle_offset_for_leader_epoch,
              "leader epoch 0 for ever (one broker, no elections): its end offset is the "
              "high watermark"},
+    ApiEntry{ApiKey::kAddPartitionsToTxn, 0, 3, &handlers::handle_add_partitions_to_txn,
+             "the transaction becomes Ongoing; at most --max-partitions-per-transaction; v4+ "
+             "(broker to broker, KIP-890) not served"},
+    ApiEntry{ApiKey::kAddOffsetsToTxn, 0, 4, &handlers::handle_add_offsets_to_txn,
+             "adds the group whose offsets TxnOffsetCommit will commit"},
+    ApiEntry{ApiKey::kEndTxn, 0, 4, &handlers::handle_end_txn,
+             "commit or abort markers written into every partition of the transaction at "
+             "once; pending offsets committed or dropped; v5 (KIP-890 part 2) not served"},
+    ApiEntry{ApiKey::kTxnOffsetCommit, 0, 4, &handlers::handle_txn_offset_commit,
+             "offsets pending until EndTxn commits them (OffsetFetch require_stable: "
+             "UNSTABLE_OFFSET_COMMIT meanwhile); fenced by member and generation (v3+)"},
     ApiEntry{ApiKey::kDescribeConfigs, 0, 4, &handlers::handle_describe_configs,
              "topics (every Kafka topic config, with source, synonyms, type and "
              "documentation) and this broker (its flags, read-only); a repeated resource is "

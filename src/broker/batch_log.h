@@ -33,6 +33,7 @@
 
 #include "broker/partition_transactions.h"
 #include "broker/topic_config.h"
+#include "broker/producer_state.h"
 
 namespace kgroups::broker {
 
@@ -140,6 +141,12 @@ class BatchLog {
   // offset <= high_watermark().
   std::size_t delete_records_before(std::int64_t offset);
 
+  // What idempotent and transactional producers wrote here last (duplicate detection and
+  // sequence checks; ProducerRegistry bounds it).
+  ProducerStateTable& producers() { return producers_; }
+  [[nodiscard]] const ProducerStateTable& producers() const { return producers_; }
+
+
  private:
   struct Segment {
     std::unique_ptr<std::uint8_t[]> bytes;
@@ -163,6 +170,7 @@ class BatchLog {
   std::int64_t log_start_offset_ = 0;
   std::int64_t high_watermark_ = 0;
   std::size_t size_bytes_ = 0;  // bytes of retained batches
+  ProducerStateTable producers_;
   PartitionTransactions transactions_;
 };
 

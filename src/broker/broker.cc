@@ -64,8 +64,8 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
       retention_(cluster_, std::chrono::milliseconds(config_.log_retention_check_interval_ms)),
       record_validator_(protocol::RecordValidatorOptions{
           .max_uncompressed_bytes = static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes),
-          .allow_producer_ids = false,
-          .allow_transactions = false}) {
+          .allow_producer_ids = true,
+          .allow_transactions = true}) {
   if (config_.default_partitions < 1) {
     throw std::invalid_argument("default partitions must be at least 1, got " +
                                 std::to_string(config_.default_partitions));
@@ -96,13 +96,17 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   for (const SeedTopic& seed : config_.seed_topics) {
     (void)cluster_.create_topic(seed.name, seed.partitions);
   }
+  producer_writes_.set_transactions(&transactions_);
 }
 
 bool Broker::delete_topic(std::string_view name) {
   const Topic* topic = cluster_.find_topic(name);
   if (topic == nullptr) return false;
   // The wakeups are posted: the fetches run after the topic is gone, and look again.
-  for (const BatchLog& partition : topic->partitions) append_notifier_.notify(partition);
+  for (const BatchLog& partition : topic->partitions) {
+    append_notifier_.notify(partition);
+    producer_ids_.forget_partition(partition.producers());
+  }
   const std::string deleted = topic->name;  // `name` may view the topic's own name
   groups_.delete_topic_offsets(deleted);
   return cluster_.delete_topic(deleted);

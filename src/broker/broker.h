@@ -24,7 +24,11 @@
 #include "broker/memory_plan.h"
 #include "broker/memory_waiters.h"
 #include "broker/produce_service.h"
+#include "broker/producer_registry.h"
+#include "broker/producer_writes.h"
 #include "broker/retention_timer.h"
+#include "broker/transactions/transaction_coordinator.h"
+#include "broker/transactions/transaction_timer.h"
 #include "protocol/record_validator.h"
 
 namespace kgroups::broker {
@@ -45,6 +49,7 @@ class Broker {
   void start(const asio::any_io_executor& executor) {
     retention_.start(executor);
     groups_.start(executor);
+    transaction_timer_.start(executor);
   }
 
   // DeleteTopics' work: wakes the fetches long-polling its partitions (they look their
@@ -65,6 +70,11 @@ class Broker {
   FetchService& fetches() { return fetches_; }
   // Produce's work: validation, auto-creation, appends, waking fetches.
   ProduceService& producer() { return producer_; }
+  // The producer ids this broker issued (InitProducerId) and their per-partition state.
+  ProducerRegistry& producer_ids() { return producer_ids_; }
+  // Transactional ids and their transactions (InitProducerId with a transactional id,
+  // AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn).
+  TransactionCoordinator& transactions() { return transactions_; }
   // Validates Produce's record batches (its decompression buffer is the plan's
   // uncompressed_batch_bytes).
   protocol::RecordValidator& record_validator() { return record_validator_; }
@@ -92,7 +102,25 @@ class Broker {
   RetentionTimer retention_;
   protocol::RecordValidator record_validator_;
   FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};
-  ProduceService producer_{config_, cluster_, record_validator_, append_notifier_};
+  ProducerRegistry producer_ids_{static_cast<std::size_t>(config_.max_producer_ids),
+                                 static_cast<std::size_t>(config_.max_producer_states)};
+  ProducerWrites producer_writes_{cluster_, producer_ids_};
+  SteadyClock transaction_clock_;
+  TransactionCoordinator transactions_{
+      TransactionLimits{
+          .max_transactional_ids = static_cast<std::size_t>(config_.max_transactional_ids),
+          .max_partitions_per_transaction =
+              static_cast<std::size_t>(config_.max_partitions_per_transaction),
+          .max_timeout_ms = config_.transaction_max_timeout_ms,
+          .max_id_length = static_cast<std::size_t>(config_.max_id_length)},
+      transaction_clock_,
+      cluster_,
+      producer_ids_,
+      append_notifier_,
+      groups_};
+  TransactionTimer transaction_timer_{transactions_, std::chrono::milliseconds(100)};
+  ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
+                           append_notifier_};
 };
 
 }  // namespace kgroups::broker

@@ -77,6 +77,13 @@ struct BrokerConfig {
   std::int32_t max_group_metadata_bytes = 1048576;  // members' metadata + assignments
   std::int32_t offset_metadata_max_bytes = 4096;    // metadata of one committed offset
   std::int32_t max_id_length = 1024;                // group, member and client ids, bytes
+
+  // Producers and transactions.
+  std::int32_t max_producer_ids = 10000;      // idempotent producers' ids held
+  std::int32_t max_producer_states = 100000;  // producer entries of all partitions together
+  std::int32_t max_transactional_ids = 1000;  // transactional ids held
+  std::int32_t max_partitions_per_transaction = 1000;
+  std::int32_t transaction_max_timeout_ms = 900000;  // largest transaction_timeout_ms accepted
 };
 
 }  // namespace kgroups::broker

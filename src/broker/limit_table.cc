@@ -123,6 +123,31 @@ constexpr std::array kLimits{
                "1024", "none",
                "Group ids (INVALID_GROUP_ID), member ids (UNKNOWN_MEMBER_ID) and the client id "
                "of a JoinGroup (INVALID_REQUEST)"},
+    // Producers and transactions.
+    LimitEntry{"--max-producer-ids", &BrokerConfig::max_producer_ids, LimitUnit::kCount, 1,
+               10000000, "10000", "none (producer.id.expiration.ms, 1 day, expires idle ones)",
+               "Ids of idempotent producers (InitProducerId without a transactional id); one more "
+               "expires the least recently used: its state leaves every partition and its next "
+               "Produce gets UNKNOWN_PRODUCER_ID (clients then ask for a new id)"},
+    LimitEntry{"--max-producer-states", &BrokerConfig::max_producer_states, LimitUnit::kCount, 1,
+               100000000, "100000 (about 200 B each)", "none",
+               "Producer entries (epoch, last 5 batches' sequences) of all partitions together; "
+               "a write that needs one more expires the least recently used idempotent producer, "
+               "or gets KAFKA_STORAGE_ERROR (retriable) if there is none"},
+    LimitEntry{"--max-transactional-ids", &BrokerConfig::max_transactional_ids, LimitUnit::kCount,
+               1, 1000000, "1000", "none (transactional.id.expiration.ms, 7 days)",
+               "Transactional ids held; one more forgets the least recently used one without an "
+               "open transaction, or InitProducerId gets COORDINATOR_LOAD_IN_PROGRESS (retriable) "
+               "if every one has an open transaction"},
+    LimitEntry{"--max-partitions-per-transaction", &BrokerConfig::max_partitions_per_transaction,
+               LimitUnit::kCount, 1, 1000000, "1000", "none",
+               "Partitions one transaction may add (AddPartitionsToTxn); those beyond it get "
+               "INVALID_TXN_STATE"},
+    LimitEntry{"--transaction-max-timeout-ms", &BrokerConfig::transaction_max_timeout_ms,
+               LimitUnit::kMilliseconds, 1000, kInt32Max, "900000 (15 min)",
+               "transaction.max.timeout.ms (900000)",
+               "Largest transaction_timeout_ms of InitProducerId: INVALID_TRANSACTION_TIMEOUT "
+               "beyond it; a transaction open longer than its timeout is aborted"},
 };
 
 std::string_view unit_name(LimitUnit unit) {

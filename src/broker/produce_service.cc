@@ -85,8 +85,9 @@ const char* timestamp_refusal(const TopicConfig& config, const protocol::Validat
 // Validates and stores one partition's records; returns the partition's response, and in
 // `reason` why the records were refused when the validator says.
 protocol::ProduceResponse::PartitionResponse produce_partition(
-    Cluster& cluster, protocol::RecordValidator& validator, std::string_view peer, Topic* topic,
-    const ProduceTarget& target, ErrorCode topic_error, std::string& reason) {
+    Cluster& cluster, protocol::RecordValidator& validator, ProducerWrites& writes,
+    std::string_view peer, Topic* topic, const ProduceTarget& target, ErrorCode topic_error,
+    std::string& reason) {
   const auto& data = *target.data;
   protocol::ProduceResponse::PartitionResponse out;
   out.index = data.index;
@@ -115,17 +116,25 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
     reason = refusal;
     return out;
   }
-  const auto base_offset = cluster.append(*topic, data.index, batch->bytes,
-                                          batch->header.last_offset_delta, batch->max_timestamp);
-  if (!base_offset) {
-    out.error_code = base_offset.error();
-    return out;
+  if (batch->header.producer_id >= 0) {
+    const ErrorCode error = writes.store(*topic, data.index, *batch, out.base_offset, reason);
+    if (error != ErrorCode::kNone) {
+      out.error_code = error;
+      return out;
+    }
+  } else {
+    const auto base_offset = cluster.append(*topic, data.index, batch->bytes,
+                                            batch->header.last_offset_delta, batch->max_timestamp);
+    if (!base_offset) {
+      out.error_code = base_offset.error();
+      return out;
+    }
+    out.base_offset = *base_offset;
   }
-  out.base_offset = *base_offset;
   if (topic->config.message_timestamp_type == TimestampType::kLogAppendTime) {
     // The broker's clock, which the stored batch now carries (ProduceResponse v2+).
     out.log_append_time_ms = topic->partitions[static_cast<std::size_t>(data.index)]
-                                 .batches_from(*base_offset)
+                                 .batches_from(out.base_offset)
                                  .front()
                                  .max_timestamp;
   }
@@ -143,8 +152,13 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
 }  // namespace
 
 ProduceService::ProduceService(const BrokerConfig& config, Cluster& cluster,
-                               protocol::RecordValidator& validator, AppendNotifier& notifier)
-    : config_(config), cluster_(cluster), validator_(validator), notifier_(notifier) {}
+                               protocol::RecordValidator& validator, ProducerWrites& writes,
+                               AppendNotifier& notifier)
+    : config_(config),
+      cluster_(cluster),
+      validator_(validator),
+      writes_(writes),
+      notifier_(notifier) {}
 
 ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
                                        std::string_view peer) {
@@ -169,7 +183,7 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
     }
     std::string reason;
     auto partition_response =
-        produce_partition(cluster_, validator_, peer, topic, target, topic_error, reason);
+        produce_partition(cluster_, validator_, writes_, peer, topic, target, topic_error, reason);
     if (!reason.empty()) partition_response.error_message = reason;
     if (partition_response.error_code == ErrorCode::kNone) {
       notifier_.notify(topic->partitions[static_cast<std::size_t>(partition_response.index)]);

@@ -11,6 +11,7 @@
 #include "broker/append_notifier.h"
 #include "broker/broker_config.h"
 #include "broker/cluster.h"
+#include "broker/producer_writes.h"
 #include "protocol/messages/produce.h"
 #include "protocol/record_validator.h"
 
@@ -26,7 +27,7 @@ class ProduceService {
  public:
   // All references must outlive the service.
   ProduceService(const BrokerConfig& config, Cluster& cluster, protocol::RecordValidator& validator,
-                 AppendNotifier& notifier);
+                 ProducerWrites& writes, AppendNotifier& notifier);
 
   // Stores what `request` carries; `peer` names the client in log lines.
   ProduceOutcome produce(const protocol::ProduceRequest& request, std::string_view peer);
@@ -35,6 +36,7 @@ class ProduceService {
   const BrokerConfig& config_;
   Cluster& cluster_;
   protocol::RecordValidator& validator_;
+  ProducerWrites& writes_;
   AppendNotifier& notifier_;
 };
 

@@ -58,6 +58,14 @@ std::string_view api_name(ApiKey key) {
       return "DeleteGroups";
     case ApiKey::kOffsetDelete:
       return "OffsetDelete";
+    case ApiKey::kAddPartitionsToTxn:
+      return "AddPartitionsToTxn";
+    case ApiKey::kAddOffsetsToTxn:
+      return "AddOffsetsToTxn";
+    case ApiKey::kEndTxn:
+      return "EndTxn";
+    case ApiKey::kTxnOffsetCommit:
+      return "TxnOffsetCommit";
     case ApiKey::kDescribeCluster:
       return "DescribeCluster";
     case ApiKey::kConsumerGroupHeartbeat:

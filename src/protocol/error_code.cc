@@ -116,6 +116,10 @@ std::string_view error_name(ErrorCode code) {
       return "KAFKA_STORAGE_ERROR";
     case ErrorCode::kSaslAuthenticationFailed:
       return "SASL_AUTHENTICATION_FAILED";
+    case ErrorCode::kTransactionalIdAuthorizationFailed:
+      return "TRANSACTIONAL_ID_AUTHORIZATION_FAILED";
+    case ErrorCode::kOperationNotAttempted:
+      return "OPERATION_NOT_ATTEMPTED";
     case ErrorCode::kUnknownProducerId:
       return "UNKNOWN_PRODUCER_ID";
     case ErrorCode::kNonEmptyGroup:
@@ -142,6 +146,10 @@ std::string_view error_name(ErrorCode code) {
       return "GROUP_SUBSCRIBED_TO_TOPIC";
     case ErrorCode::kInvalidRecord:
       return "INVALID_RECORD";
+    case ErrorCode::kUnstableOffsetCommit:
+      return "UNSTABLE_OFFSET_COMMIT";
+    case ErrorCode::kProducerFenced:
+      return "PRODUCER_FENCED";
     case ErrorCode::kUnknownTopicId:
       return "UNKNOWN_TOPIC_ID";
     case ErrorCode::kFetchSessionTopicIdError:

@@ -117,6 +117,10 @@ enum class ErrorCode : std::int16_t {
   kInvalidTransactionTimeout = 50,
   // Another transaction operation is in progress for this producer.
   kConcurrentTransactions = 51,
+  // The transactional id is not authorized, or the producer is not allowed to do this.
+  kTransactionalIdAuthorizationFailed = 53,
+  // Not attempted because another part of the request failed.
+  kOperationNotAttempted = 55,
   // The broker's storage failed.
   kKafkaStorageError = 56,
   // SASL authentication failed.
@@ -147,6 +151,11 @@ enum class ErrorCode : std::int16_t {
   kGroupSubscribedToTopic = 86,
   // A record failed the broker's validation.
   kInvalidRecord = 87,
+  // OffsetFetch v7+ with require_stable: a transactional offset commit for the partition is
+  // pending.
+  kUnstableOffsetCommit = 88,
+  // A newer producer with the same transactional id fenced this one (KIP-588).
+  kProducerFenced = 90,
   // No topic has this topic id (KIP-516).
   kUnknownTopicId = 100,
   // Fetch v7+: a fetch session created with topic ids (v13+) was used by a request without

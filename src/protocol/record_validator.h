@@ -34,10 +34,11 @@ inline constexpr std::size_t kDefaultMaxUncompressedBytes = std::size_t{32} << 2
 struct RecordValidatorOptions {
   // Largest records section a compressed batch may expand to, in bytes.
   std::size_t max_uncompressed_bytes = kDefaultMaxUncompressedBytes;
-  // Whether batches may carry a producer id (>= 0): idempotent producers. Off while the
-  // broker serves no InitProducerId, since no honest client then has one.
+  // Whether batches may carry a producer id (>= 0): idempotent producers. The broker turns it
+  // on and checks the id itself (ProducerWrites: only ids it issued).
   bool allow_producer_ids = false;
-  // Whether batches may set the transactional attribute bit. Off for the same reason.
+  // Whether batches may set the transactional attribute bit (the broker checks that the
+  // producer's transaction holds the partition).
   bool allow_transactions = false;
 };
 

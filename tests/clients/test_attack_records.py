@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Attacks through record batches: payloads that do not decompress, a gzip bomb, a batch
 claiming 2^31-1 records it does not hold, control and transactional batches from a plain
-producer, several batches for one partition. Each gets CORRUPT_MESSAGE or INVALID_RECORD and
-nothing is stored (the high watermark does not move); a librdkafka consumer then reads the
+producer, several batches for one partition. Each gets CORRUPT_MESSAGE, INVALID_RECORD or (a
+producer id the broker never issued) UNKNOWN_PRODUCER_ID, and nothing is stored (the high
+watermark does not move); a librdkafka consumer then reads the
 partition to its end without stalling. Valid batches of every codec the clients write are
 still accepted, and a batch whose header lies about its newest timestamp is stored with the
 records' maximum and a CRC that checks."""
@@ -26,6 +27,7 @@ TOPIC = "records"
 TIMEOUT_S = 30
 CORRUPT_MESSAGE = 2
 INVALID_RECORD = 87
+UNKNOWN_PRODUCER_ID = 59
 
 
 def encode_record(offset_delta, key, value, timestamp_delta=0):
@@ -92,9 +94,9 @@ ATTACKS = {
                                                     INVALID_RECORD),
     "control batch": (batch(ONE_RECORD, 1, attributes=0x20), INVALID_RECORD),
     "transactional batch": (batch(ONE_RECORD, 1, attributes=0x10, producer_id=7, base_sequence=0),
-                            INVALID_RECORD),
+                            UNKNOWN_PRODUCER_ID),
     "producer id nobody was given": (batch(ONE_RECORD, 1, producer_id=7, base_sequence=0),
-                                     INVALID_RECORD),
+                                     UNKNOWN_PRODUCER_ID),
     "offset delta out of order": (batch(encode_record(3, b"k", b"v"), 1), INVALID_RECORD),
     "key length past the record": (batch(b"\x08\x00\x00\x00\x7f" + b"k" * 3, 1), CORRUPT_MESSAGE),
     "two batches for one partition": (batch(ONE_RECORD, 1) * 2, INVALID_RECORD),

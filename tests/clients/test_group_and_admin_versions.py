@@ -58,16 +58,24 @@ def test_find_coordinator_v4_answers_each_distinct_key_once(kgroupsd):
     connection.close()
 
 
-def test_find_coordinator_for_a_transaction_is_not_available(kgroupsd):
+def test_find_coordinator_for_a_transaction_is_this_broker(kgroupsd):
     connection = RawConnection(kgroupsd.bootstrap)
     [answer] = find_coordinators(connection, 4, ["tx-1"], key_type=1)
-    assert answer["error"] == COORDINATOR_NOT_AVAILABLE
-    assert "key_type 0" in answer["message"]
+    assert answer["error"] == NONE
+    assert (answer["node_id"], answer["port"]) == (0, bootstrap_port(kgroupsd))
     # v3: flexible, one key, the flat answer.
     body = Writer(True).string("tx-1").int8(1).tags().bytes()
     reader = Reader(exchange(connection, 10, 3, body, flexible=True), True)
     reader.int32()
-    assert reader.int16() == COORDINATOR_NOT_AVAILABLE
+    assert reader.int16() == NONE
+    connection.close()
+
+
+def test_find_coordinator_for_a_share_group_is_not_available(kgroupsd):
+    connection = RawConnection(kgroupsd.bootstrap)
+    [answer] = find_coordinators(connection, 6, ["share-1"], key_type=2)
+    assert answer["error"] == COORDINATOR_NOT_AVAILABLE
+    assert "key_type 0" in answer["message"]
     connection.close()
 
 

@@ -36,7 +36,7 @@ OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitPa
   // Epoch < 0: the admin client, or a consumer outside group management; allowed
   // while the group has no members.
   const bool from_outside = epoch < 0 && (group == nullptr || group->size() == 0);
-  if (!from_outside) {
+  if (!from_outside && !params.unfenced) {
     if (group == nullptr) return fail(GroupError::kUnknownMemberId);
     if (GroupError error = fence(*group, params.member_id, epoch); error != GroupError::kNone) {
       return fail(error);
@@ -50,7 +50,7 @@ OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitPa
                                                 : GroupError::kNone);
     if (!too_large) ++storing;
   }
-  if (storing == 0) return result;
+  if (storing == 0 || params.validate_only) return result;
   std::size_t growth = 0;  // counts a partition named twice twice: errs on the safe side
   for (std::size_t i = 0; i < params.offsets.size(); ++i) {
     if (result.partition_errors[i] != GroupError::kNone) continue;

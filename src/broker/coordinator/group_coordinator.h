@@ -80,6 +80,11 @@ struct OffsetCommitParams {
   std::string member_id;
   std::vector<PartitionOffset> offsets;
   std::optional<std::string> group_instance_id;  // OffsetCommit v7+: set by a static member
+  // TxnOffsetCommit: fence and check the offsets, store nothing (they wait for EndTxn).
+  bool validate_only = false;
+  // EndTxn's commit of a transaction's offsets: they were fenced when TxnOffsetCommit took
+  // them, so the member's identity is not checked again.
+  bool unfenced = false;
 };
 
 struct OffsetCommitResult {

@@ -48,7 +48,10 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
   if (!within_id_length(params.group_id)) return fail(GroupError::kInvalidGroupId);
   if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
   Group* group = find_group_to_change(params.group_id);
-  if (GroupError error = fence(group, params); error != GroupError::kNone) return fail(error);
+  if (GroupError error = params.unfenced ? GroupError::kNone : fence(group, params);
+      error != GroupError::kNone) {
+    return fail(error);
+  }
   // Kafka's storeOffsets: partitions with too much metadata are left out, the others stored.
   std::size_t growth = 0;
   std::size_t storing = 0;
@@ -64,6 +67,7 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
                   ? offset_entry_bytes(offset.topic_partition.topic, offset.committed.metadata)
                   : group->offsets().growth_bytes(offset.topic_partition, offset.committed);
   }
+  if (params.validate_only) return result;
   if (storing > 0 && group == nullptr) {
     if (GroupError error = admit_new_group(); error != GroupError::kNone) return fail(error);
     growth += group_entry_bytes(params.group_id);

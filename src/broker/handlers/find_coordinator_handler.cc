@@ -2,9 +2,10 @@
 //
 // FindCoordinator (key 10): v0-6.
 // - v0: this broker coordinates every group: its node id and advertised address.
-// - v1: key_type: 0 (group) is answered; 1 (transaction) and 2 (share group) get
-//   COORDINATOR_NOT_AVAILABLE with a message (kgroupsd has neither). error_message and
-//   throttle_time_ms (0) in the response. v2: same layout. v3: flexible.
+// - v1: key_type: 0 (group) and 1 (transaction: this broker is the transaction coordinator
+//   of every transactional id) are answered; 2 (share group) gets COORDINATOR_NOT_AVAILABLE
+//   with a message (kgroupsd has no share groups). error_message and throttle_time_ms (0) in
+//   the response. v2: same layout. v3: flexible.
 // - v4: several keys in one request (coordinator_keys), answered one by one; a key named more
 //   than once is answered once, so the response grows with the distinct keys, not with the
 //   request's repetitions. v5, v6: same layout.
@@ -20,6 +21,7 @@ namespace {
 using protocol::ErrorCode;
 
 constexpr std::int8_t kGroupKeyType = 0;
+constexpr std::int8_t kTransactionKeyType = 1;
 
 struct Answer {
   ErrorCode error = ErrorCode::kNone;
@@ -30,10 +32,12 @@ struct Answer {
 };
 
 Answer find(std::int8_t key_type, const BrokerConfig& config) {
-  if (key_type != kGroupKeyType) {
+  if (key_type != kGroupKeyType && key_type != kTransactionKeyType) {
     return {.error = ErrorCode::kCoordinatorNotAvailable,
-            .message = "kgroupsd coordinates consumer groups only (key_type 0); got key_type " +
-                       std::to_string(key_type)};
+            .message =
+                "kgroupsd coordinates groups (key_type 0) and transactions (1); got "
+                "key_type " +
+                std::to_string(key_type)};
   }
   return {
       .node_id = config.node_id, .host = config.advertised_host, .port = config.advertised_port};

@@ -6,7 +6,9 @@
 //   every group state, without a membership check.
 // - v2: null topics asks for every committed partition; a group-level error code.
 //   v3: throttle_time_ms (0). v5: committed_leader_epoch (-1: not kept). v6: flexible.
-//   v7: require_stable (nothing is ever pending here, so it changes nothing).
+//   v7: require_stable: a partition with a transactional commit pending (TxnOffsetCommit
+//   before its EndTxn) gets UNSTABLE_OFFSET_COMMIT and offset -1, as in Kafka; without it
+//   the committed offset is answered as usual.
 // - v8: several groups in one request, each answered on its own. v9: member id and epoch:
 //   for a consumer-group protocol (KIP-848) group, a member that is not one gets
 //   UNKNOWN_MEMBER_ID and an old epoch STALE_MEMBER_EPOCH, as the group's error.
@@ -41,15 +43,24 @@ std::optional<std::vector<TopicPartition>> wanted_partitions(const std::optional
   return partitions;
 }
 
-// Appends `offsets` (grouped by topic, as the coordinators return them) to `topics`.
+// Appends `offsets` (grouped by topic, as the coordinators return them) to `topics`; with
+// `require_stable`, a partition with a pending transactional commit gets
+// UNSTABLE_OFFSET_COMMIT instead of its offset.
 template <class Topic>
-void add_offsets(std::vector<Topic>& topics, const std::vector<PartitionOffset>& offsets) {
+void add_offsets(std::vector<Topic>& topics, const std::vector<PartitionOffset>& offsets,
+                 bool require_stable, const TransactionCoordinator& transactions,
+                 std::string_view group_id) {
   for (const PartitionOffset& offset : offsets) {
     if (topics.empty() || topics.back().name != offset.topic_partition.topic) {
       topics.emplace_back().name = offset.topic_partition.topic;
     }
     auto& partition = topics.back().partitions.emplace_back();
     partition.partition_index = offset.topic_partition.partition;
+    if (require_stable && transactions.has_pending_offset(group_id, offset.topic_partition.topic,
+                                                          offset.topic_partition.partition)) {
+      partition.error_code = protocol::ErrorCode::kUnstableOffsetCommit;
+      continue;
+    }
     partition.committed_offset = offset.committed.offset;
     partition.metadata = offset.committed.metadata;
   }
@@ -67,7 +78,8 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
     const GroupOffsetFetchResult result = groups.fetch_offsets(
         {.group_id = request->group_id, .partitions = wanted_partitions(request->topics)});
     response.error_code = to_error_code(result.error);
-    add_offsets(response.topics, result.offsets);
+    add_offsets(response.topics, result.offsets, request->require_stable, ctx.broker.transactions(),
+                request->group_id);
     response.encode(ctx.response, ctx.version());
     co_return Reply::kSend;
   }
@@ -83,7 +95,10 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
     auto& answer = response.groups.emplace_back();
     answer.group_id = std::string(group.group_id);
     answer.error_code = to_error_code(result.error);
-    if (result.error == GroupError::kNone) add_offsets(answer.topics, result.offsets);
+    if (result.error == GroupError::kNone) {
+      add_offsets(answer.topics, result.offsets, request->require_stable, ctx.broker.transactions(),
+                  group.group_id);
+    }
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

@@ -5,8 +5,13 @@
 //   Kafka's LogValidator does before anything is stored (protocol/record_validator.h): sizes,
 //   CRC-32C, codec, record count against the records actually there, every record's varints
 //   and lengths, offset deltas, timestamps; compressed batches are decompressed for this (up to
-//   --max-uncompressed-batch-bytes) but stored as sent. Control batches, transactional batches
-//   and producer ids are refused (InitProducerId is not served, so no client asked for them).
+//   --max-uncompressed-batch-bytes) but stored as sent. Control batches are refused (only the
+//   broker writes them). A batch with a producer id goes through ProducerWrites: the id must
+//   be one InitProducerId issued (UNKNOWN_PRODUCER_ID), its epoch current
+//   (INVALID_PRODUCER_EPOCH), the transactional bit only within the producer's ongoing
+//   transaction (INVALID_TXN_STATE); a duplicate of one of its last 5 batches is answered with
+//   the original base offset and not stored again; a sequence gap gets
+//   OUT_OF_ORDER_SEQUENCE_NUMBER.
 //   Structural damage gets CORRUPT_MESSAGE, the rest INVALID_RECORD (INVALID_TIMESTAMP for a
 //   client-set LogAppendTime); nothing of the partition is stored then. A stored batch gets the
 //   broker's base offset and, if its header disagrees with its records, their max timestamp.
@@ -16,7 +21,7 @@
 //   empty (a refused batch is refused whole, not record by record).
 // - v9: flexible. v10: the tagged current_leader and node_endpoints are only sent with
 //   NOT_LEADER_OR_FOLLOWER, which one broker never answers: never sent. v11: same layout (Kafka:
-//   TRANSACTION_ABORTABLE may be answered; there are no transactions here).
+//   TRANSACTION_ABORTABLE may be answered; kgroupsd answers INVALID_TXN_STATE as before).
 // - v0-2: advertised only because librdkafka turns compression off unless Produce's range
 //   includes v0 (Kafka 4.0 does the same, KAFKA-18659). Their v0/v1 message sets get
 //   UNSUPPORTED_FOR_MESSAGE_FORMAT.
@@ -30,8 +35,7 @@
 // - Records above --max-message-bytes: MESSAGE_TOO_LARGE. Null or empty records:
 //   INVALID_RECORD. No room in the records' memory share even after evicting
 //   the oldest segments: KAFKA_STORAGE_ERROR (retriable).
-// - Not implemented: transactions and idempotence (InitProducerId is not served, so clients
-//   send neither), log-append time (log_append_time_ms is -1).
+// - Not implemented: log-append time (log_append_time_ms is -1).
 #include "broker/handlers/handlers.h"
 #include "broker/produce_service.h"
 #include "protocol/messages/produce.h"

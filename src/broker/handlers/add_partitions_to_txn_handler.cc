@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// AddPartitionsToTxn (key 24): v0-3.
+// - v0: the producer adds partitions to its transaction before writing to them; the
+//   transaction becomes Ongoing (its timeout starts). INVALID_PRODUCER_ID_MAPPING for an
+//   unknown transactional id or another producer id, INVALID_PRODUCER_EPOCH for an old epoch
+//   (fenced); an unknown partition gets UNKNOWN_TOPIC_OR_PARTITION and the others
+//   OPERATION_NOT_ATTEMPTED; more than --max-partitions-per-transaction: INVALID_TXN_STATE.
+// - v1: same layout. v2: PRODUCER_FENCED instead of INVALID_PRODUCER_EPOCH. v3: flexible.
+// - Not served: v4-5, the broker-to-broker form (several transactions, verify_only; KIP-890).
+#include "broker/handlers/handlers.h"
+#include "broker/handlers/producer_fenced.h"
+#include "protocol/messages/add_partitions_to_txn.h"
+
+namespace kgroups::broker::handlers {
+
+asio::awaitable<Reply> handle_add_partitions_to_txn(RequestContext& ctx) {
+  const auto request = protocol::AddPartitionsToTxnRequest::decode(ctx.body, ctx.version());
+  if (!request) co_return ctx.close_because("malformed request body");
+  std::vector<TransactionPartition> partitions;
+  for (const auto& topic : request->topics) {
+    for (const std::int32_t partition : topic.partitions) {
+      partitions.push_back({std::string(topic.name), partition});
+    }
+  }
+  const std::vector<protocol::ErrorCode> errors = ctx.broker.transactions().add_partitions(
+      request->transactional_id, request->producer_id, request->producer_epoch, partitions);
+  protocol::AddPartitionsToTxnResponse response;
+  std::size_t next = 0;
+  for (const auto& topic : request->topics) {
+    auto& result = response.results.emplace_back();
+    result.name = std::string(topic.name);
+    for (const std::int32_t partition : topic.partitions) {
+      result.results.push_back(
+          {.partition_index = partition,
+           .error_code = fenced_for_version(errors[next++], ctx.version(), 2)});
+    }
+  }
+  response.encode(ctx.response, ctx.version());
+  co_return Reply::kSend;
+}
+
+}  // namespace kgroups::broker::handlers

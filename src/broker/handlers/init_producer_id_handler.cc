@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// InitProducerId (key 22): v0-5.
+// - Without a transactional id (idempotent producers): a new producer id at epoch 0, as Kafka
+//   gives; transaction_timeout_ms is ignored. At --max-producer-ids the least recently used
+//   idempotent producer expires (its next Produce gets UNKNOWN_PRODUCER_ID).
+// - With a transactional id: the transaction coordinator (transactions/) answers: the same
+//   producer id with the epoch bumped (a new id the first time), fencing the previous
+//   producer and aborting its open transaction. INVALID_TRANSACTION_TIMEOUT for a timeout
+//   above --transaction-max-timeout-ms or not positive.
+// - v1: same layout. v2: flexible. v3: producer_id and producer_epoch: a producer that knows
+//   its id asks to bump its epoch (KIP-360); for an idempotent producer the old id is released
+//   and a new one given (Kafka gives a new one and keeps the old until it expires). For a
+//   transactional one they must be the id's current or previous epoch, else
+//   INVALID_PRODUCER_EPOCH (PRODUCER_FENCED from v4). v4: PRODUCER_FENCED. v5: same layout.
+#include "broker/handlers/handlers.h"
+#include "broker/handlers/producer_fenced.h"
+#include "protocol/messages/init_producer_id.h"
+
+namespace kgroups::broker::handlers {
+
+asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx) {
+  const auto request = protocol::InitProducerIdRequest::decode(ctx.body, ctx.version());
+  if (!request) co_return ctx.close_because("malformed request body");
+  protocol::InitProducerIdResponse response;
+  if (!request->transactional_id) {
+    ProducerRegistry& producers = ctx.broker.producer_ids();
+    if (const RegisteredProducer* previous = producers.find(request->producer_id);
+        previous != nullptr && !previous->transactional) {
+      producers.expire(request->producer_id);
+    }
+    response.producer_id = producers.issue(/*transactional=*/false);
+    response.producer_epoch = 0;
+  } else {
+    const InitProducerIdResult result = ctx.broker.transactions().init_producer_id(
+        *request->transactional_id, request->transaction_timeout_ms, request->producer_id,
+        request->producer_epoch);
+    response.error_code = fenced_for_version(result.error, ctx.version(), 4);
+    response.producer_id = result.producer_id;
+    response.producer_epoch = result.producer_epoch;
+  }
+  response.encode(ctx.response, ctx.version());
+  co_return Reply::kSend;
+}
+
+}  // namespace kgroups::broker::handlers

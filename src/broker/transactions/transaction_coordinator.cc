@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/transactions/transaction_coordinator.h"
+
+#include <limits>
+
+#include "broker/logger.h"
+#include "broker/transactions/transaction_marker.h"
+
+namespace kgroups::broker {
+
+using protocol::ErrorCode;
+
+namespace {
+
+std::int64_t wall_clock_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+ErrorCode to_error_code(GroupError error) {
+  return static_cast<ErrorCode>(static_cast<std::int16_t>(error));
+}
+
+}  // namespace
+
+std::string_view transaction_state_name(TransactionState state) {
+  switch (state) {
+    case TransactionState::kEmpty:
+      return "Empty";
+    case TransactionState::kOngoing:
+      return "Ongoing";
+    case TransactionState::kPrepareCommit:
+      return "PrepareCommit";
+    case TransactionState::kPrepareAbort:
+      return "PrepareAbort";
+    case TransactionState::kCompleteCommit:
+      return "CompleteCommit";
+    case TransactionState::kCompleteAbort:
+      return "CompleteAbort";
+  }
+  return "Unknown";
+}
+
+TransactionCoordinator::TransactionCoordinator(TransactionLimits limits, const Clock& clock,
+                                               Cluster& cluster, ProducerRegistry& producers,
+                                               AppendNotifier& notifier, CoordinatorService& groups)
+    : limits_(limits),
+      clock_(clock),
+      cluster_(cluster),
+      producers_(producers),
+      notifier_(notifier),
+      groups_(groups) {}
+
+TransactionCoordinator::Transaction* TransactionCoordinator::find(
+    std::string_view transactional_id) {
+  const auto found = transactions_.find(transactional_id);
+  return found == transactions_.end() ? nullptr : &found->second;
+}
+
+std::optional<TransactionState> TransactionCoordinator::state(
+    std::string_view transactional_id) const {
+  const auto found = transactions_.find(transactional_id);
+  if (found == transactions_.end()) return std::nullopt;
+  return found->second.state;
+}
+
+InitProducerIdResult TransactionCoordinator::init_producer_id(std::string_view transactional_id,
+                                                              std::int32_t timeout_ms,
+                                                              std::int64_t expected_producer_id,
+                                                              std::int16_t expected_epoch) {
+  if (transactional_id.empty() || transactional_id.size() > limits_.max_id_length) {
+    return {.error = ErrorCode::kInvalidRequest};
+  }
+  if (timeout_ms <= 0 || timeout_ms > limits_.max_timeout_ms) {
+    return {.error = ErrorCode::kInvalidTransactionTimeout};
+  }
+  Transaction* transaction = find(transactional_id);
+  if (transaction == nullptr) {
+    if (transactions_.size() >= limits_.max_transactional_ids && !forget_least_recently_used()) {
+      return {.error = ErrorCode::kCoordinatorLoadInProgress};
+    }
+    transaction = &transactions_[std::string(transactional_id)];
+    transaction->transactional_id = std::string(transactional_id);
+    transaction->producer_id = producers_.issue(/*transactional=*/true);
+    transaction->epoch = 0;
+    by_producer_id_[transaction->producer_id] = transaction;
+  } else if (expected_producer_id >= 0 && (expected_producer_id != transaction->producer_id ||
+                                           expected_epoch != transaction->epoch)) {
+    if (expected_producer_id != transaction->previous_producer_id ||
+        expected_epoch != transaction->previous_epoch) {
+      return {.error = ErrorCode::kProducerFenced};
+    }
+    // A retry of the init that made the current epoch: answered again, unchanged.
+  } else if (transaction->state == TransactionState::kOngoing) {
+    bump_epoch(*transaction);  // fences the previous producer
+    complete(*transaction, /*commit=*/false);
+  } else {
+    bump_epoch(*transaction);
+  }
+  transaction->state = TransactionState::kEmpty;
+  transaction->timeout_ms = timeout_ms;
+  transaction->last_used = ++use_counter_;
+  return {.producer_id = transaction->producer_id, .producer_epoch = transaction->epoch};
+}
+
+ErrorCode TransactionCoordinator::check_producer(const Transaction* transaction,
+                                                 std::int64_t producer_id,
+                                                 std::int16_t epoch) const {
+  if (transaction == nullptr || transaction->producer_id != producer_id) {
+    return ErrorCode::kInvalidProducerIdMapping;
+  }
+  if (transaction->epoch != epoch) return ErrorCode::kProducerFenced;
+  if (transaction->state == TransactionState::kPrepareCommit ||
+      transaction->state == TransactionState::kPrepareAbort) {
+    return ErrorCode::kConcurrentTransactions;
+  }
+  return ErrorCode::kNone;
+}
+
+std::vector<ErrorCode> TransactionCoordinator::add_partitions(
+    std::string_view transactional_id, std::int64_t producer_id, std::int16_t epoch,
+    const std::vector<TransactionPartition>& partitions) {
+  Transaction* transaction = find(transactional_id);
+  if (const ErrorCode error = check_producer(transaction, producer_id, epoch);
+      error != ErrorCode::kNone) {
+    return std::vector<ErrorCode>(partitions.size(), error);
+  }
+  std::vector<ErrorCode> errors(partitions.size(), ErrorCode::kNone);
+  bool unknown = false;
+  std::size_t added = 0;
+  for (std::size_t i = 0; i < partitions.size(); ++i) {
+    if (cluster_.find_partition(partitions[i].topic, partitions[i].partition) == nullptr) {
+      errors[i] = ErrorCode::kUnknownTopicOrPartition;
+      unknown = true;
+    } else if (!transaction->partitions.contains(partitions[i])) {
+      ++added;
+    }
+  }
+  if (unknown) {
+    for (ErrorCode& error : errors) {
+      if (error == ErrorCode::kNone) error = ErrorCode::kOperationNotAttempted;
+    }
+    return errors;
+  }
+  if (transaction->partitions.size() + added > limits_.max_partitions_per_transaction) {
+    return std::vector<ErrorCode>(partitions.size(), ErrorCode::kInvalidTxnState);
+  }
+  transaction->partitions.insert(partitions.begin(), partitions.end());
+  if (transaction->state != TransactionState::kOngoing) {
+    transaction->state = TransactionState::kOngoing;
+    transaction->started = clock_.now();
+  }
+  transaction->last_used = ++use_counter_;
+  return errors;
+}
+
+ErrorCode TransactionCoordinator::add_offsets(std::string_view transactional_id,
+                                              std::int64_t producer_id, std::int16_t epoch,
+                                              std::string_view group_id) {
+  Transaction* transaction = find(transactional_id);
+  if (const ErrorCode error = check_producer(transaction, producer_id, epoch);
+      error != ErrorCode::kNone) {
+    return error;
+  }
+  if (group_id.empty() || group_id.size() > limits_.max_id_length) {
+    return ErrorCode::kInvalidGroupId;
+  }
+  if (!transaction->groups.contains(group_id)) {
+    if (transaction->groups.size() >= limits_.max_partitions_per_transaction) {
+      return ErrorCode::kInvalidTxnState;
+    }
+    transaction->groups.emplace(group_id);
+  }
+  if (transaction->state != TransactionState::kOngoing) {
+    transaction->state = TransactionState::kOngoing;
+    transaction->started = clock_.now();
+  }
+  transaction->last_used = ++use_counter_;
+  return ErrorCode::kNone;
+}
+
+std::vector<ErrorCode> TransactionCoordinator::commit_offsets(std::string_view transactional_id,
+                                                              std::int64_t producer_id,
+                                                              std::int16_t epoch,
+                                                              const OffsetCommitParams& params) {
+  const auto fail = [&](ErrorCode error) {
+    return std::vector<ErrorCode>(params.offsets.size(), error);
+  };
+  Transaction* transaction = find(transactional_id);
+  if (transaction == nullptr || transaction->producer_id != producer_id) {
+    return fail(ErrorCode::kInvalidProducerIdMapping);
+  }
+  if (transaction->epoch != epoch) return fail(ErrorCode::kInvalidProducerEpoch);
+  if (transaction->state != TransactionState::kOngoing ||
+      !transaction->groups.contains(params.group_id)) {
+    return fail(ErrorCode::kInvalidTxnState);
+  }
+  if (transaction->pending_offsets.size() + params.offsets.size() >
+      limits_.max_partitions_per_transaction) {
+    return fail(ErrorCode::kInvalidTxnState);
+  }
+  OffsetCommitParams check = params;
+  check.validate_only = true;
+  // Kafka fences a transactional commit only when it names the member (v3+).
+  check.unfenced =
+      params.generation_id < 0 && params.member_id.empty() && !params.group_instance_id.has_value();
+  const OffsetCommitResult result = groups_.commit_offsets(check);
+  std::vector<ErrorCode> errors;
+  errors.reserve(params.offsets.size());
+  for (std::size_t i = 0; i < params.offsets.size(); ++i) {
+    const GroupError error =
+        i < result.partition_errors.size() ? result.partition_errors[i] : result.error;
+    errors.push_back(to_error_code(error));
+    if (error == GroupError::kNone) {
+      transaction->pending_offsets.push_back({params.group_id, params.offsets[i]});
+    }
+  }
+  transaction->last_used = ++use_counter_;
+  return errors;
+}
+
+ErrorCode TransactionCoordinator::end_transaction(std::string_view transactional_id,
+                                                  std::int64_t producer_id, std::int16_t epoch,
+                                                  bool commit) {
+  Transaction* transaction = find(transactional_id);
+  if (const ErrorCode error = check_producer(transaction, producer_id, epoch);
+      error != ErrorCode::kNone) {
+    return error;
+  }
+  transaction->last_used = ++use_counter_;
+  switch (transaction->state) {
+    case TransactionState::kOngoing:
+      complete(*transaction, commit);
+      return ErrorCode::kNone;
+    case TransactionState::kCompleteCommit:
+      return commit ? ErrorCode::kNone : ErrorCode::kInvalidTxnState;
+    case TransactionState::kCompleteAbort:
+      return commit ? ErrorCode::kInvalidTxnState : ErrorCode::kNone;
+    case TransactionState::kEmpty:
+      return ErrorCode::kInvalidTxnState;
+    case TransactionState::kPrepareCommit:
+    case TransactionState::kPrepareAbort:
+      return ErrorCode::kConcurrentTransactions;
+  }
+  return ErrorCode::kInvalidTxnState;
+}
+
+void TransactionCoordinator::complete(Transaction& transaction, bool commit) {
+  transaction.state = commit ? TransactionState::kPrepareCommit : TransactionState::kPrepareAbort;
+  const std::int64_t now_ms = wall_clock_ms();
+  const std::vector<std::uint8_t> marker =
+      transaction_marker(transaction.producer_id, transaction.epoch, commit, now_ms);
+  std::size_t unwritten = 0;
+  for (const TransactionPartition& partition : transaction.partitions) {
+    Topic* topic = cluster_.find_topic(partition.topic);
+    if (topic == nullptr || partition.partition < 0 ||
+        static_cast<std::size_t>(partition.partition) >= topic->partitions.size()) {
+      continue;  // the topic is gone: nothing of the transaction is left to end
+    }
+    const auto offset = cluster_.append(*topic, partition.partition, marker, 0, now_ms);
+    if (!offset) {
+      ++unwritten;
+      continue;
+    }
+    BatchLog& log = topic->partitions[static_cast<std::size_t>(partition.partition)];
+    log.transactions().on_marker(transaction.producer_id, *offset, commit);
+    notifier_.notify(log);
+  }
+  if (unwritten > 0) {
+    log_warn("transaction " + quote(transaction.transactional_id) + ": no room for the " +
+             (commit ? "commit" : "abort") + " marker in " + std::to_string(unwritten) +
+             " partition(s)");
+  }
+  if (commit) {
+    std::map<std::string_view, std::vector<PartitionOffset>> by_group;
+    for (const PendingOffset& pending : transaction.pending_offsets) {
+      by_group[pending.group_id].push_back(pending.offset);
+    }
+    for (auto& [group_id, offsets] : by_group) {
+      OffsetCommitParams params;
+      params.group_id = std::string(group_id);
+      params.offsets = std::move(offsets);
+      params.unfenced = true;
+      const OffsetCommitResult result = groups_.commit_offsets(params);
+      if (result.error != GroupError::kNone) {
+        log_warn("transaction " + quote(transaction.transactional_id) + ": offsets of group " +
+                 quote(group_id) +
+                 " not stored: " + std::string(protocol::error_name(to_error_code(result.error))));
+      }
+    }
+  }
+  transaction.partitions.clear();
+  transaction.groups.clear();
+  transaction.pending_offsets.clear();
+  transaction.state = commit ? TransactionState::kCompleteCommit : TransactionState::kCompleteAbort;
+}
+
+void TransactionCoordinator::bump_epoch(Transaction& transaction) {
+  transaction.previous_producer_id = transaction.producer_id;
+  transaction.previous_epoch = transaction.epoch;
+  if (transaction.epoch >= std::numeric_limits<std::int16_t>::max() - 1) {
+    by_producer_id_.erase(transaction.producer_id);
+    producers_.expire(transaction.producer_id);
+    transaction.producer_id = producers_.issue(/*transactional=*/true);
+    transaction.epoch = 0;
+    by_producer_id_[transaction.producer_id] = &transaction;
+  } else {
+    ++transaction.epoch;
+  }
+  if (RegisteredProducer* producer = producers_.find(transaction.producer_id)) {
+    producer->epoch = transaction.epoch;
+  }
+}
+
+bool TransactionCoordinator::forget_least_recently_used() {
+  auto oldest = transactions_.end();
+  for (auto it = transactions_.begin(); it != transactions_.end(); ++it) {
+    if (it->second.state == TransactionState::kOngoing) continue;
+    if (oldest == transactions_.end() || it->second.last_used < oldest->second.last_used) {
+      oldest = it;
+    }
+  }
+  if (oldest == transactions_.end()) return false;
+  by_producer_id_.erase(oldest->second.producer_id);
+  producers_.expire(oldest->second.producer_id);
+  transactions_.erase(oldest);
+  return true;
+}
+
+ErrorCode TransactionCoordinator::check_write(std::int64_t producer_id, std::string_view topic,
+                                              std::int32_t partition, bool transactional) const {
+  const auto found = by_producer_id_.find(producer_id);
+  if (found == by_producer_id_.end()) {
+    return transactional ? ErrorCode::kInvalidTxnState : ErrorCode::kNone;
+  }
+  const Transaction& transaction = *found->second;
+  const bool in_transaction =
+      transaction.state == TransactionState::kOngoing &&
+      transaction.partitions.contains(TransactionPartition{std::string(topic), partition});
+  return in_transaction == transactional ? ErrorCode::kNone : ErrorCode::kInvalidTxnState;
+}
+
+bool TransactionCoordinator::has_pending_offset(std::string_view group_id, std::string_view topic,
+                                                std::int32_t partition) const {
+  for (const auto& [id, transaction] : transactions_) {
+    for (const PendingOffset& pending : transaction.pending_offsets) {
+      if (pending.group_id == group_id && pending.offset.topic_partition.topic == topic &&
+          pending.offset.topic_partition.partition == partition) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+std::size_t TransactionCoordinator::abort_expired() {
+  const Clock::TimePoint now = clock_.now();
+  std::size_t aborted = 0;
+  for (auto& [id, transaction] : transactions_) {
+    if (transaction.state != TransactionState::kOngoing) continue;
+    if (now - transaction.started <= std::chrono::milliseconds(transaction.timeout_ms)) continue;
+    bump_epoch(transaction);
+    complete(transaction, /*commit=*/false);
+    log_info("transaction " + quote(id) + " aborted: open longer than its timeout of " +
+             std::to_string(transaction.timeout_ms) + " ms; producer fenced (epoch " +
+             std::to_string(transaction.epoch) + ")");
+    ++aborted;
+  }
+  return aborted;
+}
+
+}  // namespace kgroups::broker

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// TransactionCoordinator: kgroupsd's transaction coordinator (Kafka's TransactionCoordinator
+// and TransactionStateManager, in memory). Per transactional id: its producer id and epoch,
+// its state (Empty, Ongoing, PrepareCommit/PrepareAbort, CompleteCommit/CompleteAbort), the
+// partitions and groups of its ongoing transaction, the offsets TxnOffsetCommit left pending,
+// and its timeout. Ending a transaction writes a control batch (transaction_marker.h) into
+// every partition of the transaction at once (one broker, so Prepare* never outlives the
+// call), tells each partition (PartitionTransactions::on_marker), wakes fetches waiting on
+// them, and commits or drops the pending offsets.
+// - init_producer_id(): a new id at epoch 0 the first time; later the same id with the epoch
+//   bumped: the previous producer is fenced, and its open transaction is aborted first.
+// - A transaction open longer than its timeout is aborted with the epoch bumped, so its
+//   producer is fenced (Kafka's abortTimedOutTransactions); abort_expired() does that.
+// - Bounds: at most max_transactional_ids ids (one more forgets the least recently used id
+//   without an open transaction, else COORDINATOR_LOAD_IN_PROGRESS), max_partitions_per_
+//   transaction partitions and pending offsets per transaction (INVALID_TXN_STATE beyond), ids
+//   of at most max_id_length bytes (INVALID_REQUEST).
+// Errors are Kafka's; PRODUCER_FENCED is returned where Kafka's coordinator gives it, and
+// handlers turn it into INVALID_PRODUCER_EPOCH for versions that predate it.
+// Not thread-safe: the broker's network thread owns it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "broker/append_notifier.h"
+#include "broker/cluster.h"
+#include "broker/coordinator/clock.h"
+#include "broker/coordinator_service.h"
+#include "broker/producer_registry.h"
+#include "protocol/error_code.h"
+
+namespace kgroups::broker {
+
+enum class TransactionState {
+  kEmpty,
+  kOngoing,
+  kPrepareCommit,
+  kPrepareAbort,
+  kCompleteCommit,
+  kCompleteAbort,
+};
+
+std::string_view transaction_state_name(TransactionState state);
+
+struct TransactionLimits {
+  std::size_t max_transactional_ids = 1000;
+  std::size_t max_partitions_per_transaction = 1000;  // and pending offsets per transaction
+  std::int32_t max_timeout_ms = 900000;
+  std::size_t max_id_length = 1024;
+};
+
+struct InitProducerIdResult {
+  protocol::ErrorCode error = protocol::ErrorCode::kNone;
+  std::int64_t producer_id = -1;
+  std::int16_t producer_epoch = -1;
+};
+
+// A partition named by AddPartitionsToTxn.
+struct TransactionPartition {
+  std::string topic;
+  std::int32_t partition = 0;
+
+  auto operator<=>(const TransactionPartition&) const = default;
+};
+
+class TransactionCoordinator {
+ public:
+  // All references must outlive the coordinator.
+  TransactionCoordinator(TransactionLimits limits, const Clock& clock, Cluster& cluster,
+                         ProducerRegistry& producers, AppendNotifier& notifier,
+                         CoordinatorService& groups);
+  TransactionCoordinator(const TransactionCoordinator&) = delete;
+  TransactionCoordinator& operator=(const TransactionCoordinator&) = delete;
+
+  // InitProducerId with a transactional id. `expected_producer_id`/`expected_epoch` (v3+; -1
+  // when not given) must be the id's current or previous ones (PRODUCER_FENCED otherwise).
+  // Errors: INVALID_REQUEST (empty or too long id), INVALID_TRANSACTION_TIMEOUT (<= 0 or above
+  // the max), COORDINATOR_LOAD_IN_PROGRESS (no room for one more id).
+  InitProducerIdResult init_producer_id(std::string_view transactional_id, std::int32_t timeout_ms,
+                                        std::int64_t expected_producer_id,
+                                        std::int16_t expected_epoch);
+
+  // AddPartitionsToTxn: one error per partition, in order. Partitions of unknown topics get
+  // UNKNOWN_TOPIC_OR_PARTITION and the others OPERATION_NOT_ATTEMPTED; a request error
+  // (INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED, CONCURRENT_TRANSACTIONS, INVALID_TXN_STATE
+  // beyond the partition bound) is given for every partition. The transaction becomes Ongoing.
+  std::vector<protocol::ErrorCode> add_partitions(
+      std::string_view transactional_id, std::int64_t producer_id, std::int16_t epoch,
+      const std::vector<TransactionPartition>& partitions);
+
+  // AddOffsetsToTxn: adds `group_id` to the ongoing transaction (INVALID_GROUP_ID if empty).
+  protocol::ErrorCode add_offsets(std::string_view transactional_id, std::int64_t producer_id,
+                                  std::int16_t epoch, std::string_view group_id);
+
+  // TxnOffsetCommit: the producer must hold the id's current epoch and its transaction the
+  // group (INVALID_PRODUCER_ID_MAPPING, INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE). Then the
+  // group fences the member (when one is named, v3+) and checks the metadata sizes; what
+  // passes stays pending until EndTxn. Returns one error per offset, in order (the request's
+  // error for each when it has one).
+  std::vector<protocol::ErrorCode> commit_offsets(std::string_view transactional_id,
+                                                  std::int64_t producer_id, std::int16_t epoch,
+                                                  const OffsetCommitParams& params);
+
+  // EndTxn: commits or aborts the ongoing transaction. A retry of the same completed outcome
+  // is NONE; the other outcome, or no transaction, INVALID_TXN_STATE.
+  protocol::ErrorCode end_transaction(std::string_view transactional_id, std::int64_t producer_id,
+                                      std::int16_t epoch, bool commit);
+
+  // Produce's check of a batch from a transactional producer (`producer_id` registered as
+  // transactional) into a partition: a transactional batch needs the producer's ongoing
+  // transaction to hold the partition; a plain one must not go into such a partition.
+  [[nodiscard]] protocol::ErrorCode check_write(std::int64_t producer_id, std::string_view topic,
+                                                std::int32_t partition, bool transactional) const;
+
+  // OffsetFetch with require_stable: whether a transaction holds a pending commit of the
+  // group's partition.
+  [[nodiscard]] bool has_pending_offset(std::string_view group_id, std::string_view topic,
+                                        std::int32_t partition) const;
+
+  // Aborts, with the epoch bumped, every transaction open longer than its timeout. Returns
+  // how many.
+  std::size_t abort_expired();
+
+  // The state of `transactional_id`, or nullopt if the coordinator does not hold it.
+  [[nodiscard]] std::optional<TransactionState> state(std::string_view transactional_id) const;
+  [[nodiscard]] std::size_t size() const { return transactions_.size(); }
+
+ private:
+  struct PendingOffset {
+    std::string group_id;
+    PartitionOffset offset;
+  };
+  struct Transaction {
+    std::string transactional_id;
+    std::int64_t producer_id = -1;
+    std::int16_t epoch = 0;
+    std::int64_t previous_producer_id = -1;  // before the last bump, for a retried init
+    std::int16_t previous_epoch = -1;
+    TransactionState state = TransactionState::kEmpty;
+    std::int32_t timeout_ms = 60000;
+    Clock::TimePoint started{};  // when it became Ongoing
+    std::uint64_t last_used = 0;
+    std::set<TransactionPartition> partitions;
+    std::set<std::string, std::less<>> groups;
+    std::vector<PendingOffset> pending_offsets;  // in commit order; later ones win
+  };
+
+  Transaction* find(std::string_view transactional_id);
+  // The request-level checks shared by AddPartitionsToTxn, AddOffsetsToTxn and EndTxn.
+  protocol::ErrorCode check_producer(const Transaction* transaction, std::int64_t producer_id,
+                                     std::int16_t epoch) const;
+  // Writes the markers, commits or drops the pending offsets, and leaves the transaction in
+  // CompleteCommit or CompleteAbort with no partitions, groups or offsets.
+  void complete(Transaction& transaction, bool commit);
+  // Bumps the epoch (a new producer id when the epoch is exhausted), fencing the old producer.
+  void bump_epoch(Transaction& transaction);
+  // Forgets the least recently used id without an open transaction; false if there is none.
+  bool forget_least_recently_used();
+
+  TransactionLimits limits_;
+  const Clock& clock_;
+  Cluster& cluster_;
+  ProducerRegistry& producers_;
+  AppendNotifier& notifier_;
+  CoordinatorService& groups_;
+  std::map<std::string, Transaction, std::less<>> transactions_;
+  std::unordered_map<std::int64_t, Transaction*> by_producer_id_;
+  std::uint64_t use_counter_ = 0;
+};
+
+}  // namespace kgroups::broker
