@@ -19,6 +19,7 @@
 #include "broker/cluster_topic_catalog.h"
 #include "broker/coordinator_service.h"
 #include "broker/fetch_service.h"
+#include "broker/log_cleaner_timer.h"
 #include "broker/memory_plan.h"
 #include "broker/memory_waiters.h"
 #include "broker/produce_service.h"
@@ -38,10 +39,12 @@ class Broker {
   Broker(const Broker&) = delete;
   Broker& operator=(const Broker&) = delete;
 
-  // Starts the broker's own timers (retention by time) on `executor`, the io_context that
+  // Starts the broker's own timers (retention by time, log compaction) on `executor`, the
+  // io_context that
   // runs the connections.
   void start(const asio::any_io_executor& executor) {
     retention_.start(executor);
+    log_cleaner_.start(executor);
     groups_.start(executor);
   }
 
@@ -83,6 +86,7 @@ class Broker {
   ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it
   CoordinatorService groups_;                    // consumer groups and committed offsets
   RetentionTimer retention_;
+  LogCleanerTimer log_cleaner_;  // compaction of cleanup.policy=compact topics
   protocol::RecordValidator record_validator_;
   FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};
   ProduceService producer_{config_, cluster_, record_validator_, append_notifier_};
