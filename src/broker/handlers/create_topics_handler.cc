@@ -22,7 +22,9 @@
 // - error_message is given for the first kMaxErrorMessages failed topics only, so a request
 //   of many bad topics cannot make a response much larger than itself.
 // timeout_ms is not needed: creation is immediate.
+#include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <string>
@@ -55,9 +57,29 @@ std::optional<TopicConfig> topic_config(const TopicConfig& defaults,
                                         std::string& bad) {
   TopicConfig config = defaults;
   for (const auto& entry : topic.configs) {
-    std::int64_t* field = entry.name == "retention.ms"      ? &config.retention_ms
-                          : entry.name == "retention.bytes" ? &config.retention_bytes
-                                                            : nullptr;
+    // Compaction's configs, until the topic-config parsing lands.
+    if (entry.name == "cleanup.policy" && entry.value) {
+      config.cleanup_compact = entry.value->find("compact") != std::string_view::npos;
+      config.cleanup_delete = entry.value->find("delete") != std::string_view::npos;
+      continue;
+    }
+    if (entry.name == "min.cleanable.dirty.ratio" && entry.value) {
+      config.min_cleanable_dirty_ratio = std::strtod(std::string(*entry.value).c_str(), nullptr);
+      continue;
+    }
+    if (entry.name == "segment.bytes" && entry.value) {
+      if (const auto value = parse_limit(entry.value); value && *value > 0) {
+        config.segment_bytes = static_cast<std::int32_t>(std::min<std::int64_t>(*value, 1 << 30));
+      }
+      continue;
+    }
+    std::int64_t* field = entry.name == "retention.ms"            ? &config.retention_ms
+                          : entry.name == "retention.bytes"       ? &config.retention_bytes
+                          : entry.name == "segment.ms"            ? &config.segment_ms
+                          : entry.name == "delete.retention.ms"   ? &config.delete_retention_ms
+                          : entry.name == "min.compaction.lag.ms" ? &config.min_compaction_lag_ms
+                          : entry.name == "max.compaction.lag.ms" ? &config.max_compaction_lag_ms
+                                                                  : nullptr;
     if (field == nullptr) continue;
     const std::optional<std::int64_t> value = parse_limit(entry.value);
     if (!value) {
