@@ -100,9 +100,9 @@ class Cluster {
 
   // Appends a validated batch to `topic`'s partition `partition` (which must exist): makes
   // room within the logs' memory by evicting the oldest segments of any partition, appends
-  // (see BatchLog::append), then applies the topic's retention.bytes (cleanup.policy delete). Returns the batch's
-  // base offset, or kKafkaStorageError (retriable) when even evicting everything would not
-  // make room; nothing is stored then.
+  // (see BatchLog::append), then applies the topic's retention.bytes (cleanup.policy delete).
+  // Returns the batch's base offset, or kKafkaStorageError (retriable) when even evicting
+  // everything would not make room; nothing is stored then.
   protocol::Result<std::int64_t> append(Topic& topic, std::int32_t partition,
                                         std::span<const std::uint8_t> batch,
                                         std::int32_t last_offset_delta, std::int64_t max_timestamp);

@@ -75,9 +75,9 @@ constexpr std::array kLimits{
                "none (log.cleaner.io.max.bytes.per.second throttles instead)",
                "Bytes of record batches one cleaner pass reads before letting requests run; "
                "the next pass resumes where it stopped"},
-    LimitEntry{"--log-cleaner-dedupe-buffer-bytes",
-               &BrokerConfig::log_cleaner_dedupe_buffer_bytes, LimitUnit::kBytes, 1024,
-               16 * kTiB, "16 MiB", "log.cleaner.dedupe.buffer.size (128 MiB)",
+    LimitEntry{"--log-cleaner-dedupe-buffer-bytes", &BrokerConfig::log_cleaner_dedupe_buffer_bytes,
+               LimitUnit::kBytes, 1024, 16 * kTiB, "16 MiB",
+               "log.cleaner.dedupe.buffer.size (128 MiB)",
                "Memory of the key map one cleaning builds (key bytes + 64 per key); past it "
                "the cleaning covers fewer dirty records and the rest waits for the next one"},
     // Connections and requests.

@@ -307,8 +307,8 @@ bool LogCleaner::clean_step(Cluster& cluster, BatchLog& log, const TopicConfig& 
   }
   if (!finished) return false;
   CompactionProgress& progress = log.compaction();
-  progress.first_dirty_offset = std::max(progress.first_dirty_offset,
-                                         std::min(job.clean_end_offset, job.map_end_offset));
+  progress.first_dirty_offset =
+      std::max(progress.first_dirty_offset, std::min(job.clean_end_offset, job.map_end_offset));
   progress.next_delete_horizon_ms = job.next_delete_horizon_ms;
   return true;
 }

@@ -24,8 +24,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -40,8 +40,8 @@
 namespace kgroups::broker {
 
 struct LogCleanerOptions {
-  std::size_t bytes_per_pass = std::size_t{1} << 20;  // batch bytes read by one run_pass()
-  std::size_t max_map_bytes = std::size_t{16} << 20;  // keys + overhead of the key map
+  std::size_t bytes_per_pass = std::size_t{1} << 20;           // batch bytes read by one run_pass()
+  std::size_t max_map_bytes = std::size_t{16} << 20;           // keys + overhead of the key map
   std::size_t max_uncompressed_bytes = std::size_t{64} << 20;  // one decompressed batch
 };
 
@@ -85,9 +85,9 @@ class LogCleaner {
     std::string topic;
     protocol::Uuid topic_id{};
     std::int32_t partition = 0;
-    bool mapping = true;              // building the key map; then cleaning segments
-    std::int64_t map_next_offset = 0;  // mapping resumes here
-    std::int64_t map_end_offset = 0;   // the map covers offsets before this
+    bool mapping = true;                 // building the key map; then cleaning segments
+    std::int64_t map_next_offset = 0;    // mapping resumes here
+    std::int64_t map_end_offset = 0;     // the map covers offsets before this
     std::int64_t clean_end_offset = 0;   // segments starting before this are cleaned
     std::int64_t clean_next_offset = 0;  // cleaning resumes at the segment holding this
     std::unordered_map<std::string, std::int64_t, KeyHash, std::equal_to<>> latest_offset_by_key;
@@ -102,8 +102,8 @@ class LogCleaner {
   bool start_next_job(Cluster& cluster, std::int64_t now_ms);
   // Spends budget on the job; true once it is finished.
   bool map_step(BatchLog& log, std::size_t& budget, CleanerPass& pass);
-  bool clean_step(Cluster& cluster, BatchLog& log, const TopicConfig& config,
-                  std::int64_t now_ms, std::size_t& budget, CleanerPass& pass);
+  bool clean_step(Cluster& cluster, BatchLog& log, const TopicConfig& config, std::int64_t now_ms,
+                  std::size_t& budget, CleanerPass& pass);
   // Rewrites one closed segment against the job's map.
   CleanedSegment clean_segment(const SegmentView& segment, const TopicConfig& config,
                                std::int64_t now_ms);
@@ -111,7 +111,7 @@ class LogCleaner {
   LogCleanerOptions options_;
   protocol::RecordBatchRewriter rewriter_;
   std::optional<Job> job_;
-  std::string last_topic_;             // round robin: the last partition started
+  std::string last_topic_;  // round robin: the last partition started
   std::int32_t last_partition_ = -1;
   std::vector<std::uint8_t> keep_;     // per record of a batch: kept (1) or not (0)
   std::vector<std::uint8_t> written_;  // a segment being rewritten

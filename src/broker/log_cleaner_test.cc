@@ -66,8 +66,7 @@ class Compaction : public ::testing::Test {
 
   // Appends one batch of `records`, compressed with `codec`; returns its base offset.
   std::int64_t produce(const std::vector<Record>& records, std::int64_t timestamp = 1000,
-                       const protocol::ProducerCodec& codec = {},
-                       std::int64_t producer_id = -1) {
+                       const protocol::ProducerCodec& codec = {}, std::int64_t producer_id = -1) {
     protocol::RecordBatchBuilder builder;
     if (producer_id >= 0) builder.set_producer(producer_id, 0, sequence_++);
     for (const Record& record : records) {

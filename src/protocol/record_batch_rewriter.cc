@@ -118,7 +118,8 @@ void RecordBatchRewriter::write(std::span<const std::uint8_t> batch,
   const std::size_t start = out.size();
   WireWriter writer(out);
   writer.write_int64(header.base_offset);
-  writer.write_int32(static_cast<std::int32_t>(kBatchHeaderSize - kBatchLogOverhead + section.size()));
+  writer.write_int32(
+      static_cast<std::int32_t>(kBatchHeaderSize - kBatchLogOverhead + section.size()));
   writer.write_int32(header.partition_leader_epoch);
   writer.write_int8(2);
   writer.write_uint32(0);  // CRC, patched below

@@ -34,10 +34,10 @@ std::optional<std::int64_t> delete_horizon_ms(const RecordBatchHeader& header);
 // One record of a batch as the log cleaner needs it.
 struct RecordEntry {
   std::int32_t offset_delta = 0;
-  std::int64_t timestamp = 0;    // base_timestamp + timestamp delta, ms
-  std::optional<ByteView> key;   // std::nullopt: a null key
-  std::optional<ByteView> value;  // std::nullopt: a tombstone (null value)
-  ByteView encoded;              // the whole record, from its length varint on
+  std::int64_t timestamp = 0;       // base_timestamp + timestamp delta, ms
+  std::optional<ByteView> key;      // std::nullopt: a null key
+  std::optional<ByteView> value;    // std::nullopt: a tombstone (null value)
+  ByteView encoded;                 // the whole record, from its length varint on
   std::size_t offset_delta_at = 0;  // where the offset delta starts inside `encoded`
 };
 

@@ -319,13 +319,13 @@ Result<std::optional<RecordAtTimestamp>> RecordValidator::find_record_at_or_afte
   }
   Result<ByteView> section = records_section(header, batch.first(header.size_bytes()));
   if (!section) return section.error();
-  const WalkFailure failure =
-      walk_records<false, false>(*section, header.record_count, header.base_timestamp,
-                   [&found, timestamp_ms](std::int32_t offset_delta, std::int64_t timestamp) {
-                     if (timestamp < timestamp_ms) return true;
-                     found = RecordAtTimestamp{offset_delta, timestamp};
-                     return false;
-                   });
+  const WalkFailure failure = walk_records<false, false>(
+      *section, header.record_count, header.base_timestamp,
+      [&found, timestamp_ms](std::int32_t offset_delta, std::int64_t timestamp) {
+        if (timestamp < timestamp_ms) return true;
+        found = RecordAtTimestamp{offset_delta, timestamp};
+        return false;
+      });
   if (failure.code != ErrorCode::kNone) return reject(failure.code, failure.what, failure.record);
   return found;
 }

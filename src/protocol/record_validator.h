@@ -90,8 +90,7 @@ class RecordValidator {
   // - kInvalidTimestamp: base_timestamp + timestamp delta overflows;
   // - kInvalidRecord: with `require_keys` (a compacted topic), a record with a null key;
   // and last, kInvalidRecord: bytes left after record_count records.
-  Result<ValidatedBatch> validate(std::span<const std::uint8_t> records,
-                                  bool require_keys = false);
+  Result<ValidatedBatch> validate(std::span<const std::uint8_t> records, bool require_keys = false);
 
   // For ListOffsets by timestamp: the first record of `batch` (one whole stored batch,
   // compressed or not) whose timestamp is >= `timestamp_ms`, or std::nullopt if none is. A
