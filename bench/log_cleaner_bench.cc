@@ -47,7 +47,7 @@ CompactedLog make_log(std::int64_t keys, protocol::Compression codec) {
   while (topic.partitions[0].size_bytes() < kLogBytes) {
     protocol::RecordBatchBuilder builder;
     for (int i = 0; i < kRecordsPerBatch; ++i, ++record) {
-      char key[17];
+      char key[32];  // "key-" and 12 digits: 16 bytes
       std::snprintf(key, sizeof key, "key-%012lld", static_cast<long long>(record % keys));
       value[0] = static_cast<char>('a' + record % 26);
       builder.add(ByteView::of(key), ByteView::of(value), 1700000000000 + record);
