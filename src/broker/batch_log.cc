@@ -30,9 +30,16 @@ std::size_t BatchLog::next_segment_capacity(std::size_t batch_bytes) const {
   return capacity;
 }
 
-std::size_t BatchLog::bytes_needed_to_append(std::size_t batch_bytes) const {
+bool BatchLog::rolls_before(std::size_t batch_bytes, std::int64_t now_ms) const {
+  if (active_segment_bytes_ == 0) return false;
+  return (roll_bytes_ > 0 && active_segment_bytes_ + batch_bytes > roll_bytes_) ||
+         (roll_ms_ > 0 && now_ms - active_segment_first_append_ms_ >= roll_ms_);
+}
+
+std::size_t BatchLog::bytes_needed_to_append(std::size_t batch_bytes, std::int64_t now_ms) const {
   std::size_t needed = 0;
-  if (segments_.empty() || segments_.back().capacity - segments_.back().used < batch_bytes) {
+  if (segments_.empty() || segments_.back().capacity - segments_.back().used < batch_bytes ||
+      rolls_before(batch_bytes, now_ms)) {
     needed += next_segment_capacity(batch_bytes);
   }
   if (index_.size() == index_.capacity()) {
@@ -45,15 +52,93 @@ void BatchLog::set_segment_limit(std::size_t bytes) {
   segment_limit_ = std::clamp(bytes, kMinSegmentBytes, kMaxSegmentBytes);
 }
 
+void BatchLog::set_segment_roll(std::size_t roll_bytes, std::int64_t roll_ms) {
+  roll_bytes_ = roll_bytes;
+  roll_ms_ = std::max<std::int64_t>(roll_ms, 0);
+}
+
+std::vector<SegmentView> BatchLog::closed_segments() const {
+  std::vector<SegmentView> closed;
+  std::size_t first = index_begin_;
+  for (std::size_t i = 0; i < segments_.size(); ++i) {
+    const Segment& segment = segments_[i];
+    if (segment.base_offset >= active_segment_start_) break;
+    closed.push_back(SegmentView{
+        .base_offset = segment.base_offset,
+        .end_offset = i + 1 < segments_.size() ? segments_[i + 1].base_offset : high_watermark_,
+        .batches = std::span<const StoredBatch>(index_).subspan(first, segment.batch_count),
+        .used_bytes = segment.used,
+        .max_timestamp = segment.max_timestamp});
+    first += segment.batch_count;
+  }
+  return closed;
+}
+
+std::int64_t BatchLog::replace_segments(std::size_t first, std::vector<CleanedSegment> cleaned) {
+  const std::size_t memory_before = memory_bytes();
+  std::size_t position = index_begin_;
+  for (std::size_t i = 0; i < first; ++i) position += segments_[i].batch_count;
+  std::size_t old_count = 0;
+  std::size_t new_count = 0;
+  for (std::size_t k = 0; k < cleaned.size(); ++k) {
+    old_count += segments_[first + k].batch_count;
+    new_count += cleaned[k].batches.size();
+  }
+  std::vector<StoredBatch> index;
+  index.reserve(index_.size() - index_begin_ - old_count + new_count);
+  const auto at = [this](std::size_t i) { return index_.begin() + static_cast<std::ptrdiff_t>(i); };
+  index.insert(index.end(), at(index_begin_), at(position));
+  for (const CleanedSegment& segment : cleaned) {
+    std::int64_t segment_max = -1;
+    for (StoredBatch batch : segment.batches) {
+      segment_max = std::max(segment_max, batch.max_timestamp);
+      batch.segment_max_timestamp = segment_max;
+      index.push_back(batch);
+    }
+  }
+  index.insert(index.end(), at(position + old_count), index_.end());
+  index_ = std::move(index);
+  index_begin_ = 0;
+  // Last to first, so that a removed segment hands its offsets to the next one kept.
+  for (std::size_t k = cleaned.size(); k-- > 0;) {
+    const std::size_t i = first + k;
+    Segment& segment = segments_[i];
+    size_bytes_ -= segment.used;
+    segment_bytes_ -= segment.capacity;
+    CleanedSegment& replacement = cleaned[k];
+    if (replacement.batches.empty() && i + 1 < segments_.size()) {
+      segments_[i + 1].base_offset = segment.base_offset;
+      segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(i));
+      continue;
+    }
+    segment.bytes = std::move(replacement.bytes);
+    segment.capacity = replacement.size_bytes;
+    segment.used = replacement.size_bytes;
+    segment.batch_count = replacement.batches.size();
+    size_bytes_ += segment.used;
+    segment_bytes_ += segment.capacity;
+  }
+  return static_cast<std::int64_t>(memory_bytes()) - static_cast<std::int64_t>(memory_before);
+}
+
 std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t last_offset_delta,
                               std::int64_t max_timestamp, std::int64_t now_ms,
                               std::uint64_t sequence, TimestampType timestamp_type) {
   if (timestamp_type == TimestampType::kLogAppendTime) max_timestamp = now_ms;
-  if (segments_.empty() || segments_.back().capacity - segments_.back().used < batch.size()) {
+  const bool roll = rolls_before(batch.size(), now_ms);
+  if (roll) {
+    active_segment_start_ = high_watermark_;
+    active_segment_bytes_ = 0;
+  }
+  if (roll || segments_.empty() ||
+      segments_.back().capacity - segments_.back().used < batch.size()) {
+    // Without a roll policy every memory segment is a Kafka segment of its own.
+    if (roll_bytes_ == 0 && roll_ms_ == 0) active_segment_start_ = high_watermark_;
     Segment segment;
     segment.capacity = next_segment_capacity(batch.size());
     segment.bytes = std::make_unique_for_overwrite<std::uint8_t[]>(segment.capacity);
     segment.sequence = sequence;
+    segment.base_offset = high_watermark_;
     segment_bytes_ += segment.capacity;
     segments_.push_back(std::move(segment));
   }
@@ -83,13 +168,16 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
                                .size_bytes = batch.size()});
   high_watermark_ = base_offset + last_offset_delta + 1;
   size_bytes_ += batch.size();
+  if (active_segment_bytes_ == 0) active_segment_first_append_ms_ = now_ms;
+  active_segment_bytes_ += batch.size();
   return base_offset;
 }
 
 std::span<const StoredBatch> BatchLog::batches_from(std::int64_t offset) const {
   if (offset < log_start_offset_ || offset >= high_watermark_) return {};
   const auto live = std::span<const StoredBatch>(index_).subspan(index_begin_);
-  // The first batch whose last offset is >= offset holds it: batches are contiguous.
+  // The first batch whose last offset is >= offset holds it, or (after cleaning) the next
+  // offset kept.
   const auto it = std::partition_point(
       live.begin(), live.end(), [offset](const StoredBatch& b) { return b.last_offset < offset; });
   return live.subspan(static_cast<std::size_t>(it - live.begin()));
@@ -144,8 +232,7 @@ std::size_t BatchLog::drop_front_segment() {
   size_bytes_ -= front.used;
   segment_bytes_ -= front.capacity;
   segments_.erase(segments_.begin());
-  log_start_offset_ =
-      index_begin_ < index_.size() ? index_[index_begin_].base_offset : high_watermark_;
+  log_start_offset_ = segments_.empty() ? high_watermark_ : segments_.front().base_offset;
   transactions_.on_log_start_moved(log_start_offset_);
   if (segments_.empty()) {
     index_ = std::vector<StoredBatch>();  // an empty log keeps no index memory

@@ -11,15 +11,26 @@
 // DeleteRecords (delete_records_before) moves it to any offset up to the high watermark,
 // dropping the segments wholly below it, so it may fall inside a batch (as Kafka allows).
 //
-// Invariants: batches are contiguous in offset order (each base offset is the previous
-// batch's last offset + 1); the first retained batch holds log_start_offset() (it starts there
-// unless DeleteRecords moved the start into it), or the log holds no batch and
-// log_start_offset() == high_watermark(); the log start offset never moves back; the high
-// watermark is the last batch's last offset + 1. Views returned by batches_from() stay valid until
-// a segment is dropped (drop_*() or evict_oldest_segment()): callers use them before anything else
-// runs. transactions() is the partition's transaction index (PartitionTransactions): the log tells
+// Kafka's segments (what segment.bytes and segment.ms roll, and what compaction calls closed)
+// are separate from these memory chunks: with a roll policy (set_segment_roll(), set for
+// compacted topics), the active segment starts at active_segment_start() and rolls, forcing a
+// new chunk, once segment.bytes were appended to it or its first batch is segment.ms old; a
+// chunk is closed when it lies wholly before active_segment_start(). Without a policy every
+// chunk but the last is closed. The log cleaner (log_cleaner.h) rewrites closed chunks in
+// place (replace_segments()): batches keep their offsets, so offsets may then have gaps, and
+// batches_from() serves the batch holding the next offset kept.
+//
+// DeleteRecords may also move the log start offset into a batch.
+// transactions() is the partition's transaction index (PartitionTransactions): the log tells
 // it when its start offset moves; whoever appends transactional batches and markers tells it
 // about them.
+//
+// Invariants: batches are in offset order, contiguous until cleaned (each base offset is the
+// previous batch's last offset + 1, or larger after cleaning); every retained offset is
+// >= log_start_offset() (== high_watermark() when the log is empty); the high watermark is the
+// last batch's last offset + 1. Views returned by batches_from() stay valid until a segment is
+// dropped or replaced (drop_*(), evict_oldest_segment(), replace_segments()): callers use them
+// before anything else runs.
 // Not thread-safe: the broker's single network thread owns every BatchLog.
 #pragma once
 
@@ -49,6 +60,29 @@ struct StoredBatch {
   [[nodiscard]] std::span<const std::uint8_t> bytes() const { return {data, size_bytes}; }
 };
 
+// One memory chunk of the log, as the cleaner sees it.
+struct SegmentView {
+  std::int64_t base_offset = 0;  // first offset the segment covers (its first batch's, or less)
+  std::int64_t end_offset = 0;   // the next segment's base offset, or the high watermark
+  std::span<const StoredBatch> batches;
+  std::size_t used_bytes = 0;       // bytes of its batches
+  std::int64_t max_timestamp = -1;  // newest record timestamp (or append time), ms
+};
+
+// A closed segment rewritten by the cleaner: its new bytes and the batches in them.
+struct CleanedSegment {
+  std::unique_ptr<std::uint8_t[]> bytes;  // may be null when `batches` is empty
+  std::size_t size_bytes = 0;             // bytes used (and allocated) in `bytes`
+  std::vector<StoredBatch> batches;       // data pointers into `bytes`, in offset order
+};
+
+// Where compaction stands in a log: what the cleaner has already deduplicated.
+struct CompactionProgress {
+  std::int64_t first_dirty_offset = 0;  // records before it were cleaned against a newer map
+  // The earliest delete horizon (ms) of a kept tombstone: cleaning after it removes them.
+  std::int64_t next_delete_horizon_ms = std::numeric_limits<std::int64_t>::max();
+};
+
 class BatchLog {
  public:
   static constexpr std::size_t kMinSegmentBytes = 1024;
@@ -76,14 +110,38 @@ class BatchLog {
                       std::uint64_t sequence = 0,
                       TimestampType timestamp_type = TimestampType::kCreateTime);
 
-  // Bytes of memory the next append of a `batch_bytes` batch would allocate: a new segment
-  // when the batch does not fit in the current one, plus index growth.
-  [[nodiscard]] std::size_t bytes_needed_to_append(std::size_t batch_bytes) const;
+  // Bytes of memory the next append of a `batch_bytes` batch at `now_ms` would allocate: a
+  // new segment when the batch does not fit in the current one or the active segment rolls,
+  // plus index growth.
+  [[nodiscard]] std::size_t bytes_needed_to_append(std::size_t batch_bytes,
+                                                   std::int64_t now_ms = 0) const;
 
   // The largest segment this log opens (a batch larger than it gets its own); at least
   // kMinSegmentBytes and at most kMaxSegmentBytes.
   void set_segment_limit(std::size_t bytes);
   [[nodiscard]] std::size_t segment_limit() const { return segment_limit_; }
+
+  // Kafka segment rolling (compacted topics): the active segment rolls when appending a batch
+  // would take it past `roll_bytes` (it holds at least one batch), or when its first batch was
+  // appended `roll_ms` or more before the append (the append's now_ms). 0 disables each.
+  void set_segment_roll(std::size_t roll_bytes, std::int64_t roll_ms);
+  // The first offset of the active (Kafka) segment: segments wholly before it are closed.
+  [[nodiscard]] std::int64_t active_segment_start() const { return active_segment_start_; }
+
+  // The segments that lie wholly before active_segment_start(), oldest first (the index of a
+  // view is the segment's index for replace_segments()). Views are valid as batches_from()'s.
+  [[nodiscard]] std::vector<SegmentView> closed_segments() const;
+
+  // Replaces closed segments [first, first + cleaned.size()) with `cleaned`, in order. Each
+  // cleaned segment must hold a subset of the offsets of the one it replaces, in the same
+  // order; one left without batches is removed and the next segment then covers its offsets,
+  // so log_start_offset() and the high watermark never move. Returns the change of
+  // memory_bytes() (negative when memory was freed).
+  std::int64_t replace_segments(std::size_t first, std::vector<CleanedSegment> cleaned);
+
+  // The cleaner's progress in this log (log_cleaner.h reads and advances it).
+  [[nodiscard]] const CompactionProgress& compaction() const { return compaction_; }
+  CompactionProgress& compaction() { return compaction_; }
 
   // The first offset held (0 until retention or eviction drops a segment).
   [[nodiscard]] std::int64_t log_start_offset() const { return log_start_offset_; }
@@ -155,10 +213,13 @@ class BatchLog {
     std::size_t batch_count = 0;      // batches stored in it
     std::int64_t max_timestamp = -1;  // newest record timestamp (or append time), ms
     std::uint64_t sequence = 0;       // creation order among all logs of the broker
+    std::int64_t base_offset = 0;     // first offset covered (<= its first batch's)
   };
 
   // The capacity of the next segment for a batch of `batch_bytes`.
   [[nodiscard]] std::size_t next_segment_capacity(std::size_t batch_bytes) const;
+  // Whether appending a `batch_bytes` batch at `now_ms` rolls the active Kafka segment.
+  [[nodiscard]] bool rolls_before(std::size_t batch_bytes, std::int64_t now_ms) const;
   // Removes segments_.front() and its batches; returns the memory freed.
   std::size_t drop_front_segment();
 
@@ -172,6 +233,13 @@ class BatchLog {
   std::size_t size_bytes_ = 0;  // bytes of retained batches
   ProducerStateTable producers_;
   PartitionTransactions transactions_;
+  // Kafka segment rolling: 0 disables; see set_segment_roll().
+  std::size_t roll_bytes_ = 0;
+  std::int64_t roll_ms_ = 0;
+  std::int64_t active_segment_start_ = 0;  // base offset of the active Kafka segment
+  std::size_t active_segment_bytes_ = 0;   // bytes appended to it
+  std::int64_t active_segment_first_append_ms_ = 0;
+  CompactionProgress compaction_;
 };
 
 }  // namespace kgroups::broker

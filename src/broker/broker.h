@@ -21,6 +21,7 @@
 #include "broker/cluster_topic_catalog.h"
 #include "broker/coordinator_service.h"
 #include "broker/fetch_service.h"
+#include "broker/log_cleaner_timer.h"
 #include "broker/memory_plan.h"
 #include "broker/memory_waiters.h"
 #include "broker/produce_service.h"
@@ -44,10 +45,12 @@ class Broker {
   Broker(const Broker&) = delete;
   Broker& operator=(const Broker&) = delete;
 
-  // Starts the broker's own timers (retention by time) on `executor`, the io_context that
+  // Starts the broker's own timers (retention by time, log compaction) on `executor`, the
+  // io_context that
   // runs the connections.
   void start(const asio::any_io_executor& executor) {
     retention_.start(executor);
+    log_cleaner_.start(executor);
     groups_.start(executor);
     transaction_timer_.start(executor);
   }
@@ -100,6 +103,7 @@ class Broker {
   ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it
   CoordinatorService groups_;                    // consumer groups and committed offsets
   RetentionTimer retention_;
+  LogCleanerTimer log_cleaner_;  // compaction of cleanup.policy=compact topics
   protocol::RecordValidator record_validator_;
   FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};
   ProducerRegistry producer_ids_{static_cast<std::size_t>(config_.max_producer_ids),

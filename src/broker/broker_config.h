@@ -59,6 +59,11 @@ struct BrokerConfig {
   std::int64_t log_retention_bytes = -1;      // per partition; -1: no size limit
   std::int32_t log_retention_check_interval_ms = 5000;
 
+  // Log compaction (log_cleaner.h).
+  std::int32_t log_cleaner_interval_ms = 1000;               // between cleaner passes when idle
+  std::int64_t log_cleaner_bytes_per_pass = 1 * kMiB;        // batch bytes one pass reads
+  std::int64_t log_cleaner_dedupe_buffer_bytes = 16 * kMiB;  // the key map of one cleaning
+
   // Connections.
   std::int32_t max_frame_bytes = 104857600;  // largest request frame; larger ones close
   std::int32_t max_connections = 1024;       // all clients together

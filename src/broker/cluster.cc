@@ -70,8 +70,7 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
   topic->name = std::string(name);
   topic->config = config.value_or(config_.topic_defaults);
   topic->partitions.resize(static_cast<std::size_t>(partitions));
-  const std::size_t segment_limit = segment_limit_for(topic->config, config_.log_memory_bytes);
-  for (BatchLog& log : topic->partitions) log.set_segment_limit(segment_limit);
+  apply_segment_config(*topic);
   do {
     // A version-4 (random) UUID, as Kafka's Uuid.randomUuid(); never zero or already taken.
     for (std::size_t i = 0; i < topic->id.size(); i += 8) {
@@ -92,10 +91,9 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
 void Cluster::set_topic_config(Topic& topic, const TopicConfig& config, TopicConfigValues values) {
   topic.config = config;
   topic.set_configs = std::move(values);
-  const std::size_t segment_limit = segment_limit_for(topic.config, config_.log_memory_bytes);
+  apply_segment_config(topic);
   for (BatchLog& log : topic.partitions) {
-    log.set_segment_limit(segment_limit);
-    if (topic.config.retention_bytes >= 0) {
+    if (topic.config.cleanup_delete && topic.config.retention_bytes >= 0) {
       log_memory_used_ -=
           static_cast<std::int64_t>(log.drop_segments_beyond_size(topic.config.retention_bytes));
     }
@@ -116,12 +114,10 @@ ErrorCode Cluster::check_new_partitions(const Topic& topic, std::int32_t count) 
 ErrorCode Cluster::add_partitions(Topic& topic, std::int32_t count) {
   const ErrorCode check = check_new_partitions(topic, count);
   if (check != ErrorCode::kNone) return check;
-  const std::size_t segment_limit = segment_limit_for(topic.config, config_.log_memory_bytes);
   const auto added =
       static_cast<std::int64_t>(count) - static_cast<std::int64_t>(topic.partitions.size());
-  while (topic.partitions.size() < static_cast<std::size_t>(count)) {
-    topic.partitions.emplace_back().set_segment_limit(segment_limit);
-  }
+  topic.partitions.resize(static_cast<std::size_t>(count));
+  apply_segment_config(topic);
   partition_count_ += added;
   ++metadata_version_;
   return ErrorCode::kNone;
@@ -152,6 +148,27 @@ protocol::Result<std::int64_t> Cluster::delete_records(Topic& topic, std::int32_
   if (offset < 0 || offset > log.high_watermark()) return ErrorCode::kOffsetOutOfRange;
   log_memory_used_ -= static_cast<std::int64_t>(log.delete_records_before(offset));
   return log.log_start_offset();
+}
+
+void Cluster::apply_segment_config(Topic& topic) const {
+  std::size_t segment_limit = segment_limit_for(topic.config, config_.log_memory_bytes);
+  std::size_t roll_bytes = 0;
+  std::int64_t roll_ms = 0;
+  if (topic.config.cleanup_compact) {
+    // Compaction cleans closed segments only, so they close as Kafka's do; memory segments
+    // are then never larger than a Kafka segment.
+    roll_bytes = static_cast<std::size_t>(std::max(topic.config.segment_bytes, 1));
+    roll_ms = topic.config.segment_ms;
+    segment_limit = std::min(segment_limit, roll_bytes);
+  }
+  for (BatchLog& log : topic.partitions) {
+    log.set_segment_limit(segment_limit);
+    log.set_segment_roll(roll_bytes, roll_ms);
+  }
+}
+
+void Cluster::record_log_memory_change(std::int64_t memory_delta) {
+  log_memory_used_ += memory_delta;
 }
 
 const Topic* Cluster::find_topic(const protocol::Uuid& id) const {
@@ -228,12 +245,14 @@ protocol::Result<std::int64_t> Cluster::append(Topic& topic, std::int32_t partit
   BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
   // Evicting this log's own current segment makes the append need a new one: ask again
   // until the answer holds.
+  const std::int64_t now_ms = wall_clock_ms();
   std::int64_t needed = 0;
   bool room = true;
   do {
-    needed = static_cast<std::int64_t>(log.bytes_needed_to_append(batch.size()));
+    needed = static_cast<std::int64_t>(log.bytes_needed_to_append(batch.size(), now_ms));
     room = make_room(needed);
-  } while (room && needed != static_cast<std::int64_t>(log.bytes_needed_to_append(batch.size())));
+  } while (room &&
+           needed != static_cast<std::int64_t>(log.bytes_needed_to_append(batch.size(), now_ms)));
   if (!room) {
     log_warn("cannot store a " + format_bytes(static_cast<std::int64_t>(batch.size())) +
              " batch in " + topic.name + "[" + std::to_string(partition) +
@@ -245,7 +264,7 @@ protocol::Result<std::int64_t> Cluster::append(Topic& topic, std::int32_t partit
   const std::size_t segments_before = log.segment_count();
   const auto memory_before = static_cast<std::int64_t>(log.memory_bytes());
   const std::int64_t base_offset =
-      log.append(batch, last_offset_delta, max_timestamp, wall_clock_ms(), sequence,
+      log.append(batch, last_offset_delta, max_timestamp, now_ms, sequence,
                  topic.config.message_timestamp_type);
   if (log.segment_count() != segments_before) {
     ++next_segment_sequence_;
@@ -259,7 +278,7 @@ protocol::Result<std::int64_t> Cluster::append(Topic& topic, std::int32_t partit
     }
   }
   log_memory_used_ += static_cast<std::int64_t>(log.memory_bytes()) - memory_before;
-  if (topic.config.retention_bytes >= 0) {
+  if (topic.config.cleanup_delete && topic.config.retention_bytes >= 0) {
     log_memory_used_ -=
         static_cast<std::int64_t>(log.drop_segments_beyond_size(topic.config.retention_bytes));
   }
@@ -269,7 +288,7 @@ protocol::Result<std::int64_t> Cluster::append(Topic& topic, std::int32_t partit
 DroppedSegments Cluster::apply_time_retention(std::int64_t now_ms) {
   DroppedSegments dropped;
   for (auto& [name, topic] : topics_) {
-    if (topic->config.retention_ms < 0) continue;
+    if (!topic->config.cleanup_delete || topic->config.retention_ms < 0) continue;
     const std::int64_t cutoff = now_ms - topic->config.retention_ms;
     for (BatchLog& log : topic->partitions) {
       const std::size_t segments_before = log.segment_count();

@@ -143,15 +143,25 @@ class Cluster {
 
   // Appends a validated batch to `topic`'s partition `partition` (which must exist): makes
   // room within the logs' memory by evicting the oldest segments of any partition, appends
-  // (see BatchLog::append), then applies the topic's retention.bytes. Returns the batch's
-  // base offset, or kKafkaStorageError (retriable) when even evicting everything would not
-  // make room; nothing is stored then.
+  // (see BatchLog::append), then applies the topic's retention.bytes (cleanup.policy delete).
+  // Returns the batch's base offset, or kKafkaStorageError (retriable) when even evicting
+  // everything would not make room; nothing is stored then.
   protocol::Result<std::int64_t> append(Topic& topic, std::int32_t partition,
                                         std::span<const std::uint8_t> batch,
                                         std::int32_t last_offset_delta, std::int64_t max_timestamp);
 
-  // Drops, in every partition, the segments whose newest record is older than its topic's
-  // retention.ms before `now_ms` (wall clock, ms since the epoch).
+  // Sets the segment sizes and, for compacted topics, the segment rolling (segment.bytes,
+  // segment.ms) of every partition of `topic` from its config; call it again after changing
+  // the config.
+  void apply_segment_config(Topic& topic) const;
+
+  // Adds `memory_delta` to log_memory_used(): the change of a log's memory_bytes() made
+  // outside append() and retention (the log cleaner's replace_segments()).
+  void record_log_memory_change(std::int64_t memory_delta);
+
+  // Drops, in every partition of a topic whose cleanup.policy has "delete", the segments whose
+  // newest record is older than its topic's retention.ms before `now_ms` (wall clock, ms since
+  // the epoch).
   DroppedSegments apply_time_retention(std::int64_t now_ms);
 
   // All topics, ordered by name.

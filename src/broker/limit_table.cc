@@ -66,6 +66,20 @@ constexpr std::array kLimits{
                LimitUnit::kMilliseconds, 10, kInt32Max, "5000",
                "log.retention.check.interval.ms (300000)",
                "How often retention by time is applied"},
+    LimitEntry{"--log-cleaner-interval-ms", &BrokerConfig::log_cleaner_interval_ms,
+               LimitUnit::kMilliseconds, 10, kInt32Max, "1000", "log.cleaner.backoff.ms (15000)",
+               "How often the log cleaner looks for compacted partitions due for cleaning "
+               "(while one is being cleaned, passes follow each other at once)"},
+    LimitEntry{"--log-cleaner-bytes-per-pass", &BrokerConfig::log_cleaner_bytes_per_pass,
+               LimitUnit::kBytes, 1024, 16 * kTiB, "1 MiB",
+               "none (log.cleaner.io.max.bytes.per.second throttles instead)",
+               "Bytes of record batches one cleaner pass reads before letting requests run; "
+               "the next pass resumes where it stopped"},
+    LimitEntry{"--log-cleaner-dedupe-buffer-bytes", &BrokerConfig::log_cleaner_dedupe_buffer_bytes,
+               LimitUnit::kBytes, 1024, 16 * kTiB, "16 MiB",
+               "log.cleaner.dedupe.buffer.size (128 MiB)",
+               "Memory of the key map one cleaning builds (key bytes + 64 per key); past it "
+               "the cleaning covers fewer dirty records and the rest waits for the next one"},
     // Connections and requests.
     LimitEntry{"--max-connections", &BrokerConfig::max_connections, LimitUnit::kCount, 1, 1000000,
                "1024 (at most the open-file limit - 64)", "max.connections (unlimited)",

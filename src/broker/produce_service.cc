@@ -105,7 +105,9 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
     out.error_code = ErrorCode::kMessageTooLarge;
     return out;
   }
-  const auto batch = validator.validate(data.records.value_or(protocol::ByteView{}));
+  // Kafka refuses records without a key in a compacted topic (INVALID_RECORD).
+  const auto batch = validator.validate(data.records.value_or(protocol::ByteView{}),
+                                        topic->config.cleanup_compact);
   if (!batch) {
     out.error_code = batch.error();
     reason = validator.rejection_reason();

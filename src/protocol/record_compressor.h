@@ -2,9 +2,10 @@
 //
 // compress_records: compresses a batch's records section with a Kafka codec the way producers
 // do: gzip framing; snappy as one raw block (librdkafka) or in the xerial framing (the Java
-// client); one LZ4 frame of independent blocks; one zstd frame. For tests, benchmarks and the
-// fuzzer only: the broker never compresses, so this is its own target
-// (kgroups_record_compressor), outside kgroups_protocol.
+// client); one LZ4 frame of independent blocks; one zstd frame. For tests, benchmarks, the
+// fuzzer and the log cleaner's RecordBatchRewriter (record_batch_rewriter.h): Produce and
+// Fetch never compress, so this is its own target (kgroups_record_compressor), outside
+// kgroups_protocol.
 // Thread-safe: pure functions.
 #pragma once
 

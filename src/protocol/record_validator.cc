@@ -100,6 +100,7 @@ inline std::string_view skip_bytes(const std::uint8_t*& p, const std::uint8_t* e
 struct RecordFields {
   std::int64_t timestamp_delta = 0;
   std::int32_t offset_delta = 0;
+  bool null_key = false;
 };
 
 // Parses the record body in [p, record_end) (after its length): every field must fit and
@@ -114,6 +115,7 @@ std::string_view parse_record(const std::uint8_t* p, const std::uint8_t* const r
   if (!read_varint(p, record_end, fields.offset_delta)) return "offset delta runs past the record";
   std::int32_t key_length = 0;
   if (!read_varint(p, record_end, key_length)) return "key length runs past the record";
+  fields.null_key = key_length == -1;
   if (const auto what =
           skip_bytes(p, record_end, key_length, "negative key length", "key runs past the record");
       !what.empty()) {
@@ -157,9 +159,12 @@ std::string_view parse_record(const std::uint8_t* p, const std::uint8_t* const r
 // offset delta (== its index) and timestamp (base_timestamp + delta, no overflow), calling
 // `visit(offset_delta, timestamp)` per record; `visit` returns false to stop early. Without
 // an early stop, exactly `record_count` records must fill the section.
+// With kRequireKeys, a record with a null key fails (compacted topics). Without
+// kDenseOffsets, offset deltas may skip values (batches the log cleaner rewrote) but never go
+// below the record's index.
 // The next record's position depends only on this one's length, not on its fields, so the
 // processor can parse several records at once.
-template <class Visit>
+template <bool kRequireKeys = false, bool kDenseOffsets = true, class Visit>
 WalkFailure walk_records(std::span<const std::uint8_t> section, std::int32_t record_count,
                          std::int64_t base_timestamp, Visit&& visit) {
   if (static_cast<std::size_t>(record_count) > section.size() / kMinRecordSize) {
@@ -183,8 +188,13 @@ WalkFailure walk_records(std::span<const std::uint8_t> section, std::int32_t rec
     if (const std::string_view what = parse_record(record, p, fields); !what.empty()) {
       return {ErrorCode::kCorruptMessage, what, index};
     }
-    if (fields.offset_delta != index) {
+    if (kDenseOffsets ? fields.offset_delta != index : fields.offset_delta < index) {
       return {ErrorCode::kInvalidRecord, "offset delta is not the record's index", index};
+    }
+    if constexpr (kRequireKeys) {
+      if (fields.null_key) {
+        return {ErrorCode::kInvalidRecord, "null key in a compacted topic", index};
+      }
     }
     std::int64_t timestamp = 0;
     if (__builtin_add_overflow(base_timestamp, fields.timestamp_delta, &timestamp)) {
@@ -226,7 +236,8 @@ std::string_view check_length(const RecordBatchHeader& header, std::size_t avail
 
 RecordValidator::RecordValidator(RecordValidatorOptions options) : options_(options) {}
 
-Result<ValidatedBatch> RecordValidator::validate(std::span<const std::uint8_t> records) {
+Result<ValidatedBatch> RecordValidator::validate(std::span<const std::uint8_t> records,
+                                                 bool require_keys) {
   reason_size_ = 0;
   if (records.empty()) return reject(ErrorCode::kInvalidRecord, "no record batch");
   Result<RecordBatchHeader> parsed = parse_record_batch_header(records);
@@ -276,13 +287,16 @@ Result<ValidatedBatch> RecordValidator::validate(std::span<const std::uint8_t> r
   if (!section) return section.error();
   std::int64_t max_timestamp = kNoTimestamp;
   std::int64_t min_timestamp = std::numeric_limits<std::int64_t>::max();
-  const WalkFailure failure = walk_records(
-      *section, header.record_count, header.base_timestamp,
-      [&max_timestamp, &min_timestamp](std::int32_t /*offset_delta*/, std::int64_t timestamp) {
-        max_timestamp = std::max(max_timestamp, timestamp);
-        min_timestamp = std::min(min_timestamp, timestamp);
-        return true;
-      });
+  const auto newest = [&max_timestamp, &min_timestamp](std::int32_t /*offset_delta*/,
+                                                       std::int64_t timestamp) {
+    max_timestamp = std::max(max_timestamp, timestamp);
+    min_timestamp = std::min(min_timestamp, timestamp);
+    return true;
+  };
+  const WalkFailure failure =
+      require_keys
+          ? walk_records<true>(*section, header.record_count, header.base_timestamp, newest)
+          : walk_records(*section, header.record_count, header.base_timestamp, newest);
   if (failure.code != ErrorCode::kNone) return reject(failure.code, failure.what, failure.record);
   return ValidatedBatch{header, records, max_timestamp, min_timestamp};
 }
@@ -309,13 +323,13 @@ Result<std::optional<RecordAtTimestamp>> RecordValidator::find_record_at_or_afte
   }
   Result<ByteView> section = records_section(header, batch.first(header.size_bytes()));
   if (!section) return section.error();
-  const WalkFailure failure =
-      walk_records(*section, header.record_count, header.base_timestamp,
-                   [&found, timestamp_ms](std::int32_t offset_delta, std::int64_t timestamp) {
-                     if (timestamp < timestamp_ms) return true;
-                     found = RecordAtTimestamp{offset_delta, timestamp};
-                     return false;
-                   });
+  const WalkFailure failure = walk_records<false, false>(
+      *section, header.record_count, header.base_timestamp,
+      [&found, timestamp_ms](std::int32_t offset_delta, std::int64_t timestamp) {
+        if (timestamp < timestamp_ms) return true;
+        found = RecordAtTimestamp{offset_delta, timestamp};
+        return false;
+      });
   if (failure.code != ErrorCode::kNone) return reject(failure.code, failure.what, failure.record);
   return found;
 }

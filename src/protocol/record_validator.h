@@ -91,8 +91,9 @@ class RecordValidator {
   //   >= 0, header keys not null), or bytes left in the record after its last field;
   // - kInvalidRecord: an offset delta other than the record's index (0, 1, 2, ...);
   // - kInvalidTimestamp: base_timestamp + timestamp delta overflows;
+  // - kInvalidRecord: with `require_keys` (a compacted topic), a record with a null key;
   // and last, kInvalidRecord: bytes left after record_count records.
-  Result<ValidatedBatch> validate(std::span<const std::uint8_t> records);
+  Result<ValidatedBatch> validate(std::span<const std::uint8_t> records, bool require_keys = false);
 
   // For ListOffsets by timestamp: the first record of `batch` (one whole stored batch,
   // compressed or not) whose timestamp is >= `timestamp_ms`, or std::nullopt if none is. A

@@ -130,6 +130,23 @@ TEST(RecordValidator, AcceptsNullKeysValuesAndHeaderValues) {
   EXPECT_TRUE(validator.validate(batch_of_raw({record}))) << validator.rejection_reason();
 }
 
+TEST(RecordValidator, RequiringKeysRefusesANullKeyAsInvalidRecord) {
+  RawRecord keyed;
+  RawRecord keyless;
+  keyless.key = std::nullopt;
+  keyless.offset_delta = 1;
+  RawRecord keyed_second;
+  keyed_second.offset_delta = 1;
+  RecordValidator validator;
+  const auto batch = batch_of_raw({keyed, keyless});
+  EXPECT_TRUE(validator.validate(batch));
+  const auto refused = validator.validate(batch, /*require_keys=*/true);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), ErrorCode::kInvalidRecord);
+  EXPECT_EQ(validator.rejection_reason(), "record 1: null key in a compacted topic");
+  EXPECT_TRUE(validator.validate(batch_of_raw({keyed, keyed_second}), /*require_keys=*/true));
+}
+
 TEST(RecordValidator, MaxTimestampIsTheLargestRecordTimestamp) {
   RecordBatchBuilder builder;
   builder.add(std::nullopt, ByteView::of("a"), kTime + 10);
