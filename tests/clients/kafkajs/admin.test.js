@@ -77,7 +77,8 @@ async function readAll(topic, count, groupId) {
   return rows;
 }
 
-// name -> {value, source, isDefault, readOnly} for the topic's configs (all, or those named).
+// name -> {value, source, isDefault, readOnly} for the topic's configs (all when configNames is
+// undefined: kafkajs sends an empty list as null).
 async function topicConfigs(topic, configNames) {
   const { resources } = await admin.describeConfigs({
     includeSynonyms: false,
@@ -127,7 +128,7 @@ test('createTopics with configEntries creates the topic with those configs', TES
   assert.deepEqual(configs.get('max.message.bytes'),
     { value: '1048588', source: ConfigSource.DEFAULT_CONFIG, isDefault: true, readOnly: false });
   // Every config comes back when none is named.
-  const all = await topicConfigs(topic, null);
+  const all = await topicConfigs(topic, undefined);
   for (const name of ['cleanup.policy', 'retention.ms', 'retention.bytes', 'max.message.bytes',
     'message.timestamp.type', 'segment.bytes', 'min.compaction.lag.ms', 'delete.retention.ms']) {
     assert.ok(all.has(name), `describeConfigs without names lacks ${name}`);
