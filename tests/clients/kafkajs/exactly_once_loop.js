@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// A kafkajs consume-transform-produce loop, run as a child process by transactions.test.js:
+// A kafkajs consume-transform-produce loop, run as a child process by exactly_once.test.js:
 // it reads the input topic in a group (read_committed) and, for every chunk of up to 5
 // messages of a partition, in one transaction writes the upper-cased values to the same
 // partition of the output topic and commits the input offsets (sendOffsets), then prints
