@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Runs README.md's Python consumer-group example against a fresh kgroupsd, then checks
-what it printed and that the group's committed offsets cover every message it read."""
+"""Runs README.md's Python examples against a fresh kgroupsd: the consumer group (then checks
+what it printed and that the group's committed offsets cover every message it read), and the
+pytest fixture that creates a topic with configs before a test and deletes it after (then
+checks that its test passed and the topic is gone)."""
 import os
 import subprocess
 import sys
 
 from confluent_kafka import Consumer, TopicPartition
+from confluent_kafka.admin import AdminClient
 
-from readme_examples import readme_example
+from readme_examples import ADMIN_SECTION, readme_example
 
 PARTITIONS = 6
 
@@ -27,3 +30,18 @@ def test_readme_python_consumer_group_example(kgroupsd, tmp_path):
     finally:
         reader.close()
     assert sum(max(tp.offset, 0) for tp in committed) == 3
+
+
+def test_readme_admin_set_up_and_tear_down_example(kgroupsd, tmp_path):
+    test_file = tmp_path / "test_readme_orders.py"
+    test_file.write_text(readme_example("python", ADMIN_SECTION))
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        env={**os.environ, "KAFKA_BOOTSTRAP": kgroupsd.bootstrap})
+    assert result.returncode == 0, result.stdout + result.stderr + "\nkgroupsd log:\n" + kgroupsd.log()
+    assert "1 passed" in result.stdout, result.stdout
+
+    # The fixture deleted its topic after the test.
+    topics = AdminClient({"bootstrap.servers": kgroupsd.bootstrap}).list_topics(timeout=10).topics
+    assert not [name for name in topics if name.startswith("orders-")], sorted(topics)
