@@ -43,8 +43,8 @@
 #include <vector>
 
 #include "broker/partition_transactions.h"
-#include "broker/topic_config.h"
 #include "broker/producer_state.h"
+#include "broker/topic_config.h"
 
 namespace kgroups::broker {
 
@@ -203,7 +203,6 @@ class BatchLog {
   // sequence checks; ProducerRegistry bounds it).
   ProducerStateTable& producers() { return producers_; }
   [[nodiscard]] const ProducerStateTable& producers() const { return producers_; }
-
 
  private:
   struct Segment {

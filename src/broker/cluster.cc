@@ -263,9 +263,8 @@ protocol::Result<std::int64_t> Cluster::append(Topic& topic, std::int32_t partit
   const std::uint64_t sequence = next_segment_sequence_;
   const std::size_t segments_before = log.segment_count();
   const auto memory_before = static_cast<std::int64_t>(log.memory_bytes());
-  const std::int64_t base_offset =
-      log.append(batch, last_offset_delta, max_timestamp, now_ms, sequence,
-                 topic.config.message_timestamp_type);
+  const std::int64_t base_offset = log.append(batch, last_offset_delta, max_timestamp, now_ms,
+                                              sequence, topic.config.message_timestamp_type);
   if (log.segment_count() != segments_before) {
     ++next_segment_sequence_;
     segments_by_age_.emplace_back(sequence, &log);
