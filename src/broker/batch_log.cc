@@ -107,7 +107,11 @@ std::int64_t BatchLog::replace_segments(std::size_t first, std::vector<CleanedSe
     segment_bytes_ -= segment.capacity;
     CleanedSegment& replacement = cleaned[k];
     if (replacement.batches.empty() && i + 1 < segments_.size()) {
-      segments_[i + 1].base_offset = segment.base_offset;
+      // The next segment takes over the emptied one's offsets, unless it is the active
+      // segment's first chunk, whose base offset tells closed chunks from active ones.
+      if (segments_[i + 1].base_offset < active_segment_start_) {
+        segments_[i + 1].base_offset = segment.base_offset;
+      }
       segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(i));
       continue;
     }

@@ -192,6 +192,18 @@ TEST_F(Compaction, LeavesTheActiveSegmentAlone) {
   EXPECT_EQ(log().closed_segments().size(), 0u);
 }
 
+TEST_F(Compaction, AnEmptiedSegmentNextToTheActiveOneLeavesTheActiveSegmentAlone) {
+  create(compacted_config());               // segment.bytes 400
+  produce({{"k", std::string(300, 'a')}});  // fills the first segment
+  produce({{"k", "v1"}});                   // rolls: the active segment starts here
+  clean(cleaner_, wall_clock_ms());         // the first segment is emptied and goes
+  ASSERT_EQ(log().closed_segments().size(), 0u);
+  produce({{"k", "v2"}});  // still in the active segment, which is never cleaned
+  clean(cleaner_, wall_clock_ms());
+  const std::vector<StoredRecord> expected = {{1, "k", "v1", 1000}, {2, "k", "v2", 1000}};
+  EXPECT_EQ(keyed_records(), expected);
+}
+
 TEST_F(Compaction, ASegmentClosesAtSegmentBytesNotWhenItsMemoryFills) {
   TopicConfig config = compacted_config();
   config.segment_bytes = 4096;
