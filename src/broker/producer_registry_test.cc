@@ -59,6 +59,29 @@ TEST(ProducerRegistryTest, PartitionStatesAreBounded) {
   EXPECT_EQ(registry.partition_state_count(), 0U);
 }
 
+TEST(ProducerRegistryTest, ADeletedPartitionLeavesEveryProducerAndTheCount) {
+  ProducerRegistry registry(10, 10);
+  const std::int64_t a = registry.issue(false);
+  ProducerStateTable kept;
+  {
+    ProducerStateTable deleted;
+    for (ProducerStateTable* table : {&kept, &deleted}) {
+      ASSERT_TRUE(registry.make_room_for_partition_state(a));
+      table->record(a, 0, 0, 0, 0);
+      registry.added_partition_state(a, *table);
+    }
+    ASSERT_EQ(registry.partition_state_count(), 2U);
+    registry.forget_partition(deleted);  // DeleteTopics, before the table goes
+    EXPECT_EQ(registry.partition_state_count(), 1U);
+  }
+  // Expiring the producer now touches only the partition that still exists.
+  ASSERT_NE(registry.find(a), nullptr);
+  EXPECT_EQ(registry.find(a)->partitions.size(), 1U);
+  registry.expire(a);
+  EXPECT_EQ(kept.size(), 0U);
+  EXPECT_EQ(registry.partition_state_count(), 0U);
+}
+
 TEST(ProducerRegistryTest, NoRoomWhenOnlyTheWriterOrTransactionalProducersHoldState) {
   ProducerRegistry registry(10, 1);
   const std::int64_t transactional = registry.issue(true);
