@@ -15,8 +15,8 @@
 //    cleaned (KIP-534), so tombstones live at least that long after their first cleaning.
 // Offsets never change (batches_from() serves gaps); an emptied batch is dropped, except
 // the last one of a producer, kept as a header for its sequence state. Control batches and
-// transactional batches are kept whole and not mapped (TODO(#12): clean them once the log
-// knows which transactions were aborted).
+// transactional batches are kept whole and not mapped: aborted records and markers are not
+// cleaned away yet, although the log's PartitionTransactions index now knows the aborts.
 // Work is bounded: each run_pass() reads about `bytes_per_pass` bytes of batches, then
 // returns; the next pass resumes where it stopped, one partition at a time.
 // Not thread-safe: runs on the broker's network thread (LogCleanerTimer).
