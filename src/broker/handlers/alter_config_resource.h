@@ -52,4 +52,34 @@ std::vector<bool> repeated_resources(const Resources& resources) {
   return repeated;
 }
 
+// The response to an AlterConfigs or IncrementalAlterConfigs `request`: each resource altered
+// as `mode` says, with `change_of(config)` giving each config's ConfigChange; a resource
+// named more than once gets INVALID_REQUEST and changes nothing.
+template <typename Response, typename Request, typename ChangeOf>
+Response alter_resources(Cluster& cluster, std::int32_t node_id, const Request& request,
+                         AlterMode mode, ChangeOf change_of) {
+  const std::vector<bool> repeated = repeated_resources(request.resources);
+  Response response;
+  std::vector<ConfigChange> changes;
+  for (std::size_t i = 0; i < request.resources.size(); ++i) {
+    const auto& resource = request.resources[i];
+    auto& out = response.responses.emplace_back();
+    out.resource_type = resource.resource_type;
+    out.resource_name = std::string(resource.resource_name);
+    if (repeated[i]) {
+      out.error_code = protocol::ErrorCode::kInvalidRequest;
+      out.error_message = "Resource named more than once in the request.";
+      continue;
+    }
+    changes.clear();
+    for (const auto& config : resource.configs) changes.push_back(change_of(config));
+    AlterOutcome outcome =
+        alter_config_resource(cluster, node_id, resource.resource_type, resource.resource_name,
+                              changes, mode, request.validate_only);
+    out.error_code = outcome.error;
+    if (outcome.error != protocol::ErrorCode::kNone) out.error_message = std::move(outcome.message);
+  }
+  return response;
+}
+
 }  // namespace kgroups::broker::handlers

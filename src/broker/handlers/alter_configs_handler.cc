@@ -21,29 +21,11 @@ asio::awaitable<Reply> handle_alter_configs(RequestContext& ctx) {
   const auto request = protocol::AlterConfigsRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
 
-  const std::vector<bool> repeated = repeated_resources(request->resources);
-  protocol::AlterConfigsResponse response;
-  std::vector<ConfigChange> changes;
-  for (std::size_t i = 0; i < request->resources.size(); ++i) {
-    const auto& resource = request->resources[i];
-    auto& out = response.responses.emplace_back();
-    out.resource_type = resource.resource_type;
-    out.resource_name = std::string(resource.resource_name);
-    if (repeated[i]) {
-      out.error_code = protocol::ErrorCode::kInvalidRequest;
-      out.error_message = "Resource named more than once in the request.";
-      continue;
-    }
-    changes.clear();
-    for (const auto& config : resource.configs) {
-      changes.push_back(ConfigChange{config.name, 0, config.value});
-    }
-    AlterOutcome outcome = alter_config_resource(
-        ctx.broker.cluster(), ctx.broker.config().node_id, resource.resource_type,
-        resource.resource_name, changes, AlterMode::kReplace, request->validate_only);
-    out.error_code = outcome.error;
-    if (outcome.error != protocol::ErrorCode::kNone) out.error_message = std::move(outcome.message);
-  }
+  const auto response = alter_resources<protocol::AlterConfigsResponse>(
+      ctx.broker.cluster(), ctx.broker.config().node_id, *request, AlterMode::kReplace,
+      [](const auto& config) {
+        return ConfigChange{config.name, 0, config.value};
+      });
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }
