@@ -262,7 +262,7 @@ PhaseResult run_group(const BenchOptions& options) {
                              report);
   }
   for (const auto& member : members) {
-    // Not an error: with no initial rebalance delay the first member may read
+    // Not an error: with --initial-rebalance-delay-ms 0 the first member may read
     // everything before a later member's join completes (at the first member's
     // next heartbeat).
     if (member->received == 0) {

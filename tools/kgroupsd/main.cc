@@ -114,7 +114,8 @@ int run_kgroupsd(int argc, char** argv) {
       "--no-auto-create", [&config](std::int64_t) { config.auto_create_topics = false; },
       "Do not create unknown topics on Metadata or Produce");
   app.add_option("--initial-rebalance-delay-ms", config.initial_rebalance_delay_ms,
-                 "How long a new group's first rebalance waits for more members (Kafka: 3000)")
+                 "How long a new group's first rebalance waits for more members; each member that\n"
+                 "joins meanwhile extends it once more (Kafka: 3000)")
       ->capture_default_str()
       ->check(CLI::Range(0, 300000));
   app.add_option("--group-min-session-timeout-ms", config.group_min_session_timeout_ms,
