@@ -4,6 +4,16 @@ import pytest
 
 from kgroupsd_process import Kgroupsd
 
+# The kgroups_broker fixture of test_harness_*.py, when the kgroups package is on PYTHONPATH
+# (scripts/test-clients puts the build's there). Without it the other tests still run, and
+# the harness files fail at their `import kgroups`, saying why.
+try:
+    import kgroups.pytest_plugin  # noqa: F401
+except ImportError:
+    pass
+else:
+    pytest_plugins = ["kgroups.pytest_plugin"]
+
 
 @pytest.fixture
 def start_kgroupsd(tmp_path):

@@ -14,8 +14,6 @@ from confluent_kafka.admin import AdminClient
 
 import kgroups
 
-pytest_plugins = ["kgroups.pytest_plugin"]
-
 TIMEOUT_S = 30
 
 

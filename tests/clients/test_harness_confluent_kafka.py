@@ -9,7 +9,6 @@ clients made; events() records the rebalances.
 Needs the kgroups package on PYTHONPATH (scripts/test-clients puts the build's there) and
 kgroupsd in $KGROUPSD.
 """
-import os
 import signal
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import time
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 
-pytest_plugins = ["kgroups.pytest_plugin"]
+import kgroups  # noqa: F401 (its pytest plugin gives kgroups_broker: conftest.py)
 
 TIMEOUT_S = 30
 PARTITIONS = 3

@@ -18,7 +18,7 @@ import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.structs import OffsetAndMetadata
 
-pytest_plugins = ["kgroups.pytest_plugin"]
+import kgroups  # noqa: F401 (its pytest plugin gives kgroups_broker: conftest.py)
 
 TIMEOUT_S = 30
 PARTITIONS = 4
