@@ -165,8 +165,9 @@ class Broker:
     def events(self, since: int | None = None, type: str | Iterable[str] | None = None,
                group: str | None = None) -> list[dict[str, Any]]:
         """The events the broker kept (its last 1,000), oldest first: those after event id
-        `since`, of `type` (a name such as "rebalance_completed", or several) and of `group`.
-        Each is a dict with id, time_ms, type and the type's fields (docs/HTTP-API.md)."""
+        `since`, of `type` (a name such as "rebalance_completed", or several) and of `group`
+        (then topic events are left out). Each is a dict with id, time_ms, type and the
+        type's fields (docs/HTTP-API.md, "Events")."""
         types = [type] if isinstance(type, str) else type
         return read_events(self._client, since, types, group)
 
