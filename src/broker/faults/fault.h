@@ -33,7 +33,7 @@ enum class CoordinatorFault {
 struct Fault {
   static constexpr std::int64_t kUntilDeleted = -1;  // count/remaining of a lasting fault
 
-  std::uint64_t id = 0;  // given by FaultInjector::arm, from 1
+  std::uint64_t id = 0;                               // given by FaultInjector::arm, from 1
   protocol::ApiKey api = protocol::ApiKey::kProduce;  // with coordinator == kNone
   CoordinatorFault coordinator = CoordinatorFault::kNone;
   FaultAction action = FaultAction::kError;

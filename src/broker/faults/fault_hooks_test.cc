@@ -38,7 +38,9 @@ class FaultHooks : public ::testing::Test {
  protected:
   FaultHooks() { EXPECT_EQ(broker_.cluster().create_topic("orders", 2), ErrorCode::kNone); }
 
-  void arm(std::string_view json) { ASSERT_NE(broker_.faults().arm(fault_from_json(json)), nullptr); }
+  void arm(std::string_view json) {
+    ASSERT_NE(broker_.faults().arm(fault_from_json(json)), nullptr);
+  }
 
   // Runs `request` through its handler at `version` and decodes the response it wrote.
   template <class Response, class Request>
@@ -62,7 +64,9 @@ class FaultHooks : public ::testing::Test {
     std::optional<Reply> reply;
     asio::co_spawn(
         io_,
-        [&]() -> asio::awaitable<void> { reply = co_await find_api(Request::kApiKey)->handler(ctx); },
+        [&]() -> asio::awaitable<void> {
+          reply = co_await find_api(Request::kApiKey)->handler(ctx);
+        },
         asio::detached);
     io_.run_for(std::chrono::seconds(5));
     io_.restart();
@@ -196,9 +200,9 @@ TEST_F(FaultHooks, ACoordinatorFaultRefusesTheWholeCommitAndOffsetFetch) {
   EXPECT_EQ(call<protocol::OffsetFetchResponse>(fetch, 6).error_code, ErrorCode::kNotCoordinator);
   // Both used the fault: the offset was never committed.
   EXPECT_TRUE(broker_.faults().empty());
-  EXPECT_EQ(call<protocol::OffsetFetchResponse>(fetch, 6).topics.at(0).partitions.at(0)
-                .committed_offset,
-            -1);
+  EXPECT_EQ(
+      call<protocol::OffsetFetchResponse>(fetch, 6).topics.at(0).partitions.at(0).committed_offset,
+      -1);
 }
 
 TEST_F(FaultHooks, JoinGroupAnswersAnInjectedErrorAsTheCoordinatorAnswersItsOwn) {
@@ -252,12 +256,10 @@ TEST_F(FaultHooks, HeartbeatAndInitProducerIdAnswerTheirInjectedErrors) {
             ErrorCode::kUnknownMemberId);
 
   arm(R"({"api": "InitProducerId", "error": "COORDINATOR_LOAD_IN_PROGRESS"})");
-  const auto refused =
-      call<protocol::InitProducerIdResponse>(protocol::InitProducerIdRequest{}, 4);
+  const auto refused = call<protocol::InitProducerIdResponse>(protocol::InitProducerIdRequest{}, 4);
   EXPECT_EQ(refused.error_code, ErrorCode::kCoordinatorLoadInProgress);
   EXPECT_EQ(refused.producer_id, -1);
-  const auto issued =
-      call<protocol::InitProducerIdResponse>(protocol::InitProducerIdRequest{}, 4);
+  const auto issued = call<protocol::InitProducerIdResponse>(protocol::InitProducerIdRequest{}, 4);
   EXPECT_EQ(issued.error_code, ErrorCode::kNone);
   EXPECT_GE(issued.producer_id, 0);
 }

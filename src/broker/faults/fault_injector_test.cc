@@ -30,7 +30,8 @@ Fault coordinator_fault(CoordinatorFault kind, std::int64_t count = 1) {
 
 TEST(FaultInjector, ArmsWithIncreasingIdsAndRemainingEqualToCount) {
   FaultInjector faults;
-  const Fault* first = faults.arm(error_fault(ApiKey::kProduce, ErrorCode::kNotLeaderForPartition, 3));
+  const Fault* first =
+      faults.arm(error_fault(ApiKey::kProduce, ErrorCode::kNotLeaderForPartition, 3));
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(first->id, 1u);
   EXPECT_EQ(first->remaining, 3);

@@ -14,14 +14,12 @@ using nlohmann::json;
 using protocol::ApiKey;
 using protocol::ErrorCode;
 
-constexpr std::string_view kFields[] = {"api",   "error",     "latency_ms", "close",
-                                        "topic", "partition", "group",      "count",
-                                        "coordinator"};
+constexpr std::string_view kFields[] = {"api",       "error", "latency_ms", "close",      "topic",
+                                        "partition", "group", "count",      "coordinator"};
 
 [[noreturn]] void refuse(const std::string& message) { throw std::invalid_argument(message); }
 
-std::int64_t integer_field(const json& body, const char* name, std::int64_t min,
-                           std::int64_t max) {
+std::int64_t integer_field(const json& body, const char* name, std::int64_t min, std::int64_t max) {
   const json& value = body.at(name);
   if (!value.is_number_integer()) refuse(std::string("\"") + name + "\" must be an integer");
   const auto number = value.get<std::int64_t>();
@@ -117,8 +115,9 @@ void parse_coordinator(const json& body, Fault& fault) {
 
 void parse_api_fault(const json& body, Fault& fault) {
   if (!body.contains("api")) {
-    refuse("a fault needs \"api\" (with \"error\", \"latency_ms\" or \"close\") or "
-           "\"coordinator\"");
+    refuse(
+        "a fault needs \"api\" (with \"error\", \"latency_ms\" or \"close\") or "
+        "\"coordinator\"");
   }
   fault.api = parse_api(body.at("api"));
   const int actions = static_cast<int>(body.contains("error")) +

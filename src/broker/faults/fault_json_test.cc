@@ -90,8 +90,7 @@ TEST(FaultJson, RefusesBadBodiesSayingWhatIsAccepted) {
             std::string::npos);
   EXPECT_NE(refusal(R"({"api": "Fetch", "latency_ms": 0})").find("1..300000"), std::string::npos);
   EXPECT_NE(refusal(R"({"api": "Fetch", "latency_ms": "5"})").find("integer"), std::string::npos);
-  EXPECT_NE(refusal(R"({"api": "Fetch", "close": false})").find("must be true"),
-            std::string::npos);
+  EXPECT_NE(refusal(R"({"api": "Fetch", "close": false})").find("must be true"), std::string::npos);
   EXPECT_NE(refusal(R"({"api": "Produce", "error": 6, "count": 0})").find("at least 1"),
             std::string::npos);
   EXPECT_NE(refusal(R"({"api": "Produce", "error": 6, "count": -2})").find("-1.."),

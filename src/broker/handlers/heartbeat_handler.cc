@@ -19,9 +19,8 @@ asio::awaitable<Reply> handle_heartbeat(RequestContext& ctx) {
   response.error_code =
       ctx.broker.faults().take_error(protocol::ApiKey::kHeartbeat, request->group_id);
   if (response.error_code == protocol::ErrorCode::kNone) {
-    response.error_code = to_error_code(
-        ctx.broker.groups().heartbeat(request->group_id, request->generation_id,
-                                      request->member_id, request->group_instance_id));
+    response.error_code = to_error_code(ctx.broker.groups().heartbeat(
+        request->group_id, request->generation_id, request->member_id, request->group_instance_id));
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
