@@ -99,6 +99,10 @@ TEST(FaultJson, RefusesBadBodiesSayingWhatIsAccepted) {
             std::string::npos);
   EXPECT_NE(refusal(R"({"api": "Produce", "error": 6, "topic": ""})").find("non-empty"),
             std::string::npos);
+  EXPECT_NE(
+      refusal(R"({"api": "Produce", "error": 6, "topic": ")" + std::string(5000, 't') + R"("})")
+          .find("at most 4096 bytes"),
+      std::string::npos);
   EXPECT_NE(refusal(R"({"api": "Produce", "error": 6, "cuont": 2})").find("unknown field"),
             std::string::npos);
   EXPECT_NE(refusal(R"({"coordinator": "gone"})").find("\"unavailable\" or \"moved\""),
