@@ -9,7 +9,6 @@ Safe to use from several threads: every request opens its own connection.
 from __future__ import annotations
 
 import json
-import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -73,18 +72,6 @@ class ControlClient:
             raise BrokerError(f"{method} {url} got no answer ({reason})"
                               f"{self._describe_failure()}") from None
 
-    def open_stream(self, url: str, idle_timeout_s: float):
-        """An open response for a streaming GET (server-sent events) whose reads raise
-        TimeoutError after `idle_timeout_s` without data. The caller closes it."""
-        try:
-            return self._opener.open(urllib.request.Request(url), timeout=idle_timeout_s)
-        except urllib.error.HTTPError as error:
-            raise _error_from_answer(error.code, error.read(), "GET", url) from None
-        except (urllib.error.URLError, OSError) as error:
-            reason = getattr(error, "reason", error)
-            raise BrokerError(f"GET {url} got no answer ({reason})"
-                              f"{self._describe_failure()}") from None
-
     @staticmethod
     def _json(body: bytes) -> Any:
         return json.loads(body) if body.strip() else None
@@ -98,8 +85,3 @@ def _error_from_answer(status: int, body: bytes, method: str, url: str) -> Broke
         message = body.decode("utf-8", "replace").strip() or "no message"
     return BrokerError(f"{method} {urllib.parse.urlsplit(url).path}: {message}", status)
 
-
-def is_read_timeout(error: BaseException) -> bool:
-    """Whether `error` is a stream read that timed out (socket.timeout is TimeoutError on
-    Python >= 3.10, its own class before)."""
-    return isinstance(error, (TimeoutError, socket.timeout))
