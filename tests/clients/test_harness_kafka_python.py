@@ -82,7 +82,8 @@ def test_not_leader_on_produce_is_retried_and_nothing_is_lost_or_duplicated(kgro
         sender.send("orders", value=value, partition=2).get(timeout=TIMEOUT_S)
     sender.close()
     assert kgroups_broker.faults() == []
-    assert kgroups_broker.metric("kgroupsd_faults_injected_total", api="Produce") == 2
+    assert kgroups_broker.metric("kgroupsd_request_errors_total", api="Produce",
+                                 error="NOT_LEADER_OR_FOLLOWER") == 2
     assert read_all(kgroups_broker, 2) == values
 
 
