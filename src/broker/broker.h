@@ -16,6 +16,7 @@
 
 #include "broker/append_notifier.h"
 #include "broker/broker_config.h"
+#include "broker/broker_metrics.h"
 #include "broker/byte_budget.h"
 #include "broker/cluster.h"
 #include "broker/cluster_topic_catalog.h"
@@ -68,6 +69,8 @@ class Broker {
   Cluster& cluster() { return cluster_; }
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
+  // Requests, errors, bytes and connections counted for GET /metrics.
+  BrokerMetrics& metrics() { return metrics_; }
   // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
   // --max-partitions partitions together), byte limits and long polling.
   FetchService& fetches() { return fetches_; }
@@ -93,6 +96,7 @@ class Broker {
 
  private:
   BrokerConfig config_;
+  BrokerMetrics metrics_;
   MemoryPlan memory_plan_;
   ByteBudget request_memory_;
   ByteBudget response_memory_;
