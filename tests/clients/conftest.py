@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """pytest fixtures for the client tests: a fresh kgroupsd per test, stopped cleanly after."""
+import importlib.util
+
 import pytest
 
 from kgroupsd_process import Kgroupsd
@@ -7,11 +9,7 @@ from kgroupsd_process import Kgroupsd
 # The kgroups_broker fixture of test_harness_*.py, when the kgroups package is on PYTHONPATH
 # (scripts/test-clients puts the build's there). Without it the other tests still run, and
 # the harness files fail at their `import kgroups`, saying why.
-try:
-    import kgroups.pytest_plugin  # noqa: F401
-except ImportError:
-    pass
-else:
+if importlib.util.find_spec("kgroups") is not None:
     pytest_plugins = ["kgroups.pytest_plugin"]
 
 
