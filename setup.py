@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Builds the Python package `kgroups`: setuptools hands the native module
-kgroups._kgroups to this repository's CMake project (configured with only
-KGROUPS_BUILD_PYTHON on, building only the _kgroups target) and packages it with
-bindings/python/kgroups/. Needs cmake, a C++20 compiler, python3-dev and
-pybind11 (Debian: python3-pybind11); nothing is downloaded. README.md, "Python",
+kgroups._kgroups to this repository's CMake project (configured with
+KGROUPS_BUILD_PYTHON and KGROUPS_BUILD_BROKER on, building the _kgroups target and
+kgroups_python_kgroupsd, which copies the kgroupsd broker into the package as
+kgroups/bin/kgroupsd for kgroups.Broker) and packages them with bindings/python/kgroups/.
+Needs cmake, a C++20 compiler, python3-dev, pybind11 (Debian: python3-pybind11) and
+kgroupsd's libraries (README.md, "Python"); nothing is downloaded. README.md, "Python",
 has the commands: pip install into a venv, an sdist (MANIFEST.in lists its sources) and a
 wheel; scripts/test-install runs them.
 """
@@ -43,7 +45,7 @@ class CMakeBuild(build_ext):
             "-DKGROUPS_BUILD_BENCH=OFF",
             "-DKGROUPS_BUILD_CLI=OFF",
             "-DKGROUPS_BUILD_NODE=OFF",
-            "-DKGROUPS_BUILD_BROKER=OFF",
+            "-DKGROUPS_BUILD_BROKER=ON",
             "-DKGROUPS_INSTALL=OFF",
         ]
         if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
@@ -57,7 +59,8 @@ class CMakeBuild(build_ext):
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "2")
         subprocess.run(configure, check=True)
         subprocess.run(
-            ["cmake", "--build", os.fspath(build_dir), "--target", "_kgroups", "-j", jobs],
+            ["cmake", "--build", os.fspath(build_dir), "--target", "_kgroups",
+             "kgroups_python_kgroupsd", "-j", jobs],
             check=True,
         )
 
@@ -65,7 +68,8 @@ class CMakeBuild(build_ext):
 setup(
     packages=["kgroups"],
     package_dir={"": "bindings/python"},
-    package_data={"kgroups": ["__init__.pyi", "py.typed"]},
+    # bin/kgroupsd is written into the build's package folder by CMake (not in the sources).
+    package_data={"kgroups": ["__init__.pyi", "py.typed", "bin/kgroupsd"]},
     ext_modules=[CMakeExtension("kgroups._kgroups", ROOT)],
     cmdclass={"build_ext": CMakeBuild},
     # Everything setuptools builds goes under build/setuptools (build/ is git-ignored).

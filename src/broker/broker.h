@@ -3,7 +3,8 @@
 // Broker: the state every request handler works on — the configuration (with the advertised
 // address resolved once the listener is bound), the memory plan and the byte budgets of the
 // network buffers, the topics (Cluster), the notifier that wakes long-polling fetches, Fetch's
-// service with its fetch sessions, and the group coordinator.
+// service with its fetch sessions, the group coordinator, and the event log of what happens
+// to groups and topics.
 //
 // Threading model: the whole broker runs on ONE thread, the thread running its
 // asio::io_context. The acceptor, every connection's coroutines, every handler and all state
@@ -16,10 +17,14 @@
 
 #include "broker/append_notifier.h"
 #include "broker/broker_config.h"
+#include "broker/broker_metrics.h"
 #include "broker/byte_budget.h"
 #include "broker/cluster.h"
 #include "broker/cluster_topic_catalog.h"
 #include "broker/coordinator_service.h"
+#include "broker/events/event_log.h"
+#include "broker/events/event_recorder.h"
+#include "broker/faults/fault_injector.h"
 #include "broker/fetch_service.h"
 #include "broker/log_cleaner_timer.h"
 #include "broker/memory_plan.h"
@@ -66,8 +71,13 @@ class Broker {
   void set_advertised_address(std::string host, std::uint16_t port);
 
   Cluster& cluster() { return cluster_; }
+  // What happened to groups and topics: the newest --max-events events, and their
+  // subscribers (the HTTP API's /v1/events).
+  EventLog& events() { return events_; }
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
+  // Requests, errors, bytes and connections counted for GET /metrics.
+  BrokerMetrics& metrics() { return metrics_; }
   // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
   // --max-partitions partitions together), byte limits and long polling.
   FetchService& fetches() { return fetches_; }
@@ -78,6 +88,9 @@ class Broker {
   // Transactional ids and their transactions (InitProducerId with a transactional id,
   // AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn).
   TransactionCoordinator& transactions() { return transactions_; }
+  // The faults armed through the control endpoint (POST /v1/faults), which the connections
+  // and handlers consult for every request.
+  FaultInjector& faults() { return faults_; }
   // Validates Produce's record batches (its decompression buffer is the plan's
   // uncompressed_batch_bytes).
   protocol::RecordValidator& record_validator() { return record_validator_; }
@@ -93,11 +106,15 @@ class Broker {
 
  private:
   BrokerConfig config_;
+  BrokerMetrics metrics_;
   MemoryPlan memory_plan_;
   ByteBudget request_memory_;
   ByteBudget response_memory_;
   MemoryWaiters request_memory_waiters_;
   MemoryWaiters response_memory_waiters_;
+  // Declared before what they observe (the Cluster, the coordinators), so they outlive them.
+  EventLog events_;
+  EventRecorder event_recorder_{events_};
   Cluster cluster_;
   AppendNotifier append_notifier_;
   ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it
@@ -123,6 +140,7 @@ class Broker {
       append_notifier_,
       groups_};
   TransactionTimer transaction_timer_{transactions_, std::chrono::milliseconds(100)};
+  FaultInjector faults_;
   ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
                            append_notifier_};
 };

@@ -1,8 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """pytest fixtures for the client tests: a fresh kgroupsd per test, stopped cleanly after."""
+import importlib.util
+
 import pytest
 
 from kgroupsd_process import Kgroupsd
+
+# The kgroups_broker fixture of test_harness_*.py, when the kgroups package is on PYTHONPATH
+# (scripts/test-clients puts the build's there). Without it the other tests still run, and
+# the harness files fail at their `import kgroups`, saying why.
+if importlib.util.find_spec("kgroups") is not None:
+    pytest_plugins = ["kgroups.pytest_plugin"]
 
 
 @pytest.fixture

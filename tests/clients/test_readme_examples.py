@@ -2,7 +2,9 @@
 """Runs README.md's Python examples against a fresh kgroupsd: the consumer group (then checks
 what it printed and that the group's committed offsets cover every message it read), and the
 pytest fixture that creates a topic with configs before a test and deletes it after (then
-checks that its test passed and the topic is gone)."""
+checks that its test passed and the topic is gone), and the pytest tests of "Testing your
+Kafka code with kgroups" with the kgroups_broker fixture (each must pass; they start their own
+kgroupsd, from $KGROUPSD, with the kgroups package on PYTHONPATH as scripts/test-clients sets)."""
 import os
 import subprocess
 import sys
@@ -10,7 +12,7 @@ import sys
 from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
-from readme_examples import ADMIN_SECTION, readme_example
+from readme_examples import ADMIN_SECTION, HARNESS_SECTION, readme_example, readme_examples
 
 PARTITIONS = 6
 
@@ -45,3 +47,18 @@ def test_readme_admin_set_up_and_tear_down_example(kgroupsd, tmp_path):
     # The fixture deleted its topic after the test.
     topics = AdminClient({"bootstrap.servers": kgroupsd.bootstrap}).list_topics(timeout=10).topics
     assert not [name for name in topics if name.startswith("orders-")], sorted(topics)
+
+
+def test_readme_pytest_harness_examples_pass(tmp_path):
+    blocks = readme_examples("python", HARNESS_SECTION)
+    assert len(blocks) == 2, "the section's two examples: a fault, and the manual clock"
+    for number, block in enumerate(blocks):
+        assert "kgroups_broker" in block and "assert" in block
+        (tmp_path / f"test_readme_harness_{number}.py").write_text(block)
+    # The source tree has no installed entry point: the plugin is loaded by name, as README says.
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "-p", "kgroups.pytest_plugin", str(tmp_path)],
+        capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 passed" in result.stdout, result.stdout

@@ -12,12 +12,27 @@ commit and committed; partition_for(key, num_partitions) gives a key's
 partition; NotAssignedError is raised by a commit of a partition the consumer
 does not own. SPEC.md states every rule. Keys and values are str or bytes and
 come back from poll with the type they were appended with.
+
+Broker starts a kgroupsd (the Kafka-protocol broker shipped with this package) for a
+test, with fault injection, a manual clock and group inspection; BrokerError is what its
+control endpoint raises. The pytest plugin kgroups.pytest_plugin gives the kgroups_broker
+fixture.
 """
 
 from kgroups._kgroups import NotAssignedError, Topic, partition_for
 
-__all__ = ["NotAssignedError", "Topic", "partition_for"]
+__all__ = ["Broker", "BrokerError", "NotAssignedError", "Topic", "partition_for"]
 
 for _exported in (Topic, partition_for):
     _exported.__module__ = __name__
 del _exported
+
+
+def __getattr__(name):
+    # Broker and BrokerError load on first use: `import kgroups` for the model alone does not
+    # pay for urllib and subprocess.
+    if name in ("Broker", "BrokerError"):
+        from kgroups import broker
+
+        return getattr(broker, name)
+    raise AttributeError(f"module 'kgroups' has no attribute {name!r}")

@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-# Type stub of the kgroups package (its classes live in the native kgroups._kgroups).
+# Type stub of the kgroups package (its classes live in the native kgroups._kgroups; Broker
+# and BrokerError in kgroups/broker.py, which is typed inline).
 from typing import Mapping, TypedDict
 
-__all__ = ["NotAssignedError", "Topic", "partition_for"]
+from kgroups.broker import Broker as Broker
+from kgroups.broker import BrokerError as BrokerError
+
+__all__ = ["Broker", "BrokerError", "NotAssignedError", "Topic", "partition_for"]
 
 class NotAssignedError(Exception):
     """A commit named a partition not assigned to the consumer; nothing was committed."""

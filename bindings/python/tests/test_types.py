@@ -24,7 +24,9 @@ class Index:
 
 
 def test_module_exports_exactly_the_spec_names():
-    assert sorted(kgroups.__all__) == ["NotAssignedError", "Topic", "partition_for"]
+    assert sorted(kgroups.__all__) == ["Broker", "BrokerError", "NotAssignedError", "Topic",
+                                      "partition_for"]
+    assert kgroups.BrokerError.__module__ == "kgroups"
     assert kgroups.Topic.__module__ == "kgroups"
     assert kgroups.partition_for.__module__ == "kgroups"
 

@@ -1,0 +1,255 @@
+# SPDX-License-Identifier: Apache-2.0
+"""kgroups.Broker: a kgroupsd for one test, started on free loopback ports, with its control
+endpoint (docs/HTTP-API.md) as methods.
+
+    with kgroups.Broker(topics={"orders": 3}, manual_clock=True) as broker:
+        producer = Producer({"bootstrap.servers": broker.bootstrap_servers})
+        broker.inject(api="Produce", error="NOT_LEADER_OR_FOLLOWER", count=2)
+        ...
+        assert broker.group("billing")["state"] == "Stable"
+
+Answers are the JSON API's objects as plain dicts and lists (their fields are in
+docs/HTTP-API.md). A refused request raises BrokerError with the server's message.
+Leaving the `with` block (or stop()) stops kgroupsd; every record and group goes with it.
+The methods may be called from several threads; start and stop belong to one owner.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import urllib.parse
+from typing import Any, Callable, Iterable, Mapping, TypeVar
+
+from kgroups._control_client import BrokerError, ControlClient
+from kgroups._event_log import read_events
+from kgroups._kgroupsd_command import find_kgroupsd, kgroupsd_arguments
+from kgroups._kgroupsd_process import KgroupsdProcess
+from kgroups._prometheus_text import metric_families, parse_samples
+
+__all__ = ["Broker", "BrokerError"]
+
+T = TypeVar("T")
+
+
+class Broker:
+    """Starts kgroupsd (the binary: `kgroupsd=`, else $KGROUPSD, else the one shipped in this
+    package, else PATH) and waits up to `startup_timeout` seconds until it listens.
+
+    Options become kgroupsd flags: `topics={"orders": 3}` is `--topic orders:3`,
+    `manual_clock=True` is `--manual-clock` (group timers move only with advance()),
+    `initial_rebalance_delay_ms=0` is `--initial-rebalance-delay-ms 0`, and any other keyword
+    `some_flag=value` is `--some-flag value` (True: the bare flag; False/None: left out; a
+    list: repeated). `extra_args` are appended as given. `request_timeout` bounds each HTTP
+    request. Raises FileNotFoundError if no kgroupsd is found and RuntimeError, with
+    kgroupsd's stderr, if it does not start.
+    """
+
+    def __init__(self, *, kgroupsd: str | os.PathLike[str] | None = None,
+                 topics: Mapping[str, int] | Iterable[str] | None = None,
+                 manual_clock: bool = False, initial_rebalance_delay_ms: int | None = None,
+                 extra_args: Iterable[str] = (), startup_timeout: float = 10.0,
+                 request_timeout: float = 10.0, **options: Any) -> None:
+        flags = {"manual_clock": manual_clock,
+                 "initial_rebalance_delay_ms": initial_rebalance_delay_ms, **options}
+        arguments = kgroupsd_arguments(topics, flags, extra_args)
+        self._process = KgroupsdProcess(find_kgroupsd(kgroupsd), arguments, startup_timeout)
+        self.bootstrap_servers: str = self._process.kafka_address
+        self.http_url: str = "http://" + self._process.http_address
+        self._client = ControlClient(self.http_url, request_timeout, self._describe_exit)
+
+    # --- The process ------------------------------------------------------------------------
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    @property
+    def command(self) -> list[str]:
+        """The kgroupsd command line that was started."""
+        return list(self._process.command)
+
+    def log(self) -> str:
+        """kgroupsd's log (its stderr) so far; also after stop()."""
+        return self._process.log()
+
+    def stop(self, timeout: float = 10.0) -> int:
+        """Stops kgroupsd (SIGTERM; SIGKILL after `timeout` s); returns its exit code, 0 for a
+        clean shutdown. Calling it again returns the same code."""
+        return self._process.stop(timeout)
+
+    close = stop
+
+    def __enter__(self) -> Broker:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"<kgroups.Broker {self.bootstrap_servers} http={self.http_url}>"
+
+    # --- Topics and groups ------------------------------------------------------------------
+    def topics(self) -> list[dict[str, Any]]:
+        """Every topic with its partitions (log start, end offset, bytes)."""
+        return self._client.get("/v1/topics")["topics"]
+
+    def topic(self, name: str) -> dict[str, Any]:
+        """One topic with its partitions and configs; BrokerError (status 404) if unknown."""
+        return self._client.get("/v1/topics/" + _path_part(name))
+
+    def groups(self) -> list[dict[str, Any]]:
+        """Every group's summary: group_id, type, state, protocol, generation, members."""
+        return self._client.get("/v1/groups")["groups"]
+
+    def group(self, group_id: str) -> dict[str, Any]:
+        """One group in full: state, generation, leader, members with their assignment,
+        offsets with committed, end_offset and lag, total lag. BrokerError (404) if unknown."""
+        return self._client.get("/v1/groups/" + _path_part(group_id))
+
+    # --- Faults -----------------------------------------------------------------------------
+    def inject(self, api: str | int | None = None, error: str | int | None = None,
+               count: int = 1, topic: str | None = None, partition: int | None = None,
+               group: str | None = None, latency_ms: int | None = None, close: bool = False,
+               coordinator: str | None = None) -> dict[str, Any]:
+        """Arms a fault and returns it (with its `id` and `remaining` count): the next `count`
+        requests of `api` (a name like "Produce" or a key) matching `topic`/`partition` or
+        `group` answer `error` (a Kafka error name or code), or are delayed by `latency_ms`,
+        or have their connection closed (`close=True`). `coordinator="unavailable"|"moved"`
+        takes the group coordinator away instead. count=-1 lasts until removed."""
+        body: dict[str, Any] = {"count": count}
+        for key, value in (("api", api), ("error", error), ("topic", topic),
+                           ("partition", partition), ("group", group),
+                           ("latency_ms", latency_ms), ("coordinator", coordinator)):
+            if value is not None:
+                body[key] = value
+        if close:
+            body["close"] = True
+        return self._client.post("/v1/faults", body)
+
+    def coordinator_unavailable(self, count: int = 1, group: str | None = None) -> dict[str, Any]:
+        """FindCoordinator and the group APIs answer COORDINATOR_NOT_AVAILABLE for the next
+        `count` requests (of `group` only, if given). Returns the fault."""
+        return self.inject(coordinator="unavailable", count=count, group=group)
+
+    def coordinator_moved(self, count: int = 1, group: str | None = None) -> dict[str, Any]:
+        """The group APIs answer NOT_COORDINATOR for the next `count` requests. Returns the
+        fault."""
+        return self.inject(coordinator="moved", count=count, group=group)
+
+    def faults(self) -> list[dict[str, Any]]:
+        """The faults armed now, each with its `id` and `remaining` count."""
+        return self._client.get("/v1/faults")["faults"]
+
+    def remove_fault(self, fault: Mapping[str, Any] | int | str) -> None:
+        """Disarms one fault, given as returned by inject() or by its id; BrokerError (404)
+        if it is not armed (any more)."""
+        fault_id = fault["id"] if isinstance(fault, Mapping) else fault
+        self._client.delete(f"/v1/faults/{_path_part(str(fault_id))}")
+
+    def clear_faults(self) -> None:
+        """Disarms every fault."""
+        self._client.delete("/v1/faults")
+
+    # --- Clock ------------------------------------------------------------------------------
+    def clock(self) -> dict[str, Any]:
+        """The coordinator clock: {"manual": bool, "now_ms": int}."""
+        return self._client.get("/v1/clock")
+
+    def advance(self, ms: int) -> int:
+        """Moves the manual clock forward by `ms` and applies every group timer that became due
+        (expired sessions, finished rebalance delays) before returning the clock's now_ms.
+        BrokerError (409) unless started with manual_clock=True."""
+        return self._client.post("/v1/clock/advance", {"ms": ms})["now_ms"]
+
+    # --- Events -----------------------------------------------------------------------------
+    def events(self, since: int | None = None, type: str | Iterable[str] | None = None,
+               group: str | None = None) -> list[dict[str, Any]]:
+        """The events the broker kept (its last 1,000), oldest first: those after event id
+        `since`, of `type` (a name such as "rebalance_completed", or several) and of `group`
+        (then topic events are left out). Each is a dict with id, time_ms, type and the
+        type's fields (docs/HTTP-API.md, "Events")."""
+        types = [type] if isinstance(type, str) else type
+        return read_events(self._client, since, types, group)
+
+    # --- Metrics ----------------------------------------------------------------------------
+    def metrics(self) -> str:
+        """GET /metrics: the Prometheus text."""
+        return self._client.text("/metrics")
+
+    def metric(self, name: str, **labels: str) -> float:
+        """The sum of metric `name`'s samples whose labels include `labels` (0.0 if none has
+        them yet), e.g. metric("kgroupsd_requests_total", api="Produce"). KeyError if
+        kgroupsd has no metric of that name."""
+        text = self.metrics()
+        if name not in metric_families(text):
+            raise KeyError(f"kgroupsd has no metric {name!r}")
+        return sum(value for sample, sample_labels, value in parse_samples(text)
+                   if sample == name and all(sample_labels.get(key) == str(wanted)
+                                             for key, wanted in labels.items()))
+
+    # --- Waiting ----------------------------------------------------------------------------
+    def wait_for(self, predicate: Callable[[], T], timeout: float = 10.0,
+                 interval: float = 0.02, message: str | None = None) -> T:
+        """Calls `predicate()` until it returns something truthy, and returns that. A
+        BrokerError with status 404 (the group or topic does not exist yet) counts as not
+        yet. Raises TimeoutError after `timeout` seconds, naming `message` and the last
+        result."""
+        deadline = time.monotonic() + timeout
+        last: Any = None
+        while True:
+            try:
+                last = predicate()
+                if last:
+                    return last
+            except BrokerError as error:
+                if error.status != 404:
+                    raise
+                last = error
+            if time.monotonic() >= deadline:
+                what = message or getattr(predicate, "__name__", "the condition")
+                raise TimeoutError(f"{what}: not true within {timeout:g} s; last: {last!r}")
+            time.sleep(interval)
+
+    def wait_for_group(self, group_id: str, state: str | None = "Stable",
+                       members: int | None = None, timeout: float = 10.0) -> dict[str, Any]:
+        """Waits until group `group_id` exists, is in `state` (None: any) and has `members`
+        members (None: any number); returns the group."""
+
+        def group_as_wanted() -> dict[str, Any] | None:
+            group = self.group(group_id)
+            if state is not None and group["state"] != state:
+                return None
+            if members is not None and len(group["members"]) != members:
+                return None
+            return group
+
+        wanted = f"group {group_id!r} in state {state}" + (
+            f" with {members} member(s)" if members is not None else "")
+        return self.wait_for(group_as_wanted, timeout, message=wanted)
+
+    def wait_for_event(self, type: str, group: str | None = None, since: int | None = None,
+                       where: Callable[[dict[str, Any]], bool] | None = None,
+                       timeout: float = 10.0) -> dict[str, Any]:
+        """Waits for an event of `type` (of `group`, after id `since`, satisfying `where`) and
+        returns the first such event."""
+
+        def first_match() -> dict[str, Any] | None:
+            for event in self.events(since=since, type=type, group=group):
+                if where is None or where(event):
+                    return event
+            return None
+
+        return self.wait_for(first_match, timeout,
+                             message=f"an event {type!r}" + (f" of group {group!r}"
+                                                             if group else ""))
+
+    def _describe_exit(self) -> str:
+        code = self._process.returncode()
+        if code is None:
+            return ""
+        return f"; kgroupsd exited with code {code}, its log:\n{self._process.log()}"
+
+
+def _path_part(text: str) -> str:
+    """`text` as one URL path segment."""
+    return urllib.parse.quote(text, safe="")
