@@ -18,15 +18,13 @@ std::optional<std::vector<AssignedTopicPartitions>> consumer_assignment_partitio
     const unsigned shift = 64 - static_cast<unsigned>(bytes) * 8;
     return static_cast<std::int64_t>(value << shift) >> shift;
   };
-  // Returns whether `count` is a count of at least `min_bytes`-byte items the rest can hold.
-  const auto plausible = [&](const std::optional<std::int64_t>& count, std::size_t min_bytes) {
-    return count && *count >= 0 &&
-           static_cast<std::uint64_t>(*count) <= (assignment.size() - at) / min_bytes;
-  };
   if (!read_be(2)) return std::nullopt;  // the assignment's version
   const std::optional<std::int64_t> topic_count = read_be(4);
-  // Each topic takes at least its name's length and its partition count: 6 bytes.
-  if (!plausible(topic_count, 6)) return std::nullopt;
+  // Each topic takes at least its name's two length bytes and its four count bytes.
+  if (!topic_count || *topic_count < 0 ||
+      static_cast<std::uint64_t>(*topic_count) > (assignment.size() - at) / 6) {
+    return std::nullopt;
+  }
   std::vector<AssignedTopicPartitions> topics;
   topics.reserve(static_cast<std::size_t>(*topic_count));
   for (std::int64_t i = 0; i < *topic_count; ++i) {
@@ -39,7 +37,10 @@ std::optional<std::vector<AssignedTopicPartitions>> consumer_assignment_partitio
                        static_cast<std::size_t>(*length));
     at += static_cast<std::size_t>(*length);
     const std::optional<std::int64_t> partition_count = read_be(4);
-    if (!plausible(partition_count, 4)) return std::nullopt;
+    if (!partition_count || *partition_count < 0 ||
+        static_cast<std::uint64_t>(*partition_count) > (assignment.size() - at) / 4) {
+      return std::nullopt;
+    }
     topic.partitions.reserve(static_cast<std::size_t>(*partition_count));
     for (std::int64_t p = 0; p < *partition_count; ++p) {
       topic.partitions.push_back(static_cast<std::int32_t>(*read_be(4)));

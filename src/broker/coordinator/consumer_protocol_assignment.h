@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The partitions of a classic member's "consumer" protocol assignment: the SyncGroup
-// assignment bytes a Kafka consumer group's leader sends for each member
-// (ConsumerProtocolAssignment v0-3: int16 version, an int32-counted array of topics, each an
-// int16-length name and an int32-counted array of int32 partitions, then user data this reader
-// skips). The coordinator reads it only to report assignments (the event log); it never acts
-// on it.
+// assignment bytes Kafka's consumer leaders send (ConsumerProtocolAssignment v0-3: int16
+// version, then an int32-counted array of {int16-length topic name, int32-counted array of
+// int32 partitions}, then user data this reader skips). The control endpoint reads it to show
+// each member's assignment (GET /v1/groups/{id}).
 // Thread-safe: a pure function.
 #pragma once
 
@@ -17,17 +16,16 @@
 
 namespace kgroups::broker {
 
-// One topic's partitions of a member's assignment, in the order the assignment lists them.
 struct AssignedTopicPartitions {
   std::string topic;
-  std::vector<std::int32_t> partitions;
+  std::vector<std::int32_t> partitions;  // as the leader listed them
 
   bool operator==(const AssignedTopicPartitions&) const = default;
 };
 
-// The assigned partitions by topic, or nullopt if `assignment` is not an assignment this
-// reader understands (too short, a negative count or length, a count larger than the bytes
-// hold). Empty bytes are an empty assignment (a member the leader gave nothing).
+// The assigned partitions by topic, in the order the bytes list them; empty for empty bytes
+// (no assignment yet); nullopt if `assignment` is not one this reader understands (too
+// short, a negative count or length, a count larger than the bytes hold).
 std::optional<std::vector<AssignedTopicPartitions>> consumer_assignment_partitions(
     std::span<const std::uint8_t> assignment);
 

@@ -3,52 +3,43 @@
 
 #include <gtest/gtest.h>
 
-#include "broker/coordinator/coordinator_test_harness.h"
+#include <vector>
 
 namespace kgroups::broker {
 namespace {
 
+// ConsumerProtocolAssignment v1: orders [0, 2], audit [1], 3 bytes of user data.
+const std::vector<std::uint8_t> kAssignment = {
+    0, 1,                                                                    // version
+    0, 0, 0,   2,                                                            // two topics
+    0, 6, 'o', 'r', 'd', 'e', 'r', 's', 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2,  // orders: 0, 2
+    0, 5, 'a', 'u', 'd', 'i', 't', 0,   0, 0, 1, 0, 0, 0, 1,                 // audit: 1
+    0, 0, 0,   3,   'x', 'y', 'z'};                                          // user data
+
 TEST(ConsumerProtocolAssignment, ReadsTopicsAndPartitionsInOrder) {
-  const std::vector<std::uint8_t> bytes =
-      consumer_assignment_bytes({{"orders", {2, 0}}, {"payments", {}}, {"audit", {7}}});
-  EXPECT_EQ(
-      consumer_assignment_partitions(bytes),
-      (std::vector<AssignedTopicPartitions>{{"orders", {2, 0}}, {"payments", {}}, {"audit", {7}}}));
+  const auto topics = consumer_assignment_partitions(kAssignment);
+  ASSERT_TRUE(topics.has_value());
+  const std::vector<AssignedTopicPartitions> expected = {{"orders", {0, 2}}, {"audit", {1}}};
+  EXPECT_EQ(*topics, expected);
 }
 
-TEST(ConsumerProtocolAssignment, EmptyBytesAreAnEmptyAssignment) {
-  const auto partitions = consumer_assignment_partitions({});
-  ASSERT_TRUE(partitions.has_value());
-  EXPECT_TRUE(partitions->empty());
+TEST(ConsumerProtocolAssignment, EmptyBytesAreNoAssignment) {
+  const auto topics = consumer_assignment_partitions({});
+  ASSERT_TRUE(topics.has_value());
+  EXPECT_TRUE(topics->empty());
 }
 
-TEST(ConsumerProtocolAssignment, EveryTruncationIsRefused) {
-  const std::vector<std::uint8_t> bytes = consumer_assignment_bytes({{"orders", {0, 1, 2}}});
-  // Everything up to the partitions' end is needed; the user data is not read.
-  const std::size_t needed = bytes.size() - 4;
-  for (std::size_t cut = 1; cut < needed; ++cut) {
-    EXPECT_FALSE(consumer_assignment_partitions({bytes.data(), cut}).has_value()) << cut;
+TEST(ConsumerProtocolAssignment, TruncatedOrInflatedBytesAreNotUnderstood) {
+  for (std::size_t cut = 1; cut < 34; ++cut) {
+    const std::vector<std::uint8_t> truncated(kAssignment.begin(), kAssignment.begin() + cut);
+    EXPECT_FALSE(consumer_assignment_partitions(truncated).has_value()) << "cut at " << cut;
   }
-  EXPECT_TRUE(consumer_assignment_partitions({bytes.data(), needed}).has_value());
-}
-
-TEST(ConsumerProtocolAssignment, NegativeOrOversizedCountsAreRefused) {
-  // version 0, topic count -1
-  EXPECT_FALSE(
-      consumer_assignment_partitions(std::vector<std::uint8_t>{0, 0, 0xFF, 0xFF, 0xFF, 0xFF})
-          .has_value());
-  // version 0, 1000 topics in 6 bytes
-  EXPECT_FALSE(
-      consumer_assignment_partitions(std::vector<std::uint8_t>{0, 0, 0, 0, 0x03, 0xE8, 0, 0, 0, 0})
-          .has_value());
-  // one topic "a" with a partition count of 2^30 and no partitions
-  EXPECT_FALSE(consumer_assignment_partitions(
-                   std::vector<std::uint8_t>{0, 0, 0, 0, 0, 1, 0, 1, 'a', 0x40, 0, 0, 0})
-                   .has_value());
-}
-
-TEST(ConsumerProtocolAssignment, NonConsumerBytesAreRefused) {
-  EXPECT_FALSE(consumer_assignment_partitions(bytes("assignment-of-a-connect-worker")).has_value());
+  std::vector<std::uint8_t> inflated = kAssignment;
+  inflated[5] = 200;  // 200 topics in a few bytes
+  EXPECT_FALSE(consumer_assignment_partitions(inflated).has_value());
+  std::vector<std::uint8_t> negative = kAssignment;
+  negative[2] = 0xff;  // a negative topic count
+  EXPECT_FALSE(consumer_assignment_partitions(negative).has_value());
 }
 
 }  // namespace

@@ -59,6 +59,10 @@ asio::awaitable<Reply> handle_fetch(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
   const auto response = co_await ctx.broker.fetches().fetch(*request, ctx.version());
   if (!response) co_return ctx.close_because("connection closing during a long-polling fetch");
+  ctx.count_error(response->error_code);
+  for (const auto& topic : response->responses) {
+    for (const auto& partition : topic.partitions) ctx.count_error(partition.error_code);
+  }
   response->encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -46,6 +46,11 @@ asio::awaitable<Reply> handle_produce(RequestContext& ctx) {
   const auto request = protocol::ProduceRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   const ProduceOutcome outcome = ctx.broker.producer().produce(*request, ctx.peer);
+  if (outcome.first_error != protocol::ErrorCode::kNone) {
+    for (const auto& topic : outcome.response.responses) {
+      for (const auto& partition : topic.partition_responses) ctx.count_error(partition.error_code);
+    }
+  }
   if (request->acks == 0) {
     if (outcome.first_error != protocol::ErrorCode::kNone) {
       co_return ctx.close_because("acks=0 produce failed with " +
