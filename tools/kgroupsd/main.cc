@@ -23,8 +23,6 @@
 #include "broker/broker.h"
 #include "broker/broker_config.h"
 #include "broker/http/http_router.h"
-#include "broker/http/event_routes.h"
-#include "broker/http/fault_routes.h"
 #include "broker/http/http_routes.h"
 #include "broker/http/http_server.h"
 #include "broker/limit_table.h"
@@ -198,9 +196,7 @@ int run_kgroupsd(int argc, char** argv) {
     kgroups::broker::http::HttpRouter http_router;
     std::optional<kgroups::broker::http::HttpServer> http_server;
     if (!http.empty()) {
-      kgroups::broker::http::build_http_routes(http_router, broker);
-      kgroups::broker::http::add_fault_routes(http_router, broker);
-      kgroups::broker::http::add_event_routes(http_router, broker, io.get_executor());
+      kgroups::broker::http::build_http_routes(http_router, broker, io.get_executor());
       kgroups::broker::http::HttpServerLimits limits;
       limits.max_connections = static_cast<std::size_t>(config.http_max_connections);
       limits.parser.max_head_bytes = static_cast<std::size_t>(config.http_max_head_bytes);

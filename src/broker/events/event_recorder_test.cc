@@ -52,6 +52,18 @@ TEST(EventRecorder, TopicsCreatedAndDeletedAreEvents) {
   EXPECT_EQ(broker.events().last_id(), 4U);
 }
 
+TEST(EventRecorder, TheBrokersLogKeepsMaxEventsWithinMaxEventBytes) {
+  BrokerConfig config;
+  config.max_events = 2;
+  config.max_event_bytes = 4096;
+  config.seed_topics = {{"a", 1}, {"b", 1}, {"c", 1}};
+  Broker broker(config, kMachineBytes);
+  EXPECT_EQ(broker.events().limits().max_events, 2U);
+  EXPECT_EQ(broker.events().limits().max_bytes, 4096U);
+  ASSERT_EQ(broker.events().size(), 2U);
+  EXPECT_EQ(broker.events().since(0).front()->id, 2U);
+}
+
 TEST(EventRecorder, AClassicGroupsRebalanceAndCommitAreEventsWithTheirPayloads) {
   BrokerConfig config;
   config.initial_rebalance_delay_ms = 0;

@@ -5,12 +5,15 @@
 // Not thread-safe: build the router before the server starts.
 #pragma once
 
+#include <asio/any_io_executor.hpp>
+
 #include "broker/broker.h"
 #include "broker/http/http_router.h"
 
 namespace kgroups::broker::http {
 
-// Adds every area's routes to `router`; `broker` must outlive it.
-void build_http_routes(HttpRouter& router, Broker& broker);
+// Adds every area's routes to `router`; `broker` must outlive it. `executor` is the broker's
+// io_context's (the event streams' keep-alive timers run on it).
+void build_http_routes(HttpRouter& router, Broker& broker, const asio::any_io_executor& executor);
 
 }  // namespace kgroups::broker::http

@@ -115,6 +115,7 @@ json endpoint_list() {
       {"GET /v1/groups", "every group (both protocols), summary"},
       {"GET /v1/groups/{id}", "one group in full, with offsets and lag"},
       {"GET /v1/events", "server-sent events: what happens to groups and topics"},
+      {"GET /v1/events/log", "the kept events as one JSON array"},
       {"GET /v1/faults", "the faults armed now"},
       {"POST /v1/faults", "arm a fault"},
       {"DELETE /v1/faults/{id}", "disarm one fault"},

@@ -4,6 +4,8 @@
 // assignments, committed offsets and lag), the manual clock, and /metrics.
 #include <gtest/gtest.h>
 
+#include <asio/io_context.hpp>
+
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -41,7 +43,7 @@ std::vector<std::uint8_t> consumer_assignment(const std::string& topic,
 class RoutesTest : public ::testing::Test {
  protected:
   explicit RoutesTest(bool manual_clock = true) : broker_(config(manual_clock), kMachineBytes) {
-    build_http_routes(router_, broker_);
+    build_http_routes(router_, broker_, io_.get_executor());
   }
 
   static BrokerConfig config(bool manual_clock) {
@@ -108,6 +110,7 @@ class RoutesTest : public ::testing::Test {
     return joined->member_id;
   }
 
+  asio::io_context io_;  // the event streams' keep-alive timers (none run in these tests)
   Broker broker_;
   HttpRouter router_;
 };
