@@ -198,14 +198,14 @@ json fault_to_json(const Fault& fault) {
   if (fault.coordinator != CoordinatorFault::kNone) {
     out["coordinator"] =
         fault.coordinator == CoordinatorFault::kUnavailable ? "unavailable" : "moved";
-    out["error"] = protocol::error_name(fault.answered_error());
+    out["error"] = std::string(protocol::error_name(fault.answered_error()));
   } else {
-    out["api"] = protocol::api_name(fault.api);
+    out["api"] = std::string(protocol::api_name(fault.api));
     out["api_key"] = static_cast<int>(fault.api);
     switch (fault.action) {
       case FaultAction::kError:
         out["error"] = protocol::is_known_error_code(static_cast<std::int16_t>(fault.error))
-                           ? json(protocol::error_name(fault.error))
+                           ? json(std::string(protocol::error_name(fault.error)))
                            : json(static_cast<int>(fault.error));
         out["error_code"] = static_cast<int>(fault.error);
         break;
