@@ -12,7 +12,8 @@ TEST(ApiKeyFromName, FindsEveryListedKeyByItsKafkaName) {
   EXPECT_EQ(api_key_from_name("ConsumerGroupDescribe"), ApiKey::kConsumerGroupDescribe);
   for (int number = 0; number < 100; ++number) {
     const auto key = static_cast<ApiKey>(number);
-    if (api_name(key) != "Unknown") EXPECT_EQ(api_key_from_name(api_name(key)), key);
+    if (api_name(key) == "Unknown") continue;
+    EXPECT_EQ(api_key_from_name(api_name(key)), key);
   }
 }
 
