@@ -7,7 +7,7 @@ namespace {
 using protocol::ApiKey;
 
 struct ErrorFaultApi {
-  ApiKey key;
+  ApiKey key = ApiKey::kProduce;
   ErrorFaultFilters filters;
 };
 

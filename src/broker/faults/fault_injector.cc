@@ -78,7 +78,7 @@ PartitionFaults FaultInjector::partition_faults(ApiKey api, std::string_view gro
            fault.action == FaultAction::kError;
   });
   if (!any) return {};
-  return PartitionFaults(*this, api, group);
+  return {*this, api, group};
 }
 
 const Fault* FaultInjector::find_partition_fault(ApiKey api, std::string_view group,

@@ -74,8 +74,9 @@ class FaultInjector {
 
   // The error fault of `api` that the first matches `topic`, `partition` and `group`, or
   // nullptr.
-  const Fault* find_partition_fault(protocol::ApiKey api, std::string_view group,
-                                    std::string_view topic, std::int32_t partition) const;
+  [[nodiscard]] const Fault* find_partition_fault(protocol::ApiKey api, std::string_view group,
+                                                  std::string_view topic,
+                                                  std::int32_t partition) const;
   // One request of `api` used the fault at `index`: counts it, and disarms the fault when its
   // count is used up.
   void use(std::size_t index, protocol::ApiKey api);

@@ -57,7 +57,7 @@ ApiKey parse_api(const json& value) {
       key = static_cast<ApiKey>(number);
     }
   } else {
-    refuse("\"api\" must be an API name such as \"Produce\" or a key number");
+    refuse(R"("api" must be an API name such as "Produce" or a key number)");
   }
   if (!key || find_api(*key) == nullptr) {
     refuse("\"api\": kgroupsd serves no API " + given +
@@ -72,7 +72,7 @@ ErrorCode parse_error(const json& value) {
     const std::string name = value.get<std::string>();
     const std::optional<ErrorCode> code = protocol::error_code_from_name(name);
     if (!code) {
-      refuse("\"error\": unknown Kafka error name \"" + name +
+      refuse(R"("error": unknown Kafka error name ")" + name +
              "\"; give a name as in Kafka's protocol guide (e.g. \"NOT_LEADER_OR_FOLLOWER\", "
              "\"COORDINATOR_NOT_AVAILABLE\") or the error's code number");
     }
@@ -87,7 +87,7 @@ ErrorCode parse_error(const json& value) {
     }
     return static_cast<ErrorCode>(number);
   }
-  refuse("\"error\" must be a Kafka error name such as \"NOT_LEADER_OR_FOLLOWER\" or a code");
+  refuse(R"("error" must be a Kafka error name such as "NOT_LEADER_OR_FOLLOWER" or a code)");
 }
 
 void parse_filters(const json& body, Fault& fault) {
@@ -102,8 +102,8 @@ void parse_filters(const json& body, Fault& fault) {
 void parse_coordinator(const json& body, Fault& fault) {
   for (const char* field : {"api", "error", "latency_ms", "close", "topic", "partition"}) {
     if (body.contains(field)) {
-      refuse(std::string("a \"coordinator\" fault takes \"count\" and \"group\" only, not \"") +
-             field + "\"");
+      refuse(std::string(R"(a "coordinator" fault takes "count" and "group" only, not ")") + field +
+             "\"");
     }
   }
   const json& value = body.at("coordinator");
@@ -113,7 +113,7 @@ void parse_coordinator(const json& body, Fault& fault) {
   } else if (kind == "moved") {
     fault.coordinator = CoordinatorFault::kMoved;
   } else {
-    refuse("\"coordinator\" must be \"unavailable\" or \"moved\"");
+    refuse(R"("coordinator" must be "unavailable" or "moved")");
   }
   fault.action = FaultAction::kError;
   fault.error = fault.answered_error();
@@ -130,7 +130,7 @@ void parse_api_fault(const json& body, Fault& fault) {
                       static_cast<int>(body.contains("latency_ms")) +
                       static_cast<int>(body.contains("close"));
   if (actions != 1) {
-    refuse("a fault takes exactly one of \"error\", \"latency_ms\" and \"close\"");
+    refuse(R"(a fault takes exactly one of "error", "latency_ms" and "close")");
   }
   const std::string api_name(protocol::api_name(fault.api));
   if (body.contains("error")) {
@@ -142,7 +142,7 @@ void parse_api_fault(const json& body, Fault& fault) {
     fault.action = FaultAction::kError;
     fault.error = parse_error(body.at("error"));
     if (!filters->topic_partition && (fault.topic || fault.partition)) {
-      refuse(api_name + " errors take no \"topic\" or \"partition\" filter");
+      refuse(api_name + R"( errors take no "topic" or "partition" filter)");
     }
     if (!filters->group && fault.group) refuse(api_name + " errors take no \"group\" filter");
   } else {
@@ -198,14 +198,14 @@ json fault_to_json(const Fault& fault) {
   if (fault.coordinator != CoordinatorFault::kNone) {
     out["coordinator"] =
         fault.coordinator == CoordinatorFault::kUnavailable ? "unavailable" : "moved";
-    out["error"] = protocol::error_name(fault.answered_error());
+    out["error"] = std::string(protocol::error_name(fault.answered_error()));
   } else {
-    out["api"] = protocol::api_name(fault.api);
+    out["api"] = std::string(protocol::api_name(fault.api));
     out["api_key"] = static_cast<int>(fault.api);
     switch (fault.action) {
       case FaultAction::kError:
         out["error"] = protocol::is_known_error_code(static_cast<std::int16_t>(fault.error))
-                           ? json(protocol::error_name(fault.error))
+                           ? json(std::string(protocol::error_name(fault.error)))
                            : json(static_cast<int>(fault.error));
         out["error_code"] = static_cast<int>(fault.error);
         break;
