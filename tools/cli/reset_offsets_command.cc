@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// `kgroups groups reset-offsets GROUP --to-earliest|--to-latest|--to-offset N [--topic T]
+// [--execute]`: prints the plan, and commits it with --execute. As Kafka's tool does, it
+// refuses a group that has members, since they would overwrite the reset at their next commit.
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <set>
+#include <stdexcept>
+
+#include "command_options.h"
+#include "groups_command.h"
+#include "kafka_client/admin_client.h"
+#include "offset_reset_plan.h"
+#include "text_table.h"
+
+namespace kgroups::cli {
+namespace {
+
+struct ResetOptions {
+  CommandOptions connection;
+  std::string group_id;
+  bool to_earliest = false;
+  bool to_latest = false;
+  std::optional<std::int64_t> to_offset;
+  std::vector<std::string> topics;
+  bool execute = false;
+};
+
+ResetTarget target_of(const ResetOptions& options) {
+  if (options.to_latest) return ResetTarget{ResetTarget::Kind::kLatest, 0};
+  if (options.to_offset) return ResetTarget{ResetTarget::Kind::kOffset, *options.to_offset};
+  return ResetTarget{ResetTarget::Kind::kEarliest, 0};
+}
+
+// The partitions to reset: every partition of the --topic topics, or else every partition
+// the group has committed offsets for.
+std::vector<TopicPartition> chosen_partitions(AdminClient& client, const ResetOptions& options,
+                                              const PartitionOffsets& committed) {
+  std::vector<TopicPartition> partitions;
+  if (options.topics.empty()) {
+    for (const auto& [partition, offset] : committed) partitions.push_back(partition);
+    if (partitions.empty()) {
+      throw std::runtime_error("group '" + options.group_id +
+                               "' has no committed offsets; name the topics to reset with "
+                               "--topic");
+    }
+    return partitions;
+  }
+  const std::set<std::string> unique(options.topics.begin(), options.topics.end());
+  const ClusterMetadata cluster =
+      client.metadata(std::vector<std::string>(unique.begin(), unique.end()));
+  for (const TopicMetadata& topic : cluster.topics) {
+    if (topic.error == protocol::ErrorCode::kUnknownTopicOrPartition) {
+      throw std::runtime_error("topic '" + topic.name + "' does not exist");
+    }
+    if (topic.error != protocol::ErrorCode::kNone) {
+      throw KafkaClientError("cannot read the metadata of topic '" + topic.name +
+                             "': " + describe_error(topic.error));
+    }
+    for (const PartitionMetadata& partition : topic.partitions) {
+      partitions.push_back(TopicPartition{topic.name, partition.partition});
+    }
+  }
+  return partitions;
+}
+
+int run_reset(const ResetOptions& options, std::ostream& out) {
+  AdminClient client(options.connection.bootstrap(), options.connection.deadline());
+  const GroupDescription group = client.describe_group(options.group_id);
+  if (group.state != "Empty" && group.state != "Dead") {
+    throw std::runtime_error(
+        "cannot reset the offsets of group '" + options.group_id + "': it has " +
+        std::to_string(group.members.size()) + " active member" +
+        (group.members.size() == 1 ? "" : "s") + " (state " + group.state +
+        "); stop its consumers first, as they would commit over the reset");
+  }
+  const PartitionOffsets committed = client.committed_offsets(options.group_id);
+  const std::vector<TopicPartition> partitions = chosen_partitions(client, options, committed);
+  const PartitionOffsets earliest = client.list_offsets(partitions, OffsetSpec::kEarliest);
+  const PartitionOffsets latest = client.list_offsets(partitions, OffsetSpec::kLatest);
+  const std::vector<PlannedReset> plan =
+      plan_offset_reset(partitions, committed, earliest, latest, target_of(options));
+  if (options.execute) {
+    PartitionOffsets offsets;
+    for (const PlannedReset& reset : plan) offsets[reset.partition] = reset.new_offset;
+    client.commit_offsets(options.group_id, offsets);
+  }
+
+  if (options.connection.json) {
+    nlohmann::json planned = nlohmann::json::array();
+    for (const PlannedReset& reset : plan) {
+      planned.push_back({{"topic", reset.partition.topic},
+                         {"partition", reset.partition.partition},
+                         {"current_offset", reset.current_offset
+                                                ? nlohmann::json(*reset.current_offset)
+                                                : nlohmann::json(nullptr)},
+                         {"new_offset", reset.new_offset}});
+    }
+    out << nlohmann::json{{"group_id", options.group_id},
+                          {"executed", options.execute},
+                          {"partitions", planned}}
+               .dump(2)
+        << "\n";
+    return 0;
+  }
+  TextTable table({"GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "NEW-OFFSET"});
+  for (const PlannedReset& reset : plan) {
+    table.add_row({options.group_id, reset.partition.topic,
+                   std::to_string(reset.partition.partition), cell(reset.current_offset),
+                   std::to_string(reset.new_offset)});
+  }
+  out << table.render();
+  if (!options.execute) {
+    out << "\nDry run: nothing was committed. Add --execute to commit these offsets.\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_reset_offsets_command(CLI::App& groups, CommandAction& action) {
+  auto options = std::make_shared<ResetOptions>();
+  CLI::App* reset = groups.add_subcommand(
+      "reset-offsets",
+      "move a group's committed offsets (a dry run that prints the plan unless --execute); "
+      "the group must have no active members");
+  reset->add_option("GROUP", options->group_id, "the group id")->required();
+  CLI::Option* earliest =
+      reset->add_flag("--to-earliest", options->to_earliest, "each partition's log start");
+  CLI::Option* latest =
+      reset->add_flag("--to-latest", options->to_latest, "each partition's end offset");
+  CLI::Option* offset = reset->add_option(
+      "--to-offset", options->to_offset,
+      "this offset (moved to the nearer end when outside a partition's range)")
+      ->check(CLI::NonNegativeNumber);
+  earliest->excludes(latest)->excludes(offset);
+  latest->excludes(offset);
+  reset->add_option("--topic", options->topics,
+                    "reset every partition of this topic (repeatable); default: every "
+                    "partition the group has committed");
+  reset->add_flag("--execute", options->execute, "commit the plan (default: dry run)");
+  add_command_options(*reset, options->connection);
+  reset->callback([&action, options] {
+    if (!options->to_earliest && !options->to_latest && !options->to_offset) {
+      throw CLI::RequiredError("one of --to-earliest, --to-latest or --to-offset");
+    }
+    action = [options](std::ostream& out) { return run_reset(*options, out); };
+  });
+}
+
+}  // namespace kgroups::cli
