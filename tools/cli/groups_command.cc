@@ -14,8 +14,8 @@
 namespace kgroups::cli {
 namespace {
 
-nlohmann::json optional_json(const std::optional<std::int64_t>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+nlohmann::ordered_json optional_json(const std::optional<std::int64_t>& value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
 }
 
 std::string assignment_text(const std::optional<std::vector<AssignedTopic>>& assignment) {
@@ -35,14 +35,14 @@ int run_list(const CommandOptions& options, std::ostream& out) {
   AdminClient client(options.bootstrap(), options.deadline());
   const std::vector<GroupListing> groups = client.list_groups();
   if (options.json) {
-    nlohmann::json listed = nlohmann::json::array();
+    nlohmann::ordered_json listed = nlohmann::ordered_json::array();
     for (const GroupListing& group : groups) {
       listed.push_back({{"group_id", group.group_id},
                         {"protocol_type", group.protocol_type},
-                        {"state", group.state.empty() ? nlohmann::json(nullptr)
-                                                      : nlohmann::json(group.state)}});
+                        {"state", group.state.empty() ? nlohmann::ordered_json(nullptr)
+                                                      : nlohmann::ordered_json(group.state)}});
     }
-    out << nlohmann::json{{"groups", listed}}.dump(2) << "\n";
+    out << nlohmann::ordered_json{{"groups", listed}}.dump(2) << "\n";
     return 0;
   }
   TextTable table({"GROUP", "STATE", "PROTOCOL-TYPE"});
@@ -70,24 +70,24 @@ int run_describe(const CommandOptions& options, const std::string& group_id, std
   for (const GroupLagRow& row : rows) total_lag += row.lag.value_or(0);
 
   if (options.json) {
-    nlohmann::json members = nlohmann::json::array();
+    nlohmann::ordered_json members = nlohmann::ordered_json::array();
     for (const GroupMemberDescription& member : group.members) {
-      nlohmann::json assignment = nullptr;
+      nlohmann::ordered_json assignment = nullptr;
       if (member.assignment) {
-        assignment = nlohmann::json::array();
+        assignment = nlohmann::ordered_json::array();
         for (const AssignedTopic& topic : *member.assignment) {
           assignment.push_back({{"topic", topic.topic}, {"partitions", topic.partitions}});
         }
       }
       members.push_back({{"member_id", member.member_id},
                          {"group_instance_id", member.group_instance_id
-                                                   ? nlohmann::json(*member.group_instance_id)
-                                                   : nlohmann::json(nullptr)},
+                                                   ? nlohmann::ordered_json(*member.group_instance_id)
+                                                   : nlohmann::ordered_json(nullptr)},
                          {"client_id", member.client_id},
                          {"host", member.host},
                          {"assignment", assignment}});
     }
-    nlohmann::json partitions = nlohmann::json::array();
+    nlohmann::ordered_json partitions = nlohmann::ordered_json::array();
     for (const GroupLagRow& row : rows) {
       partitions.push_back(
           {{"topic", row.partition.topic},
@@ -95,10 +95,10 @@ int run_describe(const CommandOptions& options, const std::string& group_id, std
            {"committed_offset", optional_json(row.committed_offset)},
            {"end_offset", optional_json(row.end_offset)},
            {"lag", optional_json(row.lag)},
-           {"member_id", row.member_id.empty() ? nlohmann::json(nullptr)
-                                               : nlohmann::json(row.member_id)}});
+           {"member_id", row.member_id.empty() ? nlohmann::ordered_json(nullptr)
+                                               : nlohmann::ordered_json(row.member_id)}});
     }
-    out << nlohmann::json{{"group_id", group_id},
+    out << nlohmann::ordered_json{{"group_id", group_id},
                           {"state", group.state},
                           {"protocol_type", group.protocol_type},
                           {"protocol", group.protocol},

@@ -89,16 +89,16 @@ int run_reset(const ResetOptions& options, std::ostream& out) {
   }
 
   if (options.connection.json) {
-    nlohmann::json planned = nlohmann::json::array();
+    nlohmann::ordered_json planned = nlohmann::ordered_json::array();
     for (const PlannedReset& reset : plan) {
       planned.push_back({{"topic", reset.partition.topic},
                          {"partition", reset.partition.partition},
                          {"current_offset", reset.current_offset
-                                                ? nlohmann::json(*reset.current_offset)
-                                                : nlohmann::json(nullptr)},
+                                                ? nlohmann::ordered_json(*reset.current_offset)
+                                                : nlohmann::ordered_json(nullptr)},
                          {"new_offset", reset.new_offset}});
     }
-    out << nlohmann::json{{"group_id", options.group_id},
+    out << nlohmann::ordered_json{{"group_id", options.group_id},
                           {"executed", options.execute},
                           {"partitions", planned}}
                .dump(2)

@@ -17,13 +17,13 @@ int run_list(const CommandOptions& options, std::ostream& out) {
   AdminClient client(options.bootstrap(), options.deadline());
   const ClusterMetadata cluster = client.metadata(std::nullopt);
   if (options.json) {
-    nlohmann::json topics = nlohmann::json::array();
+    nlohmann::ordered_json topics = nlohmann::ordered_json::array();
     for (const TopicMetadata& topic : cluster.topics) {
       topics.push_back({{"name", topic.name},
                         {"partitions", topic.partitions.size()},
                         {"internal", topic.is_internal}});
     }
-    out << nlohmann::json{{"topics", topics}}.dump(2) << "\n";
+    out << nlohmann::ordered_json{{"topics", topics}}.dump(2) << "\n";
     return 0;
   }
   TextTable table({"TOPIC", "PARTITIONS"});
@@ -55,7 +55,7 @@ int run_describe(const CommandOptions& options, const std::string& name, std::os
   const PartitionOffsets end = client.list_offsets(partitions, OffsetSpec::kLatest);
 
   if (options.json) {
-    nlohmann::json described = nlohmann::json::array();
+    nlohmann::ordered_json described = nlohmann::ordered_json::array();
     for (const PartitionMetadata& partition : topic.partitions) {
       const TopicPartition key{name, partition.partition};
       described.push_back({{"partition", partition.partition},
@@ -63,7 +63,7 @@ int run_describe(const CommandOptions& options, const std::string& name, std::os
                            {"log_start_offset", start.at(key)},
                            {"end_offset", end.at(key)}});
     }
-    out << nlohmann::json{{"name", name},
+    out << nlohmann::ordered_json{{"name", name},
                           {"internal", topic.is_internal},
                           {"partitions", described}}
                .dump(2)
