@@ -10,9 +10,9 @@ void add_command_options(CLI::App& command, CommandOptions& options) {
       ->capture_default_str()
       ->check(
           [](const std::string& text) -> std::string {
-            return parse_broker_address(text) ? ""
-                                              : "'" + text +
-                                                    "' is not HOST:PORT with a port in 1-65535";
+            return parse_broker_address(text)
+                       ? ""
+                       : "'" + text + "' is not HOST:PORT with a port in 1-65535";
           },
           "HOST:PORT");
   command.add_flag("--json", options.json, "print JSON instead of a table");

@@ -8,8 +8,8 @@ namespace {
 
 GroupDescription group_with_member_owning(const std::vector<AssignedTopic>& assignment) {
   GroupDescription group{"g", "Stable", "consumer", "range", {}};
-  group.members.push_back(GroupMemberDescription{"m-1", std::nullopt, "client-1", "/127.0.0.1",
-                                                 assignment});
+  group.members.push_back(
+      GroupMemberDescription{"m-1", std::nullopt, "client-1", "/127.0.0.1", assignment});
   return group;
 }
 
@@ -37,8 +37,7 @@ TEST(GroupLag, AnAssignedPartitionWithoutACommitHasNoLag) {
 
 TEST(GroupLag, ACommittedPartitionNoMemberOwnsHasNoMember) {
   const GroupDescription group{"g", "Empty", "consumer", "", {}};
-  const std::vector<GroupLagRow> rows =
-      group_lag_rows(group, {{{"u", 0}, 1}}, {{{"u", 0}, 4}});
+  const std::vector<GroupLagRow> rows = group_lag_rows(group, {{{"u", 0}, 1}}, {{{"u", 0}, 4}});
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].lag, 3);
   EXPECT_TRUE(rows[0].member_id.empty());

@@ -79,13 +79,14 @@ int run_describe(const CommandOptions& options, const std::string& group_id, std
           assignment.push_back({{"topic", topic.topic}, {"partitions", topic.partitions}});
         }
       }
-      members.push_back({{"member_id", member.member_id},
-                         {"group_instance_id", member.group_instance_id
-                                                   ? nlohmann::ordered_json(*member.group_instance_id)
-                                                   : nlohmann::ordered_json(nullptr)},
-                         {"client_id", member.client_id},
-                         {"host", member.host},
-                         {"assignment", assignment}});
+      members.push_back(
+          {{"member_id", member.member_id},
+           {"group_instance_id", member.group_instance_id
+                                     ? nlohmann::ordered_json(*member.group_instance_id)
+                                     : nlohmann::ordered_json(nullptr)},
+           {"client_id", member.client_id},
+           {"host", member.host},
+           {"assignment", assignment}});
     }
     nlohmann::ordered_json partitions = nlohmann::ordered_json::array();
     for (const GroupLagRow& row : rows) {
@@ -99,12 +100,12 @@ int run_describe(const CommandOptions& options, const std::string& group_id, std
                                                : nlohmann::ordered_json(row.member_id)}});
     }
     out << nlohmann::ordered_json{{"group_id", group_id},
-                          {"state", group.state},
-                          {"protocol_type", group.protocol_type},
-                          {"protocol", group.protocol},
-                          {"members", members},
-                          {"partitions", partitions},
-                          {"total_lag", total_lag}}
+                                  {"state", group.state},
+                                  {"protocol_type", group.protocol_type},
+                                  {"protocol", group.protocol},
+                                  {"members", members},
+                                  {"partitions", partitions},
+                                  {"total_lag", total_lag}}
                .dump(2)
         << "\n";
     return 0;
@@ -120,18 +121,17 @@ int run_describe(const CommandOptions& options, const std::string& group_id, std
   TextTable partitions({"TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG",
                         "CONSUMER-ID", "HOST", "CLIENT-ID"});
   for (const GroupLagRow& row : rows) {
-    partitions.add_row({row.partition.topic, std::to_string(row.partition.partition),
-                        cell(row.committed_offset), cell(row.end_offset), cell(row.lag),
-                        row.member_id.empty() ? "-" : row.member_id,
-                        row.host.empty() ? "-" : row.host,
-                        row.client_id.empty() ? "-" : row.client_id});
+    partitions.add_row(
+        {row.partition.topic, std::to_string(row.partition.partition), cell(row.committed_offset),
+         cell(row.end_offset), cell(row.lag), row.member_id.empty() ? "-" : row.member_id,
+         row.host.empty() ? "-" : row.host, row.client_id.empty() ? "-" : row.client_id});
   }
   out << partitions.render();
   if (!group.members.empty()) {
     TextTable members({"MEMBER-ID", "INSTANCE-ID", "CLIENT-ID", "HOST", "ASSIGNMENT"});
     for (const GroupMemberDescription& member : group.members) {
-      members.add_row({member.member_id, member.group_instance_id.value_or("-"),
-                       member.client_id, member.host, assignment_text(member.assignment)});
+      members.add_row({member.member_id, member.group_instance_id.value_or("-"), member.client_id,
+                       member.host, assignment_text(member.assignment)});
     }
     out << "\n" << members.render();
   }

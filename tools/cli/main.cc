@@ -29,7 +29,8 @@ std::string unknown_command(CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
     if (word.starts_with("-")) continue;
-    const std::vector<CLI::App*> children = current->get_subcommands([](CLI::App*) { return true; });
+    const std::vector<CLI::App*> children =
+        current->get_subcommands([](CLI::App*) { return true; });
     if (children.empty()) break;  // a leaf: the rest are its arguments
     const auto named = std::find_if(children.begin(), children.end(),
                                     [&](CLI::App* child) { return child->check_name(word); });

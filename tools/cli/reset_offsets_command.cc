@@ -70,11 +70,11 @@ int run_reset(const ResetOptions& options, std::ostream& out) {
   AdminClient client(options.connection.bootstrap(), options.connection.deadline());
   const GroupDescription group = client.describe_group(options.group_id);
   if (group.state != "Empty" && group.state != "Dead") {
-    throw std::runtime_error(
-        "cannot reset the offsets of group '" + options.group_id + "': it has " +
-        std::to_string(group.members.size()) + " active member" +
-        (group.members.size() == 1 ? "" : "s") + " (state " + group.state +
-        "); stop its consumers first, as they would commit over the reset");
+    throw std::runtime_error("cannot reset the offsets of group '" + options.group_id +
+                             "': it has " + std::to_string(group.members.size()) +
+                             " active member" + (group.members.size() == 1 ? "" : "s") +
+                             " (state " + group.state +
+                             "); stop its consumers first, as they would commit over the reset");
   }
   const PartitionOffsets committed = client.committed_offsets(options.group_id);
   const std::vector<TopicPartition> partitions = chosen_partitions(client, options, committed);
@@ -91,16 +91,16 @@ int run_reset(const ResetOptions& options, std::ostream& out) {
   if (options.connection.json) {
     nlohmann::ordered_json planned = nlohmann::ordered_json::array();
     for (const PlannedReset& reset : plan) {
-      planned.push_back({{"topic", reset.partition.topic},
-                         {"partition", reset.partition.partition},
-                         {"current_offset", reset.current_offset
-                                                ? nlohmann::ordered_json(*reset.current_offset)
-                                                : nlohmann::ordered_json(nullptr)},
-                         {"new_offset", reset.new_offset}});
+      planned.push_back(
+          {{"topic", reset.partition.topic},
+           {"partition", reset.partition.partition},
+           {"current_offset", reset.current_offset ? nlohmann::ordered_json(*reset.current_offset)
+                                                   : nlohmann::ordered_json(nullptr)},
+           {"new_offset", reset.new_offset}});
     }
     out << nlohmann::ordered_json{{"group_id", options.group_id},
-                          {"executed", options.execute},
-                          {"partitions", planned}}
+                                  {"executed", options.execute},
+                                  {"partitions", planned}}
                .dump(2)
         << "\n";
     return 0;
@@ -131,10 +131,11 @@ void add_reset_offsets_command(CLI::App& groups, CommandAction& action) {
       reset->add_flag("--to-earliest", options->to_earliest, "each partition's log start");
   CLI::Option* latest =
       reset->add_flag("--to-latest", options->to_latest, "each partition's end offset");
-  CLI::Option* offset = reset->add_option(
-      "--to-offset", options->to_offset,
-      "this offset (moved to the nearer end when outside a partition's range)")
-      ->check(CLI::NonNegativeNumber);
+  CLI::Option* offset =
+      reset
+          ->add_option("--to-offset", options->to_offset,
+                       "this offset (moved to the nearer end when outside a partition's range)")
+          ->check(CLI::NonNegativeNumber);
   earliest->excludes(latest)->excludes(offset);
   latest->excludes(offset);
   reset->add_option("--topic", options->topics,

@@ -64,8 +64,8 @@ int run_describe(const CommandOptions& options, const std::string& name, std::os
                            {"end_offset", end.at(key)}});
     }
     out << nlohmann::ordered_json{{"name", name},
-                          {"internal", topic.is_internal},
-                          {"partitions", described}}
+                                  {"internal", topic.is_internal},
+                                  {"partitions", described}}
                .dump(2)
         << "\n";
     return 0;

@@ -18,8 +18,8 @@ constexpr std::chrono::milliseconds kCoordinatorBackoff{100};
 }  // namespace
 
 std::string describe_error(protocol::ErrorCode error) {
-  return std::string(protocol::error_name(error)) + " (" +
-         std::to_string(static_cast<int>(error)) + ")";
+  return std::string(protocol::error_name(error)) + " (" + std::to_string(static_cast<int>(error)) +
+         ")";
 }
 
 bool is_retriable_coordinator_error(protocol::ErrorCode error) {
@@ -59,8 +59,7 @@ ClusterMetadata AdminClient::metadata(const std::optional<std::vector<std::strin
   if (!topics && bootstrap.version_for<protocol::MetadataRequest>() == 0) {
     request.topics = std::vector<protocol::MetadataRequest::Topic>{};  // v0: empty means all
   }
-  protocol::MetadataResponse response =
-      bootstrap.call<protocol::MetadataResponse>(request);
+  protocol::MetadataResponse response = bootstrap.call<protocol::MetadataResponse>(request);
   ClusterMetadata cluster;
   for (const auto& broker : response.brokers) {
     cluster.brokers[broker.node_id] =
@@ -123,9 +122,8 @@ Connection& AdminClient::coordinator_for(const std::string& group_id) {
 void AdminClient::retry_coordinator(const std::string& group_id, protocol::ErrorCode error) {
   coordinators_.erase(group_id);
   if (std::chrono::steady_clock::now() + kCoordinatorBackoff >= deadline_) {
-    throw KafkaClientError("the coordinator of group '" + group_id +
-                           "' is not available: " + describe_error(error) +
-                           " until the timeout (--timeout-ms)");
+    throw KafkaClientError("the coordinator of group '" + group_id + "' is not available: " +
+                           describe_error(error) + " until the timeout (--timeout-ms)");
   }
   std::this_thread::sleep_for(kCoordinatorBackoff);
 }

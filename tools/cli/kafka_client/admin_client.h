@@ -115,7 +115,7 @@ class AdminClient {
   Deadline deadline_;
   BrokerAddress bootstrap_;
   std::map<std::string, std::unique_ptr<Connection>> connections_;  // by address
-  std::map<std::string, BrokerAddress> coordinators_;                // by group id
+  std::map<std::string, BrokerAddress> coordinators_;               // by group id
 };
 
 // "UNKNOWN_TOPIC_OR_PARTITION (3)": how the CLI's messages name an error code.

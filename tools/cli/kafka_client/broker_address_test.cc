@@ -17,8 +17,8 @@ TEST(BrokerAddress, ParsesABracketedIpv6Host) {
 }
 
 TEST(BrokerAddress, RejectsWhatIsNotHostColonPort) {
-  for (const char* text : {"localhost", "localhost:", ":9092", "host:0", "host:65536",
-                           "host:12x", "host:-1", "::1:9092", "[]:9092"}) {
+  for (const char* text : {"localhost", "localhost:", ":9092", "host:0", "host:65536", "host:12x",
+                           "host:-1", "::1:9092", "[]:9092"}) {
     EXPECT_FALSE(parse_broker_address(text).has_value()) << text;
   }
 }

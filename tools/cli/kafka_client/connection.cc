@@ -83,8 +83,7 @@ void Connection::negotiate_versions() {
     const std::int32_t correlation_id = next_correlation_id_++;
     protocol::encode_request_frame(
         frame,
-        protocol::RequestHeader{protocol::ApiKey::kApiVersions, version, correlation_id,
-                                kClientId},
+        protocol::RequestHeader{protocol::ApiKey::kApiVersions, version, correlation_id, kClientId},
         request);
     const std::vector<std::uint8_t> body =
         exchange(frame, protocol::ApiKey::kApiVersions, version, correlation_id);
@@ -151,8 +150,8 @@ std::vector<std::uint8_t> Connection::exchange(const std::vector<std::uint8_t>& 
   const std::uint32_t size = size_reader.read_uint32();
   if (size < 4 || size > kMaxResponseBytes) {
     socket_.close();
-    throw KafkaClientError("broker " + address_.to_string() + " sent a " + api +
-                           " response of " + std::to_string(size) + " bytes");
+    throw KafkaClientError("broker " + address_.to_string() + " sent a " + api + " response of " +
+                           std::to_string(size) + " bytes");
   }
   std::vector<std::uint8_t> response(size);
   result = asio::error::would_block;

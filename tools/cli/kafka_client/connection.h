@@ -74,9 +74,8 @@ class Connection {
  private:
   // Writes `frame`, reads the response frame with `correlation_id` and returns its body,
   // after the response header.
-  std::vector<std::uint8_t> exchange(const std::vector<std::uint8_t>& frame,
-                                     protocol::ApiKey key, std::int16_t version,
-                                     std::int32_t correlation_id);
+  std::vector<std::uint8_t> exchange(const std::vector<std::uint8_t>& frame, protocol::ApiKey key,
+                                     std::int16_t version, std::int32_t correlation_id);
   void connect();
   void negotiate_versions();
   // Runs the started asynchronous operation until it completes or the deadline passes;
