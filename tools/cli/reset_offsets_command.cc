@@ -80,6 +80,13 @@ int run_reset(const ResetOptions& options, std::ostream& out) {
   const std::vector<TopicPartition> partitions = chosen_partitions(client, options, committed);
   const PartitionOffsets earliest = client.list_offsets(partitions, OffsetSpec::kEarliest);
   const PartitionOffsets latest = client.list_offsets(partitions, OffsetSpec::kLatest);
+  for (const TopicPartition& partition : partitions) {
+    if (!earliest.contains(partition) || !latest.contains(partition)) {
+      throw std::runtime_error("group '" + options.group_id + "' has an offset for " +
+                               partition.topic + "-" + std::to_string(partition.partition) +
+                               ", which does not exist; name the topics to reset with --topic");
+    }
+  }
   const std::vector<PlannedReset> plan =
       plan_offset_reset(partitions, committed, earliest, latest, target_of(options));
   if (options.execute) {

@@ -53,6 +53,15 @@ int run_describe(const CommandOptions& options, const std::string& name, std::os
   }
   const PartitionOffsets start = client.list_offsets(partitions, OffsetSpec::kEarliest);
   const PartitionOffsets end = client.list_offsets(partitions, OffsetSpec::kLatest);
+  // A partition deleted between the two calls has no offsets: null, or "-" in the table.
+  const auto offset_of = [](const PartitionOffsets& offsets,
+                            const TopicPartition& key) -> std::optional<std::int64_t> {
+    const auto found = offsets.find(key);
+    return found == offsets.end() ? std::nullopt : std::optional(found->second);
+  };
+  const auto json_of = [](const std::optional<std::int64_t>& value) {
+    return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+  };
 
   if (options.json) {
     nlohmann::ordered_json described = nlohmann::ordered_json::array();
@@ -60,8 +69,8 @@ int run_describe(const CommandOptions& options, const std::string& name, std::os
       const TopicPartition key{name, partition.partition};
       described.push_back({{"partition", partition.partition},
                            {"leader", partition.leader},
-                           {"log_start_offset", start.at(key)},
-                           {"end_offset", end.at(key)}});
+                           {"log_start_offset", json_of(offset_of(start, key))},
+                           {"end_offset", json_of(offset_of(end, key))}});
     }
     out << nlohmann::ordered_json{{"name", name},
                                   {"internal", topic.is_internal},
@@ -75,9 +84,12 @@ int run_describe(const CommandOptions& options, const std::string& name, std::os
   TextTable table({"PARTITION", "LEADER", "LOG-START-OFFSET", "END-OFFSET", "RECORDS"});
   for (const PartitionMetadata& partition : topic.partitions) {
     const TopicPartition key{name, partition.partition};
+    const std::optional<std::int64_t> first = offset_of(start, key);
+    const std::optional<std::int64_t> last = offset_of(end, key);
+    std::optional<std::int64_t> records;
+    if (first && last) records = *last - *first;
     table.add_row({std::to_string(partition.partition), std::to_string(partition.leader),
-                   std::to_string(start.at(key)), std::to_string(end.at(key)),
-                   std::to_string(end.at(key) - start.at(key))});
+                   cell(first), cell(last), cell(records)});
   }
   out << table.render();
   return 0;

@@ -98,6 +98,7 @@ class AdminClient {
   PartitionOffsets committed_offsets(const std::string& group_id);
 
   // The earliest (log start) or latest (end) offset of each partition, asked of its leader.
+  // Partitions the cluster does not have (e.g. of a deleted topic) are left out.
   PartitionOffsets list_offsets(const std::vector<TopicPartition>& partitions, OffsetSpec spec);
 
   // Commits `offsets` for the group as an admin tool does (generation -1, empty member id):

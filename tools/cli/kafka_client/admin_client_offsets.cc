@@ -23,7 +23,8 @@ PartitionOffsets AdminClient::list_offsets(const std::vector<TopicPartition>& pa
   std::map<std::int32_t, std::vector<TopicPartition>> by_leader;
   for (const TopicPartition& partition : partitions) {
     const auto leader = leaders.find({partition.topic, partition.partition});
-    if (leader == leaders.end() || !cluster.brokers.contains(leader->second)) {
+    if (leader == leaders.end()) continue;  // a partition (or topic) that no longer exists
+    if (!cluster.brokers.contains(leader->second)) {
       throw KafkaClientError("partition " + partition.topic + "-" +
                              std::to_string(partition.partition) +
                              " has no leader the cluster knows");
