@@ -7,6 +7,7 @@ run by default, refused while the group has members) so that a consumer then sta
 The binary comes from $KGROUPS_CLI (scripts/test-clients sets it) or build/broker."""
 import json
 import os
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -262,3 +263,17 @@ def test_a_stopped_broker_is_named_in_the_error(start_kgroupsd):
     assert result.returncode == 1
     assert f"cannot connect to {address}" in result.stderr
     assert "is a Kafka broker running there?" in result.stderr
+
+
+def test_a_broker_that_never_answers_times_out_within_the_budget():
+    """A listener that accepts but never answers: the command gives up after --timeout-ms."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        address = "127.0.0.1:%d" % listener.getsockname()[1]
+        started = time.monotonic()
+        result = run_cli("topics", "list", "--bootstrap-server", address, "--timeout-ms", "500")
+        elapsed = time.monotonic() - started
+    assert result.returncode == 1
+    assert f"no ApiVersions response from {address}: timed out" in result.stderr
+    assert 0.4 < elapsed < 5
