@@ -145,9 +145,11 @@ void add_reset_offsets_command(CLI::App& groups, CommandAction& action) {
           ->check(CLI::NonNegativeNumber);
   earliest->excludes(latest)->excludes(offset);
   latest->excludes(offset);
-  reset->add_option("--topic", options->topics,
-                    "reset every partition of this topic (repeatable); default: every "
-                    "partition the group has committed");
+  reset
+      ->add_option("--topic", options->topics,
+                   "reset every partition of this topic (repeatable); default: every "
+                   "partition the group has committed")
+      ->allow_extra_args(false);
   reset->add_flag("--execute", options->execute, "commit the plan (default: dry run)");
   add_command_options(*reset, options->connection);
   reset->callback([&action, options] {
