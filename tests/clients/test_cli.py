@@ -241,6 +241,19 @@ def test_reset_to_offset_of_one_topic_leaves_the_others(kgroupsd, lagging_group)
                       "--topic", "payments", "--execute")
     assert [row["new_offset"] for row in latest["partitions"]][:2] == [2, 2]
 
+    # TOPIC:P,... resets only those partitions.
+    one = cli_json(kgroupsd, "groups", "reset-offsets", "billing", "--to-earliest",
+                   "--topic", "orders:1", "--execute")
+    assert [(row["topic"], row["partition"], row["current_offset"], row["new_offset"])
+            for row in one["partitions"]] == [("orders", 1, 3, 0)]
+    committed = committed_by_partition(cli_json(kgroupsd, "groups", "describe", "billing"))
+    assert committed[("orders", 0)] == 3
+    assert committed[("orders", 1)] == 0
+    missing = run_cli("groups", "reset-offsets", "billing", "--to-earliest", "--topic",
+                      "orders:0,6", "--bootstrap-server", kgroupsd.bootstrap)
+    assert missing.returncode == 1
+    assert "partition 6 of topic 'orders' does not exist" in missing.stderr
+
 
 def test_unknown_group_and_topic_are_clear_errors(kgroupsd):
     for args, expected in [(("groups", "describe", "nobody"), "group 'nobody' does not exist"),

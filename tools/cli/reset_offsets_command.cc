@@ -3,6 +3,7 @@
 // `kgroups groups reset-offsets GROUP --to-earliest|--to-latest|--to-offset N [--topic T]
 // [--execute]`: prints the plan, and commits it with --execute. As Kafka's tool does, it
 // refuses a group that has members, since they would overwrite the reset at their next commit.
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -14,6 +15,7 @@
 #include "kafka_client/admin_client.h"
 #include "offset_reset_plan.h"
 #include "text_table.h"
+#include "topic_selection.h"
 
 namespace kgroups::cli {
 namespace {
@@ -34,8 +36,8 @@ ResetTarget target_of(const ResetOptions& options) {
   return ResetTarget{ResetTarget::Kind::kEarliest, 0};
 }
 
-// The partitions to reset: every partition of the --topic topics, or else every partition
-// the group has committed offsets for.
+// The partitions to reset: those the --topic selections name, or else every partition the
+// group has committed offsets for.
 std::vector<TopicPartition> chosen_partitions(AdminClient& client, const ResetOptions& options,
                                               const PartitionOffsets& committed) {
   std::vector<TopicPartition> partitions;
@@ -48,9 +50,15 @@ std::vector<TopicPartition> chosen_partitions(AdminClient& client, const ResetOp
     }
     return partitions;
   }
-  const std::set<std::string> unique(options.topics.begin(), options.topics.end());
+  std::vector<TopicSelection> selections;
+  std::set<std::string> names;
+  for (const std::string& text : options.topics) {
+    selections.push_back(*parse_topic_selection(text));  // checked when parsing the options
+    names.insert(selections.back().topic);
+  }
   const ClusterMetadata cluster =
-      client.metadata(std::vector<std::string>(unique.begin(), unique.end()));
+      client.metadata(std::vector<std::string>(names.begin(), names.end()));
+  std::map<std::string, std::set<std::int32_t>> existing;
   for (const TopicMetadata& topic : cluster.topics) {
     if (topic.error == protocol::ErrorCode::kUnknownTopicOrPartition) {
       throw std::runtime_error("topic '" + topic.name + "' does not exist");
@@ -60,10 +68,28 @@ std::vector<TopicPartition> chosen_partitions(AdminClient& client, const ResetOp
                              "': " + describe_error(topic.error));
     }
     for (const PartitionMetadata& partition : topic.partitions) {
-      partitions.push_back(TopicPartition{topic.name, partition.partition});
+      existing[topic.name].insert(partition.partition);
     }
   }
-  return partitions;
+  std::set<TopicPartition> chosen;
+  for (const TopicSelection& selection : selections) {
+    const std::set<std::int32_t>& topic_partitions = existing[selection.topic];
+    if (selection.partitions.empty()) {
+      for (std::int32_t partition : topic_partitions) {
+        chosen.insert(TopicPartition{selection.topic, partition});
+      }
+      continue;
+    }
+    for (std::int32_t partition : selection.partitions) {
+      if (!topic_partitions.contains(partition)) {
+        throw std::runtime_error("partition " + std::to_string(partition) + " of topic '" +
+                                 selection.topic + "' does not exist (it has " +
+                                 std::to_string(topic_partitions.size()) + ")");
+      }
+      chosen.insert(TopicPartition{selection.topic, partition});
+    }
+  }
+  return {chosen.begin(), chosen.end()};
 }
 
 int run_reset(const ResetOptions& options, std::ostream& out) {
@@ -147,9 +173,15 @@ void add_reset_offsets_command(CLI::App& groups, CommandAction& action) {
   latest->excludes(offset);
   reset
       ->add_option("--topic", options->topics,
-                   "reset every partition of this topic (repeatable); default: every "
-                   "partition the group has committed")
-      ->allow_extra_args(false);
+                   "TOPIC resets every partition of the topic, TOPIC:P,P,... those partitions "
+                   "(repeatable); default: every partition the group has committed")
+      ->allow_extra_args(false)
+      ->check(
+          [](const std::string& text) -> std::string {
+            return parse_topic_selection(text) ? ""
+                                               : "'" + text + "' is not TOPIC or TOPIC:P,P,...";
+          },
+          "TOPIC[:P,...]");
   reset->add_flag("--execute", options->execute, "commit the plan (default: dry run)");
   add_command_options(*reset, options->connection);
   reset->callback([&action, options] {
