@@ -35,8 +35,12 @@ std::string unknown_command(CLI::App& app, int argc, char** argv) {
     const auto named = std::find_if(children.begin(), children.end(),
                                     [&](CLI::App* child) { return child->check_name(word); });
     if (named == children.end()) {
-      return "unknown command '" + word + "' for '" + path + "'; run '" + path +
-             " --help' for the list";
+      std::string message = "unknown command '" + word + "' for '";
+      message += path;
+      message += "'; run '";
+      message += path;
+      message += " --help' for the list";
+      return message;
     }
     current = *named;
     path += " " + word;
@@ -44,9 +48,7 @@ std::string unknown_command(CLI::App& app, int argc, char** argv) {
   return "";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_kgroups(int argc, char** argv) {
   CLI::App app{
       "kgroups: Kafka's consumer-group model, exact and fast.\n"
       "Inspects consumer groups and topics of kgroupsd or any Kafka cluster over the Kafka "
@@ -83,4 +85,17 @@ int main(int argc, char** argv) {
     std::cerr << "kgroups: " << error.what() << "\n";
     return 1;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_kgroups(argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << "kgroups: " << error.what() << "\n";
+  } catch (...) {
+    std::cerr << "kgroups: unknown error\n";
+  }
+  return 1;
 }

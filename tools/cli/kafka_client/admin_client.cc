@@ -59,7 +59,7 @@ ClusterMetadata AdminClient::metadata(const std::optional<std::vector<std::strin
   if (!topics && bootstrap.version_for<protocol::MetadataRequest>() == 0) {
     request.topics = std::vector<protocol::MetadataRequest::Topic>{};  // v0: empty means all
   }
-  protocol::MetadataResponse response = bootstrap.call<protocol::MetadataResponse>(request);
+  auto response = bootstrap.call<protocol::MetadataResponse>(request);
   ClusterMetadata cluster;
   for (const auto& broker : response.brokers) {
     cluster.brokers[broker.node_id] =
@@ -93,8 +93,7 @@ Connection& AdminClient::coordinator_for(const std::string& group_id) {
     request.key = group_id;
     request.key_type = 0;
     request.coordinator_keys = {group_id};
-    const protocol::FindCoordinatorResponse response =
-        bootstrap.call<protocol::FindCoordinatorResponse>(request);
+    const auto response = bootstrap.call<protocol::FindCoordinatorResponse>(request);
     const bool batched = bootstrap.version_for<protocol::FindCoordinatorRequest>() >= 4;
     protocol::ErrorCode error = response.error_code;
     BrokerAddress address{response.host, static_cast<std::uint16_t>(response.port)};

@@ -10,12 +10,12 @@
 // Not thread-safe: one caller at a time.
 #pragma once
 
-#include <compare>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kafka_client/broker_address.h"
@@ -29,7 +29,11 @@ struct TopicPartition {
   std::string topic;
   std::int32_t partition = 0;
 
-  auto operator<=>(const TopicPartition&) const = default;
+  bool operator==(const TopicPartition&) const = default;
+  // Topic, then partition: the order of every map and listing keyed by partition.
+  friend bool operator<(const TopicPartition& a, const TopicPartition& b) {
+    return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
+  }
 };
 
 struct PartitionMetadata {

@@ -15,7 +15,7 @@ std::vector<GroupListing> AdminClient::list_groups() {
   const ClusterMetadata cluster = metadata(std::vector<std::string>{});
   std::vector<GroupListing> groups;
   for (const auto& [node_id, address] : cluster.brokers) {
-    const protocol::ListGroupsResponse response =
+    const auto response =
         connection_to(address).call<protocol::ListGroupsResponse>(protocol::ListGroupsRequest{});
     if (response.error_code != protocol::ErrorCode::kNone) {
       throw KafkaClientError("broker " + address.to_string() +
@@ -34,8 +34,7 @@ GroupDescription AdminClient::describe_group(const std::string& group_id) {
   for (;;) {
     protocol::DescribeGroupsRequest request;
     request.groups = {group_id};
-    const protocol::DescribeGroupsResponse response =
-        coordinator_for(group_id).call<protocol::DescribeGroupsResponse>(request);
+    const auto response = coordinator_for(group_id).call<protocol::DescribeGroupsResponse>(request);
     if (response.groups.size() != 1) {
       throw KafkaClientError("the coordinator of group '" + group_id + "' described " +
                              std::to_string(response.groups.size()) + " groups, not 1");
@@ -86,8 +85,7 @@ PartitionOffsets AdminClient::committed_offsets(const std::string& group_id) {
     group.group_id = group_id;
     group.topics = std::nullopt;
     request.groups = {group};
-    const protocol::OffsetFetchResponse response =
-        coordinator.call<protocol::OffsetFetchResponse>(request);
+    const auto response = coordinator.call<protocol::OffsetFetchResponse>(request);
 
     protocol::ErrorCode error = response.error_code;
     PartitionOffsets offsets;
@@ -145,8 +143,7 @@ void AdminClient::commit_offsets(const std::string& group_id, const PartitionOff
     request.topics.back().partitions.push_back(committed);
   }
   for (;;) {
-    const protocol::OffsetCommitResponse response =
-        coordinator_for(group_id).call<protocol::OffsetCommitResponse>(request);
+    const auto response = coordinator_for(group_id).call<protocol::OffsetCommitResponse>(request);
     std::string refused;
     protocol::ErrorCode retriable = protocol::ErrorCode::kNone;
     for (const auto& topic : response.topics) {

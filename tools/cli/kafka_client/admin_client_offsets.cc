@@ -49,8 +49,7 @@ PartitionOffsets AdminClient::list_offsets(const std::vector<TopicPartition>& pa
     }
     Connection& connection = connection_to(cluster.brokers.at(leader));
     const bool old_style = connection.version_for<protocol::ListOffsetsRequest>() == 0;
-    const protocol::ListOffsetsResponse response =
-        connection.call<protocol::ListOffsetsResponse>(request);
+    const auto response = connection.call<protocol::ListOffsetsResponse>(request);
     for (const auto& topic : response.topics) {
       for (const auto& partition : topic.partitions) {
         const std::string name = topic.name + "-" + std::to_string(partition.partition_index);

@@ -28,19 +28,22 @@ Connection::Connection(BrokerAddress address, Deadline deadline)
   negotiate_versions();
 }
 
+void Connection::close() {
+  asio::error_code ignored;
+  socket_.close(ignored);
+}
+
 void Connection::wait_for(asio::error_code& result, const std::string& what) {
   io_.restart();
   io_.run_until(deadline_);
   if (result == asio::error::would_block) {
-    asio::error_code ignored;
-    socket_.close(ignored);
+    close();
     io_.restart();
     io_.run();  // lets the cancelled operation finish
     throw KafkaClientError(what + " " + address_.to_string() + ": timed out (--timeout-ms)");
   }
   if (result) {
-    asio::error_code ignored;
-    socket_.close(ignored);
+    close();
     throw KafkaClientError(what + " " + address_.to_string() + ": " + result.message());
   }
 }
@@ -149,7 +152,7 @@ std::vector<std::uint8_t> Connection::exchange(const std::vector<std::uint8_t>& 
   protocol::WireReader size_reader(size_bytes);
   const std::uint32_t size = size_reader.read_uint32();
   if (size < 4 || size > kMaxResponseBytes) {
-    socket_.close();
+    close();
     throw KafkaClientError("broker " + address_.to_string() + " sent a " + api + " response of " +
                            std::to_string(size) + " bytes");
   }
@@ -163,7 +166,7 @@ std::vector<std::uint8_t> Connection::exchange(const std::vector<std::uint8_t>& 
   const std::int32_t answered = header.read_int32();
   if (protocol::is_flexible_response(key, version)) header.skip_tagged_fields();
   if (!header.ok() || answered != correlation_id) {
-    socket_.close();
+    close();
     throw KafkaClientError("broker " + address_.to_string() + " answered " + api +
                            " with correlation id " + std::to_string(answered) + ", expected " +
                            std::to_string(correlation_id));

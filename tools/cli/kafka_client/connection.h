@@ -78,6 +78,8 @@ class Connection {
                                      std::int16_t version, std::int32_t correlation_id);
   void connect();
   void negotiate_versions();
+  // Closes the socket, ignoring errors; later calls then fail.
+  void close();
   // Runs the started asynchronous operation until it completes or the deadline passes;
   // throws KafkaClientError("<what> ...") on either failure.
   void wait_for(asio::error_code& result, const std::string& what);
