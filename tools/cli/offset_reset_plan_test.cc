@@ -6,15 +6,15 @@
 namespace kgroups::cli {
 namespace {
 
-const std::vector<TopicPartition> kPartitions{{"t", 0}, {"t", 1}};
-const PartitionOffsets kEarliest{{{"t", 0}, 2}, {{"t", 1}, 0}};
-const PartitionOffsets kLatest{{{"t", 0}, 10}, {{"t", 1}, 4}};
-const PartitionOffsets kCommitted{{{"t", 0}, 7}};
+std::vector<TopicPartition> partitions() { return {{"t", 0}, {"t", 1}}; }
+PartitionOffsets earliest() { return {{{"t", 0}, 2}, {{"t", 1}, 0}}; }
+PartitionOffsets latest() { return {{{"t", 0}, 10}, {{"t", 1}, 4}}; }
+PartitionOffsets committed() { return {{{"t", 0}, 7}}; }
 
 std::vector<std::int64_t> new_offsets(ResetTarget target) {
   std::vector<std::int64_t> offsets;
   for (const PlannedReset& reset :
-       plan_offset_reset(kPartitions, kCommitted, kEarliest, kLatest, target)) {
+       plan_offset_reset(partitions(), committed(), earliest(), latest(), target)) {
     offsets.push_back(reset.new_offset);
   }
   return offsets;
@@ -36,7 +36,7 @@ TEST(OffsetResetPlan, ToOffsetOutsideTheRangeMovesToTheNearerEnd) {
 
 TEST(OffsetResetPlan, CarriesTheCurrentCommittedOffset) {
   const std::vector<PlannedReset> plan = plan_offset_reset(
-      kPartitions, kCommitted, kEarliest, kLatest, {ResetTarget::Kind::kEarliest, 0});
+      partitions(), committed(), earliest(), latest(), {ResetTarget::Kind::kEarliest, 0});
   EXPECT_EQ(plan.at(0).current_offset, 7);
   EXPECT_FALSE(plan.at(1).current_offset.has_value());
 }

@@ -28,8 +28,8 @@ bool is_retriable_coordinator_error(protocol::ErrorCode error) {
          error == protocol::ErrorCode::kNotCoordinator;
 }
 
-AdminClient::AdminClient(const BrokerAddress& bootstrap, Deadline deadline)
-    : deadline_(deadline), bootstrap_(bootstrap) {
+AdminClient::AdminClient(BrokerAddress bootstrap, Deadline deadline)
+    : deadline_(deadline), bootstrap_(std::move(bootstrap)) {
   connection_to(bootstrap_);
 }
 

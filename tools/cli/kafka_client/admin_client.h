@@ -85,7 +85,7 @@ class AdminClient {
  public:
   // Connects to `bootstrap` (and negotiates versions) right away, so a broker that is not
   // there fails here. Throws KafkaClientError.
-  AdminClient(const BrokerAddress& bootstrap, Deadline deadline);
+  AdminClient(BrokerAddress bootstrap, Deadline deadline);
 
   // The brokers and the given topics (every topic when `topics` is nullopt). A topic that
   // does not exist comes back with kUnknownTopicOrPartition; none is created.

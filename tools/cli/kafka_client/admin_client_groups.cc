@@ -91,9 +91,11 @@ PartitionOffsets AdminClient::committed_offsets(const std::string& group_id) {
     PartitionOffsets offsets;
     const auto add = [&](const std::string& topic, const auto& partition) {
       if (partition.error_code != protocol::ErrorCode::kNone) {
-        throw KafkaClientError("cannot read the committed offset of " + topic + "-" +
-                               std::to_string(partition.partition_index) + " in group '" +
-                               group_id + "': " + describe_error(partition.error_code));
+        std::string message = "cannot read the committed offset of " + topic + "-";
+        message += std::to_string(partition.partition_index);
+        message += " in group '" + group_id + "': ";
+        message += describe_error(partition.error_code);
+        throw KafkaClientError(message);
       }
       if (partition.committed_offset >= 0) {
         offsets[TopicPartition{topic, partition.partition_index}] = partition.committed_offset;
@@ -158,8 +160,9 @@ void AdminClient::commit_offsets(const std::string& group_id, const PartitionOff
       }
     }
     if (!refused.empty()) {
-      throw KafkaClientError("the coordinator of group '" + group_id +
-                             "' refused the commit:" + refused);
+      std::string message = "the coordinator of group '" + group_id + "' refused the commit:";
+      message += refused;
+      throw KafkaClientError(message);
     }
     if (retriable == protocol::ErrorCode::kNone) return;
     retry_coordinator(group_id, retriable);

@@ -92,7 +92,8 @@ void Connection::negotiate_versions() {
         exchange(frame, protocol::ApiKey::kApiVersions, version, correlation_id);
     protocol::WireReader peek(body);
     const auto error = static_cast<protocol::ErrorCode>(peek.read_int16());
-    const std::int16_t layout = error == protocol::ErrorCode::kUnsupportedVersion ? 0 : version;
+    const std::int16_t layout =
+        error == protocol::ErrorCode::kUnsupportedVersion ? std::int16_t{0} : version;
     protocol::WireReader reader(body);
     protocol::Result<ApiVersionsResponse> response = ApiVersionsResponse::decode(reader, layout);
     if (!response) throw undecodable(protocol::ApiKey::kApiVersions, layout);
