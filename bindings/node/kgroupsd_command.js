@@ -33,7 +33,7 @@ function isCheckout() {
  * executable file is an error of its own; otherwise the first executable found wins, and an
  * Error lists every place looked at.
  * @param {{kgroupsd?: string}} options
- * @param {NodeJS.ProcessEnv} env
+ * @param {Record<string, string | undefined>} env
  */
 function findKgroupsd(options = {}, env = process.env) {
   if (options.kgroupsd !== undefined) {
