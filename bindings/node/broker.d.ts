@@ -162,13 +162,17 @@ export interface FaultSpec {
   coordinator?: 'unavailable' | 'moved';
 }
 
-/** An armed fault, as the broker shows it. */
+/** An armed fault, as the broker shows it (GET /v1/faults). */
 export interface Fault {
-  id: number | string;
-  /** Matching requests still to be hit (-1: until removed). */
+  id: number;
+  /** Matching requests still to be hit (-1: until removed); a used-up fault disappears. */
   remaining: number;
+  /** The count it was armed with. */
+  count: number;
   api?: string;
+  api_key?: number;
   error?: string;
+  error_code?: number;
   topic?: string;
   partition?: number;
   group?: string;
@@ -187,7 +191,7 @@ export interface ClockInfo {
 /** A request the HTTP API refused: the server's message and HTTP status. */
 export class BrokerError extends Error {
   readonly name: 'BrokerError';
-  /** 400 bad input, 404 unknown topic/group/fault, 405 wrong method, 409 conflict (e.g. the clock is not manual), ... */
+  /** 400 bad input, 404 unknown topic/group/fault, 405 wrong method, 409 conflict (e.g. the clock is not manual), 429 too many faults, ... */
   readonly status: number;
   /** The server's message alone (`message` also names the request). */
   readonly serverMessage: string;
