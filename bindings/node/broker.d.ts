@@ -18,7 +18,7 @@ export interface BrokerOptions {
   extraArgs?: string[];
   /**
    * The kgroupsd binary. Default: $KGROUPSD, then the build dirs of the kgroups checkout
-   * this package is a folder of (build/broker, build/release, build/dev, build/asan), then PATH.
+   * this package is a folder of (build/broker, build/install, build/release, build/dev), then PATH.
    */
   kgroupsd?: string;
   /** How long to wait for kgroupsd's ready line (default 10000). */

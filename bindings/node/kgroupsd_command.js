@@ -12,7 +12,7 @@ const packageDir = path.resolve(__dirname);
 const checkout = path.resolve(packageDir, '..', '..');
 
 // Where a checkout builds kgroupsd: scripts/test-clients (build/broker), then the presets.
-const CHECKOUT_BUILDS = ['broker', 'release', 'dev', 'asan'].map((dir) =>
+const CHECKOUT_BUILDS = ['broker', 'install', 'release', 'dev'].map((dir) =>
   path.join(checkout, 'build', dir, 'tools', 'kgroupsd', 'kgroupsd'));
 
 function isExecutableFile(file) {
