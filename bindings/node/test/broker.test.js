@@ -146,6 +146,15 @@ test('the ready line gives the addresses; stop() kills a child that ignores SIGT
   assert.equal(await broker.stop(), 'SIGKILL', 'a second stop() answers the same');
 });
 
+test('Symbol.asyncDispose stops it (what `await using` calls)', async () => {
+  const sleeper = script('sleeping-kgroupsd', 'echo "kgroupsd listening on 127.0.0.1:1, http on 127.0.0.1:1"; exec sleep 30');
+  const broker = await Broker.start({ kgroupsd: sleeper });
+  assert.equal(typeof Symbol.asyncDispose, 'symbol', 'Node 20 has Symbol.asyncDispose');
+  await broker[Symbol.asyncDispose]();
+  assert.equal(isAlive(broker.pid), false);
+  assert.equal(await broker.stop(), 'SIGTERM');
+});
+
 test('an HTTP API that cannot be reached rejects with an Error naming the request', async () => {
   const broker = await Broker.start({ kgroupsd: stubborn() });
   try {
