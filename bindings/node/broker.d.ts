@@ -116,14 +116,23 @@ export interface BrokerEvent {
   time_ms: number;
   type: EventType;
   group_id?: string;
+  /** Group events: `classic` or `consumer`. */
+  group_type?: GroupType;
   topic?: string;
-  member_id?: string;
+  /** topic_created, topic_deleted: its partition count. */
+  partitions?: number;
+  member_id?: string | null;
   client_id?: string;
   instance_id?: string | null;
   generation?: number;
+  /** rebalance_completed: the assignor (null for a classic group left empty). */
+  protocol?: string | null;
+  /** rebalance_completed: the classic group's leader (null for consumer groups). */
+  leader?: string | null;
+  /** member_left, member_expired, rebalance_started: a sentence, to read, not to parse. */
   reason?: string;
-  /** rebalance_completed: each member's partitions. */
-  assignment?: Record<string, TopicPartitions[]>;
+  /** rebalance_completed: each member's partitions (null for a protocol type other than consumer). */
+  assignment?: Record<string, TopicPartitions[] | null>;
   /** offsets_committed: what was committed. */
   offsets?: Array<{ topic: string; partition: number; offset: number }>;
   [field: string]: unknown;
@@ -135,7 +144,7 @@ export interface EventFilter {
   since?: number;
   /** Only events of this type (or these types). */
   type?: EventType | EventType[];
-  /** Only events of this group. */
+  /** Only events of this group (topic events are left out too). */
   group?: string;
 }
 
@@ -261,7 +270,7 @@ export class Broker implements AsyncDisposable {
    */
   advance(ms: number): Promise<number>;
 
-  /** The kept events (the last 1,000), oldest first, filtered. */
+  /** The kept events (the newest 1,000), oldest first, filtered (GET /v1/events/log). */
   events(filter?: EventFilter): Promise<BrokerEvent[]>;
 
   /**

@@ -210,19 +210,19 @@ class Broker {
   }
 
   /**
-   * The events the broker kept (the last 1,000), oldest first: after the event id `since`,
-   * of one `group`, of the given `type`s (GET /v1/events/log).
+   * The events the broker kept (the newest 1,000), oldest first (GET /v1/events/log): those
+   * after the event id `since`, of the given `type`s, of one `group` (unlike the HTTP route,
+   * which lets topic events through, only that group's).
    * @param {{since?: number, type?: string | string[], group?: string}} [filter]
    */
   async events({ since, type, group } = {}) {
     const query = new URLSearchParams();
     if (since !== undefined) query.set('since', String(since));
     if (group !== undefined) query.set('group', group);
-    const types = type === undefined ? undefined : [type].flat();
-    if (types?.length === 1) query.set('type', types[0]);
     const suffix = query.size > 0 ? `?${query}` : '';
     const answer = await this._control.request('GET', `/v1/events/log${suffix}`);
     const events = Array.isArray(answer) ? answer : answer.events;
+    const types = type === undefined ? undefined : [type].flat();
     return events.filter((event) =>
       (types === undefined || types.includes(event.type)) &&
       (group === undefined || event.group_id === group) &&
