@@ -20,6 +20,7 @@
 #include "broker/cluster.h"
 #include "broker/cluster_topic_catalog.h"
 #include "broker/coordinator_service.h"
+#include "broker/faults/fault_injector.h"
 #include "broker/fetch_service.h"
 #include "broker/log_cleaner_timer.h"
 #include "broker/memory_plan.h"
@@ -78,6 +79,9 @@ class Broker {
   // Transactional ids and their transactions (InitProducerId with a transactional id,
   // AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn).
   TransactionCoordinator& transactions() { return transactions_; }
+  // The faults armed through the control endpoint (POST /v1/faults), which the connections
+  // and handlers consult for every request.
+  FaultInjector& faults() { return faults_; }
   // Validates Produce's record batches (its decompression buffer is the plan's
   // uncompressed_batch_bytes).
   protocol::RecordValidator& record_validator() { return record_validator_; }
@@ -123,6 +127,7 @@ class Broker {
       append_notifier_,
       groups_};
   TransactionTimer transaction_timer_{transactions_, std::chrono::milliseconds(100)};
+  FaultInjector faults_;
   ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
                            append_notifier_};
 };

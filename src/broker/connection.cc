@@ -262,6 +262,11 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
                      .peer = peer_,
                      .failure = {}};
   timeouts_.handler_started();
+  if (!broker_.faults().empty()) {
+    if (co_await apply_connection_fault(*header) == FrameOutcome::kClose) {
+      co_return FrameOutcome::kClose;
+    }
+  }
   const Reply reply = co_await api->handler(ctx);
   timeouts_.handler_finished(steady_now());
   rearm_watchdog();
@@ -287,6 +292,24 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
     log_warn(peer_ + " " + api_text(*header) + ": " + ctx.failure + "; closing the connection");
   }
   co_return FrameOutcome::kClose;
+}
+
+asio::awaitable<Connection::FrameOutcome> Connection::apply_connection_fault(
+    const protocol::RequestHeader& header) {
+  const auto fault = broker_.faults().take_connection_fault(header.api_key);
+  if (!fault) co_return FrameOutcome::kContinue;
+  if (fault->action == FaultAction::kClose) {
+    log_info(peer_ + " " + api_text(header) +
+             ": an injected fault (POST /v1/faults) closes the connection");
+    co_return FrameOutcome::kClose;
+  }
+  // This connection's later requests wait behind this one, so responses stay in order; other
+  // connections go on.
+  asio::steady_timer delay(socket_.get_executor(), std::chrono::milliseconds(fault->latency_ms));
+  std::error_code ignored;  // operation_aborted: the connection is closing
+  co_await delay.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+  if (is_cancelled(co_await asio::this_coro::cancellation_state)) co_return FrameOutcome::kClose;
+  co_return FrameOutcome::kContinue;
 }
 
 bool Connection::responses_backlogged() const {

@@ -24,6 +24,11 @@
 //   when nothing is in progress for --connections-max-idle-ms (ConnectionTimeouts), with one
 //   log line saying why.
 //
+// Injected faults (Broker::faults()): a latency fault delays a request before its handler runs
+// (and so every later request of the connection, keeping the responses in order); a close
+// fault closes the connection instead of handling the request. Responses already queued are
+// still sent.
+//
 // Bad input never affects other connections: a frame whose size prefix is negative or above
 // the broker's max_frame_bytes, a malformed header, an unknown API key, an unsupported
 // version or a malformed body makes this connection log one line and close. A truncated frame
@@ -45,6 +50,7 @@
 #include "broker/connection_timeouts.h"
 #include "broker/frame_buffer.h"
 #include "broker/response_queue.h"
+#include "protocol/request_header.h"
 
 namespace kgroups::broker {
 
@@ -75,6 +81,9 @@ class Connection {
   asio::awaitable<void> watchdog();
   // Handles one request frame (without its size prefix) and queues its response.
   asio::awaitable<FrameOutcome> handle_frame(std::span<const std::uint8_t> frame);
+  // Applies the first armed latency or close fault for the request (POST /v1/faults): waits
+  // out its latency, or answers kClose to close the connection without handling it.
+  asio::awaitable<FrameOutcome> apply_connection_fault(const protocol::RequestHeader& header);
 
   // Whether unsent responses keep the reader from handling the next request.
   [[nodiscard]] bool responses_backlogged() const;

@@ -66,17 +66,26 @@ struct FetchTarget {
   ErrorCode missing_error = ErrorCode::kUnknownTopicOrPartition;  // UNKNOWN_TOPIC_ID by id
 };
 
-std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Context& context) {
+std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Context& context,
+                                 PartitionFaults* faults) {
   std::vector<FetchTarget> targets;
   targets.reserve(context.partitions.size());
   for (const FetchSessionPartition& partition : context.partitions) {
     FetchTarget& target = targets.emplace_back(FetchTarget{.partition = &partition});
     const FetchPartitionKey& key = partition.key;
+    // An injected error (POST /v1/faults) answers instead of the partition.
+    const auto injected = [&](std::string_view topic_name) {
+      if (faults == nullptr) return false;
+      const ErrorCode error = faults->error_for(topic_name, key.partition);
+      if (error != ErrorCode::kNone) target.missing_error = error;
+      return error != ErrorCode::kNone;
+    };
     if (!context.uses_topic_ids) {
-      target.log = cluster.find_partition(key.topic, key.partition);
+      if (!injected(key.topic)) target.log = cluster.find_partition(key.topic, key.partition);
       continue;
     }
     const Topic* topic = cluster.find_topic(key.topic_id);
+    if (topic != nullptr && injected(topic->name)) continue;
     if (topic == nullptr) {
       target.missing_error = ErrorCode::kUnknownTopicId;
     } else if (key.partition >= 0 &&
@@ -166,7 +175,7 @@ FetchService::FetchService(const BrokerConfig& config, Cluster& cluster, AppendN
                 static_cast<std::size_t>(config.max_partitions)) {}
 
 asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
-    const protocol::FetchRequest& request, std::int16_t version) {
+    const protocol::FetchRequest& request, std::int16_t version, PartitionFaults* faults) {
   const std::optional<IsolationLevel> isolation = isolation_level_from(request.isolation_level);
   if (!isolation) co_return refusal(request, ErrorCode::kInvalidRequest);
   const FetchSessionCache::Context context =
@@ -180,7 +189,7 @@ asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
   for (;;) {
     // Resolved again after every wait: a topic may have been deleted (or grown) meanwhile,
     // so no Topic* or BatchLog* is kept across a co_await.
-    const std::vector<FetchTarget> targets = resolve(cluster_, context);
+    const std::vector<FetchTarget> targets = resolve(cluster_, context, faults);
     logs.clear();
     for (const FetchTarget& target : targets) {
       if (target.log != nullptr) logs.push_back(target.log);

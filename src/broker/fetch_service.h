@@ -15,6 +15,7 @@
 #include "broker/broker_config.h"
 #include "broker/byte_budget.h"
 #include "broker/cluster.h"
+#include "broker/faults/partition_faults.h"
 #include "broker/fetch_session_cache.h"
 #include "protocol/messages/fetch.h"
 
@@ -31,9 +32,11 @@ class FetchService {
   // min_bytes of records, else when records arrive or the wait (max_wait_ms, at most
   // --max-fetch-wait-ms) ends. Its records view the partitions' stored batches: encode it
   // before anything else runs on this thread. std::nullopt if the calling coroutine was
-  // cancelled while waiting (the connection is closing).
+  // cancelled while waiting (the connection is closing). A partition that `faults` (when
+  // given; it must outlive the call) has an error for answers it at once, without records.
   asio::awaitable<std::optional<protocol::FetchResponse>> fetch(
-      const protocol::FetchRequest& request, std::int16_t version);
+      const protocol::FetchRequest& request, std::int16_t version,
+      PartitionFaults* faults = nullptr);
 
   FetchSessionCache& sessions() { return sessions_; }
 

@@ -163,7 +163,7 @@ ProduceService::ProduceService(const BrokerConfig& config, Cluster& cluster,
       notifier_(notifier) {}
 
 ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
-                                       std::string_view peer) {
+                                       std::string_view peer, PartitionFaults* faults) {
   const bool valid_acks = request.acks == 0 || request.acks == 1 || request.acks == -1;
   ProduceOutcome outcome;
   protocol::ProduceResponse& response = outcome.response;
@@ -173,7 +173,10 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
   for (const ProduceTarget& target : distinct_targets(request)) {
     ErrorCode topic_error = ErrorCode::kNone;
     Topic* topic = nullptr;
-    if (!valid_acks) {
+    if (faults != nullptr &&
+        (topic_error = faults->error_for(target.topic, target.data->index)) != ErrorCode::kNone) {
+      // An injected error (POST /v1/faults): answered, not stored.
+    } else if (!valid_acks) {
       topic_error = ErrorCode::kInvalidRequiredAcks;
     } else if (!Cluster::is_valid_topic_name(target.topic)) {
       topic_error = ErrorCode::kInvalidTopicException;

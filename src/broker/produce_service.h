@@ -11,6 +11,7 @@
 #include "broker/append_notifier.h"
 #include "broker/broker_config.h"
 #include "broker/cluster.h"
+#include "broker/faults/partition_faults.h"
 #include "broker/producer_writes.h"
 #include "protocol/messages/produce.h"
 #include "protocol/record_validator.h"
@@ -29,8 +30,10 @@ class ProduceService {
   ProduceService(const BrokerConfig& config, Cluster& cluster, protocol::RecordValidator& validator,
                  ProducerWrites& writes, AppendNotifier& notifier);
 
-  // Stores what `request` carries; `peer` names the client in log lines.
-  ProduceOutcome produce(const protocol::ProduceRequest& request, std::string_view peer);
+  // Stores what `request` carries; `peer` names the client in log lines. A partition that
+  // `faults` (when given) has an error for answers it and is not stored.
+  ProduceOutcome produce(const protocol::ProduceRequest& request, std::string_view peer,
+                         PartitionFaults* faults = nullptr);
 
  private:
   const BrokerConfig& config_;

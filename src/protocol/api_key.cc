@@ -76,4 +76,13 @@ std::string_view api_name(ApiKey key) {
   return "Unknown";
 }
 
+std::optional<ApiKey> api_key_from_name(std::string_view name) {
+  // Kafka's keys are small numbers; every key this enum lists is below 100.
+  for (int number = 0; number < 100; ++number) {
+    const auto key = static_cast<ApiKey>(number);
+    if (api_name(key) == name && name != "Unknown") return key;
+  }
+  return std::nullopt;
+}
+
 }  // namespace kgroups::protocol

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace kgroups::protocol {
@@ -48,5 +49,9 @@ enum class ApiKey : std::int16_t {
 
 // Kafka's name of the API ("JoinGroup"), or "Unknown" for a key this enum does not list.
 std::string_view api_name(ApiKey key);
+
+// The key Kafka names `name` ("JoinGroup", exact case), or nullopt for a name this enum does
+// not list.
+std::optional<ApiKey> api_key_from_name(std::string_view name);
 
 }  // namespace kgroups::protocol

@@ -170,4 +170,18 @@ std::string_view error_name(ErrorCode code) {
   return "UNKNOWN_ERROR_CODE";
 }
 
+bool is_known_error_code(std::int16_t code) {
+  return error_name(static_cast<ErrorCode>(code)) != "UNKNOWN_ERROR_CODE";
+}
+
+std::optional<ErrorCode> error_code_from_name(std::string_view name) {
+  // Kafka's codes run from -1 into the low hundreds.
+  for (std::int16_t code = -1; code < 1000; ++code) {
+    if (is_known_error_code(code) && error_name(static_cast<ErrorCode>(code)) == name) {
+      return static_cast<ErrorCode>(code);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace kgroups::protocol

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace kgroups::protocol {
@@ -179,5 +180,12 @@ enum class ErrorCode : std::int16_t {
 // Kafka's name of `code` ("UNKNOWN_MEMBER_ID"), or "UNKNOWN_ERROR_CODE" for a number this
 // enum does not list.
 std::string_view error_name(ErrorCode code);
+
+// The code Kafka names `name` ("NOT_LEADER_OR_FOLLOWER", exact case), or nullopt for a name
+// this enum does not list.
+std::optional<ErrorCode> error_code_from_name(std::string_view name);
+
+// Whether this enum lists `code` (error_name() knows it).
+bool is_known_error_code(std::int16_t code);
 
 }  // namespace kgroups::protocol

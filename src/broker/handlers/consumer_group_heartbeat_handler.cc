@@ -14,6 +14,8 @@
 //   assignment is null when the member's partitions did not change.
 // - A group id held by the classic protocol with members gets GROUP_ID_NOT_FOUND; an empty
 //   classic group is taken over with its committed offsets (CoordinatorService).
+// - Injected errors (POST /v1/faults): an armed ConsumerGroupHeartbeat or coordinator fault
+//   answers its error with the member's epoch as sent, and the group is not touched.
 #include <string>
 #include <utility>
 
@@ -88,10 +90,17 @@ Response to_response(ConsumerGroupHeartbeatResult result) {
 asio::awaitable<Reply> handle_consumer_group_heartbeat(RequestContext& ctx) {
   const auto request = Request::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  ConsumerGroupHeartbeatResult result =
-      ctx.broker.groups().consumer_group_heartbeat(to_params(*request, ctx));
-  log_group_refusal(ctx.peer, "ConsumerGroupHeartbeat", request->group_id, result.error,
-                    result.error_message);
+  ConsumerGroupHeartbeatResult result;
+  const protocol::ErrorCode injected =
+      ctx.broker.faults().take_error(protocol::ApiKey::kConsumerGroupHeartbeat, request->group_id);
+  if (injected != protocol::ErrorCode::kNone) {
+    result.error = injected_group_error(injected);
+    result.member_epoch = request->member_epoch;
+  } else {
+    result = ctx.broker.groups().consumer_group_heartbeat(to_params(*request, ctx));
+    log_group_refusal(ctx.peer, "ConsumerGroupHeartbeat", request->group_id, result.error,
+                      result.error_message);
+  }
   to_response(std::move(result)).encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

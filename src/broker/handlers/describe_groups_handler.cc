@@ -10,6 +10,8 @@
 //   ("not computed": kgroupsd has no ACLs). v4: each member's group_instance_id. v5: flexible.
 // - A group of the consumer-group protocol (KIP-848) is not a classic group: Dead here, as
 //   Kafka describes it; ConsumerGroupDescribe describes it.
+// - Injected errors (POST /v1/faults): a group an armed DescribeGroups or coordinator fault
+//   matches is answered with that error and nothing else.
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -28,6 +30,14 @@ asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx) {
   std::unordered_set<std::string_view> seen;
   for (const std::string_view group_id : request->groups) {
     if (!seen.insert(group_id).second) continue;
+    const protocol::ErrorCode injected =
+        ctx.broker.faults().take_error(protocol::ApiKey::kDescribeGroups, group_id);
+    if (injected != protocol::ErrorCode::kNone) {
+      auto& group = response.groups.emplace_back();
+      group.error_code = injected;
+      group.group_id = std::string(group_id);
+      continue;
+    }
     GroupSummary summary = groups.describe_group(group_id);
     auto& group = response.groups.emplace_back();
     group.error_code = to_error_code(summary.error);

@@ -48,6 +48,8 @@
 //   is answered at both levels, -1 with an unknown partition. Another isolation_level gets
 //   INVALID_REQUEST for every partition named (and at the top level from v7), and touches no
 //   session.
+// - Injected errors (POST /v1/faults): a partition an armed Fetch fault matches answers its
+//   error at once, without records (high watermark -1), as an unknown partition does.
 // - Not implemented: follower fetching (replica_id is ignored).
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/fetch.h"
@@ -57,7 +59,9 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_fetch(RequestContext& ctx) {
   const auto request = protocol::FetchRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  const auto response = co_await ctx.broker.fetches().fetch(*request, ctx.version());
+  PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kFetch);
+  const auto response = co_await ctx.broker.fetches().fetch(*request, ctx.version(), &faults);
+  faults.settle();
   if (!response) co_return ctx.close_because("connection closing during a long-polling fetch");
   response->encode(ctx.response, ctx.version());
   co_return Reply::kSend;

@@ -9,7 +9,11 @@
 // - v4: several keys in one request (coordinator_keys), answered one by one; a key named more
 //   than once is answered once, so the response grows with the distinct keys, not with the
 //   request's repetitions. v5, v6: same layout.
+// - Injected errors (POST /v1/faults): a group lookup (key_type 0) that an armed
+//   FindCoordinator fault or an "unavailable" coordinator fault matches answers its error
+//   with node id -1 (each key of a v4+ request counts as one lookup).
 #include <string>
+#include <string_view>
 #include <unordered_set>
 
 #include "broker/handlers/handlers.h"
@@ -31,13 +35,20 @@ struct Answer {
   std::int32_t port = -1;
 };
 
-Answer find(std::int8_t key_type, const BrokerConfig& config) {
+Answer find(std::int8_t key_type, std::string_view key, const BrokerConfig& config,
+            FaultInjector& faults) {
   if (key_type != kGroupKeyType && key_type != kTransactionKeyType) {
     return {.error = ErrorCode::kCoordinatorNotAvailable,
             .message =
                 "kgroupsd coordinates groups (key_type 0) and transactions (1); got "
                 "key_type " +
                 std::to_string(key_type)};
+  }
+  if (key_type == kGroupKeyType) {
+    const ErrorCode injected = faults.take_error(protocol::ApiKey::kFindCoordinator, key);
+    if (injected != ErrorCode::kNone) {
+      return {.error = injected, .message = std::string(protocol::error_name(injected))};
+    }
   }
   return {
       .node_id = config.node_id, .host = config.advertised_host, .port = config.advertised_port};
@@ -51,7 +62,7 @@ asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
   const BrokerConfig& config = ctx.broker.config();
   protocol::FindCoordinatorResponse response;
   if (ctx.version() <= 3) {
-    Answer answer = find(request->key_type, config);
+    Answer answer = find(request->key_type, request->key, config, ctx.broker.faults());
     response.error_code = answer.error;
     response.error_message = std::move(answer.message);
     response.node_id = answer.node_id;
@@ -61,7 +72,7 @@ asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
     std::unordered_set<std::string_view> seen;
     for (const std::string_view key : request->coordinator_keys) {
       if (!seen.insert(key).second) continue;
-      Answer answer = find(request->key_type, config);
+      Answer answer = find(request->key_type, key, config, ctx.broker.faults());
       auto& coordinator = response.coordinators.emplace_back();
       coordinator.key = std::string(key);
       coordinator.error_code = answer.error;

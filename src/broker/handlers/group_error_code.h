@@ -18,6 +18,12 @@ constexpr protocol::ErrorCode to_error_code(GroupError error) {
   return static_cast<protocol::ErrorCode>(static_cast<std::int16_t>(error));
 }
 
+// An injected error (POST /v1/faults) as the coordinator's results carry errors, so that the
+// handler answers it through its own error path. Any Kafka code passes through unchanged.
+constexpr GroupError injected_group_error(protocol::ErrorCode error) {
+  return static_cast<GroupError>(static_cast<std::int16_t>(error));
+}
+
 static_assert(to_error_code(GroupError::kNone) == protocol::ErrorCode::kNone);
 static_assert(to_error_code(GroupError::kCoordinatorNotAvailable) ==
               protocol::ErrorCode::kCoordinatorNotAvailable);

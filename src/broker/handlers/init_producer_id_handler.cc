@@ -13,6 +13,8 @@
 //   and a new one given (Kafka gives a new one and keeps the old until it expires). For a
 //   transactional one they must be the id's current or previous epoch, else
 //   INVALID_PRODUCER_EPOCH (PRODUCER_FENCED from v4). v4: PRODUCER_FENCED. v5: same layout.
+// - Injected errors (POST /v1/faults): an armed InitProducerId fault answers its error with
+//   producer id and epoch -1.
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/producer_fenced.h"
 #include "protocol/messages/init_producer_id.h"
@@ -23,7 +25,10 @@ asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx) {
   const auto request = protocol::InitProducerIdRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   protocol::InitProducerIdResponse response;
-  if (!request->transactional_id) {
+  response.error_code = ctx.broker.faults().take_error(protocol::ApiKey::kInitProducerId, {});
+  if (response.error_code != protocol::ErrorCode::kNone) {
+    // An injected error (POST /v1/faults): producer id and epoch -1, nothing issued.
+  } else if (!request->transactional_id) {
     ProducerRegistry& producers = ctx.broker.producer_ids();
     if (const RegisteredProducer* previous = producers.find(request->producer_id);
         previous != nullptr && !previous->transactional) {

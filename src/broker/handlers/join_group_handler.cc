@@ -15,6 +15,9 @@
 //   rejoined, or the rebalance timeout drops the rest); only the leader's response lists the
 //   members with their metadata. A group of the consumer-group protocol (KIP-848) gets
 //   INCONSISTENT_GROUP_PROTOCOL.
+// - Injected errors (POST /v1/faults): an armed JoinGroup or coordinator fault answers its error
+//   at once, as the coordinator answers its own (generation -1, the member id as sent), and
+//   the group is not touched.
 #include <string>
 #include <utility>
 
@@ -49,10 +52,17 @@ asio::awaitable<Reply> handle_join_group(RequestContext& ctx) {
   params.require_known_member_id = ctx.version() >= 4;
   params.supports_skip_assignment = ctx.version() >= 9;
 
-  CoordinatorService& groups = ctx.broker.groups();
-  JoinGroupResult result = co_await await_parked_call<JoinGroupResult>(
-      [&](JoinGroupCallback done) { groups.join_group(std::move(params), std::move(done)); });
-  log_group_refusal(ctx.peer, "JoinGroup", request->group_id, result.error);
+  JoinGroupResult result;
+  const protocol::ErrorCode injected =
+      ctx.broker.faults().take_error(protocol::ApiKey::kJoinGroup, request->group_id);
+  if (injected != protocol::ErrorCode::kNone) {
+    result = join_error(injected_group_error(injected), std::move(params.member_id));
+  } else {
+    CoordinatorService& groups = ctx.broker.groups();
+    result = co_await await_parked_call<JoinGroupResult>(
+        [&](JoinGroupCallback done) { groups.join_group(std::move(params), std::move(done)); });
+    log_group_refusal(ctx.peer, "JoinGroup", request->group_id, result.error);
+  }
 
   protocol::JoinGroupResponse response;
   response.error_code = to_error_code(result.error);

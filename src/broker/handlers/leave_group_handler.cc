@@ -6,6 +6,8 @@
 // - v3: a batch of members, each by member id or by group_instance_id (static members), with
 //   an error per member (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID); one rebalance for the batch.
 // - v4: flexible. v5: a reason per member (not used).
+// - Injected errors (POST /v1/faults): an armed LeaveGroup or coordinator fault answers its
+//   error (v3+: with no members) and nobody leaves.
 #include <string>
 #include <vector>
 
@@ -31,7 +33,14 @@ asio::awaitable<Reply> handle_leave_group(RequestContext& ctx) {
                              : std::nullopt});
     }
   }
-  const LeaveGroupResult result = ctx.broker.groups().leave_group(request->group_id, leaving);
+  LeaveGroupResult result;
+  const protocol::ErrorCode injected =
+      ctx.broker.faults().take_error(protocol::ApiKey::kLeaveGroup, request->group_id);
+  if (injected != protocol::ErrorCode::kNone) {
+    result.error = injected_group_error(injected);
+  } else {
+    result = ctx.broker.groups().leave_group(request->group_id, leaving);
+  }
 
   protocol::LeaveGroupResponse response;
   if (ctx.version() <= 2) {

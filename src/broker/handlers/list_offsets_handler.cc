@@ -26,6 +26,8 @@
 // - A partition named more than once gets INVALID_REQUEST at each mention, as Kafka answers.
 // - Unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION. Other negative timestamps:
 //   INVALID_REQUEST.
+// - Injected errors (POST /v1/faults): a partition an armed ListOffsets fault matches answers
+//   its error with offset and timestamp -1.
 // - Not implemented: v0 (old_style_offsets).
 #include "broker/handlers/handlers.h"
 #include "broker/list_offsets_service.h"
@@ -36,8 +38,23 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_list_offsets(RequestContext& ctx) {
   const auto request = protocol::ListOffsetsRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  list_offsets(ctx.broker.cluster(), ctx.broker.record_validator(), *request)
-      .encode(ctx.response, ctx.version());
+  protocol::ListOffsetsResponse response =
+      list_offsets(ctx.broker.cluster(), ctx.broker.record_validator(), *request);
+  PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kListOffsets);
+  if (faults.active()) {
+    for (auto& topic : response.topics) {
+      for (auto& partition : topic.partitions) {
+        const protocol::ErrorCode error = faults.error_for(topic.name, partition.partition_index);
+        if (error == protocol::ErrorCode::kNone) continue;
+        partition.error_code = error;
+        partition.timestamp = -1;
+        partition.offset = -1;
+        partition.leader_epoch = -1;
+      }
+    }
+    faults.settle();
+  }
+  response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }
 

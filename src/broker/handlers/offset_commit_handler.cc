@@ -13,6 +13,8 @@
 // - A partition the broker does not have gets UNKNOWN_TOPIC_OR_PARTITION and is not stored;
 //   one whose metadata is longer than --offset-metadata-max-bytes gets
 //   OFFSET_METADATA_TOO_LARGE and is not stored, while the others are.
+// - Injected errors (POST /v1/faults): a coordinator fault gives every partition its error; an
+//   OffsetCommit fault the partitions it matches. Those partitions are not committed.
 // - retention_time_ms is ignored: committed offsets live as long as the broker.
 // - Not served: v0-1 (ZooKeeper-era and commit_timestamp).
 #include <string>
@@ -34,9 +36,23 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
   params.member_id = std::string(request->member_id);
   if (request->group_instance_id)
     params.group_instance_id = std::string(*request->group_instance_id);
+  // Injected errors (POST /v1/faults): a coordinator fault refuses the whole commit; an
+  // OffsetCommit fault the partitions it matches, which are then not committed.
+  FaultInjector& injected = ctx.broker.faults();
+  const protocol::ErrorCode coordinator_error =
+      injected.take_coordinator_error(protocol::ApiKey::kOffsetCommit, request->group_id);
+  PartitionFaults faults;
+  if (coordinator_error == protocol::ErrorCode::kNone) {
+    faults = injected.partition_faults(protocol::ApiKey::kOffsetCommit, request->group_id);
+  }
+  const auto injected_error = [&](std::string_view topic, std::int32_t partition) {
+    return coordinator_error != protocol::ErrorCode::kNone ? coordinator_error
+                                                           : faults.error_for(topic, partition);
+  };
   for (const auto& topic : request->topics) {
     for (const auto& partition : topic.partitions) {
-      if (ctx.broker.cluster().find_partition(topic.name, partition.partition_index) == nullptr) {
+      if (ctx.broker.cluster().find_partition(topic.name, partition.partition_index) == nullptr ||
+          injected_error(topic.name, partition.partition_index) != protocol::ErrorCode::kNone) {
         continue;
       }
       params.offsets.push_back(PartitionOffset{
@@ -46,7 +62,9 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
   }
   CoordinatorService& groups = ctx.broker.groups();
   OffsetCommitResult result;
-  if (ctx.version() < 9 && groups.consumer().has_group(params.group_id)) {
+  if (coordinator_error != protocol::ErrorCode::kNone) {
+    // The coordinator is "away": not asked.
+  } else if (ctx.version() < 9 && groups.consumer().has_group(params.group_id)) {
     result.error = GroupError::kUnsupportedVersion;
   } else {
     result = groups.commit_offsets(params);
@@ -68,8 +86,12 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
     for (const auto& partition : topic.partitions) {
       const bool known =
           ctx.broker.cluster().find_partition(topic.name, partition.partition_index) != nullptr;
-      protocol::ErrorCode error = protocol::ErrorCode::kUnknownTopicOrPartition;
-      if (known) {
+      protocol::ErrorCode error = injected_error(topic.name, partition.partition_index);
+      if (error != protocol::ErrorCode::kNone) {
+        // answered with the injected error, not committed
+      } else if (!known) {
+        error = protocol::ErrorCode::kUnknownTopicOrPartition;
+      } else {
         error = to_error_code(next_outcome < result.partition_errors.size()
                                   ? result.partition_errors[next_outcome]
                                   : result.error);
@@ -79,6 +101,7 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
           {.partition_index = partition.partition_index, .error_code = error});
     }
   }
+  faults.settle();
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -14,6 +14,8 @@
 //   UNKNOWN_MEMBER_ID and an old epoch STALE_MEMBER_EPOCH, as the group's error.
 // - A partition named more than once is answered once (Kafka collects them in a map), so the
 //   response grows with what is committed, not with the request's repetitions; so is a group.
+// - Injected errors (POST /v1/faults): an armed OffsetFetch or coordinator fault gives the
+//   group its error (v1: each partition asked for), with no offsets.
 // - Not served: v0 (ZooKeeper offsets).
 #include <optional>
 #include <string>
@@ -74,7 +76,25 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
   CoordinatorService& groups = ctx.broker.groups();
   protocol::OffsetFetchResponse response;
 
+  FaultInjector& faults = ctx.broker.faults();
   if (ctx.version() <= 7) {
+    const protocol::ErrorCode injected =
+        faults.take_error(protocol::ApiKey::kOffsetFetch, request->group_id);
+    if (injected != protocol::ErrorCode::kNone) {
+      response.error_code = injected;
+      // v1 has no group-level error: each partition asked for carries it (Kafka does so).
+      if (ctx.version() < 2 && request->topics) {
+        for (const auto& topic : *request->topics) {
+          auto& answered = response.topics.emplace_back();
+          answered.name = std::string(topic.name);
+          for (const std::int32_t partition : topic.partition_indexes) {
+            answered.partitions.push_back({.partition_index = partition, .error_code = injected});
+          }
+        }
+      }
+      response.encode(ctx.response, ctx.version());
+      co_return Reply::kSend;
+    }
     const GroupOffsetFetchResult result = groups.fetch_offsets(
         {.group_id = request->group_id, .partitions = wanted_partitions(request->topics)});
     response.error_code = to_error_code(result.error);
@@ -87,6 +107,14 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
   std::unordered_set<std::string_view> seen;
   for (const auto& group : request->groups) {
     if (!seen.insert(group.group_id).second) continue;
+    const protocol::ErrorCode injected =
+        faults.take_error(protocol::ApiKey::kOffsetFetch, group.group_id);
+    if (injected != protocol::ErrorCode::kNone) {
+      auto& answer = response.groups.emplace_back();
+      answer.group_id = std::string(group.group_id);
+      answer.error_code = injected;
+      continue;
+    }
     const GroupOffsetFetchResult result =
         groups.fetch_offsets({.group_id = group.group_id,
                               .member_id = group.member_id,

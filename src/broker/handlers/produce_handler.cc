@@ -35,6 +35,8 @@
 // - Records above --max-message-bytes: MESSAGE_TOO_LARGE. Null or empty records:
 //   INVALID_RECORD. No room in the records' memory share even after evicting
 //   the oldest segments: KAFKA_STORAGE_ERROR (retriable).
+// - Injected errors (POST /v1/faults): a partition an armed Produce fault matches answers its
+//   error and is not stored; the other partitions are stored as usual.
 // - Not implemented: log-append time (log_append_time_ms is -1).
 #include "broker/handlers/handlers.h"
 #include "broker/produce_service.h"
@@ -45,7 +47,9 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_produce(RequestContext& ctx) {
   const auto request = protocol::ProduceRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  const ProduceOutcome outcome = ctx.broker.producer().produce(*request, ctx.peer);
+  PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kProduce);
+  const ProduceOutcome outcome = ctx.broker.producer().produce(*request, ctx.peer, &faults);
+  faults.settle();
   if (request->acks == 0) {
     if (outcome.first_error != protocol::ErrorCode::kNone) {
       co_return ctx.close_because("acks=0 produce failed with " +

@@ -8,6 +8,8 @@
 //   (INCONSISTENT_GROUP_PROTOCOL) and echoed in the response.
 // - A follower that syncs before the leader parks until the leader's assignment arrives; one
 //   that syncs after it gets its assignment at once.
+// - Injected errors (POST /v1/faults): an armed SyncGroup or coordinator fault answers its error
+//   with no assignment, and the group is not touched.
 #include <string>
 #include <utility>
 
@@ -37,10 +39,17 @@ asio::awaitable<Reply> handle_sync_group(RequestContext& ctx) {
         MemberAssignment{std::string(assignment.member_id),
                          {assignment.assignment.begin(), assignment.assignment.end()}});
   }
-  CoordinatorService& groups = ctx.broker.groups();
-  SyncGroupResult result = co_await await_parked_call<SyncGroupResult>(
-      [&](SyncGroupCallback done) { groups.sync_group(std::move(params), std::move(done)); });
-  log_group_refusal(ctx.peer, "SyncGroup", request->group_id, result.error);
+  SyncGroupResult result;
+  const protocol::ErrorCode injected =
+      ctx.broker.faults().take_error(protocol::ApiKey::kSyncGroup, request->group_id);
+  if (injected != protocol::ErrorCode::kNone) {
+    result = sync_error(injected_group_error(injected));
+  } else {
+    CoordinatorService& groups = ctx.broker.groups();
+    result = co_await await_parked_call<SyncGroupResult>(
+        [&](SyncGroupCallback done) { groups.sync_group(std::move(params), std::move(done)); });
+    log_group_refusal(ctx.peer, "SyncGroup", request->group_id, result.error);
+  }
 
   protocol::SyncGroupResponse response;
   response.error_code = to_error_code(result.error);
