@@ -58,6 +58,8 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
           resolve_memory_plan(config_, machine_bytes > 0 ? machine_bytes : machine_memory_bytes())),
       request_memory_(memory_plan_.request_bytes),
       response_memory_(memory_plan_.response_bytes),
+      events_(EventLogLimits{.max_events = static_cast<std::size_t>(config_.max_events),
+                             .max_bytes = static_cast<std::size_t>(config_.max_event_bytes)}),
       cluster_(cluster_config(config_, memory_plan_)),
       groups_(coordinator_config(config_, memory_plan_), consumer_group_config(config_),
               topic_catalog_),
@@ -101,6 +103,8 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
                                   "); use name:partitions with a legal topic name, each once");
     }
   }
+  cluster_.set_observer(&event_recorder_);
+  groups_.set_observer(&event_recorder_);
   for (const SeedTopic& seed : config_.seed_topics) {
     (void)cluster_.create_topic(seed.name, seed.partitions);
   }

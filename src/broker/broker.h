@@ -3,7 +3,8 @@
 // Broker: the state every request handler works on — the configuration (with the advertised
 // address resolved once the listener is bound), the memory plan and the byte budgets of the
 // network buffers, the topics (Cluster), the notifier that wakes long-polling fetches, Fetch's
-// service with its fetch sessions, and the group coordinator.
+// service with its fetch sessions, the group coordinator, and the event log of what happens
+// to groups and topics.
 //
 // Threading model: the whole broker runs on ONE thread, the thread running its
 // asio::io_context. The acceptor, every connection's coroutines, every handler and all state
@@ -21,6 +22,8 @@
 #include "broker/cluster_topic_catalog.h"
 #include "broker/coordinator_service.h"
 #include "broker/faults/fault_injector.h"
+#include "broker/events/event_log.h"
+#include "broker/events/event_recorder.h"
 #include "broker/fetch_service.h"
 #include "broker/log_cleaner_timer.h"
 #include "broker/memory_plan.h"
@@ -67,6 +70,9 @@ class Broker {
   void set_advertised_address(std::string host, std::uint16_t port);
 
   Cluster& cluster() { return cluster_; }
+  // What happened to groups and topics: the newest --max-events events, and their
+  // subscribers (the HTTP API's /v1/events).
+  EventLog& events() { return events_; }
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
   // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
@@ -102,6 +108,9 @@ class Broker {
   ByteBudget response_memory_;
   MemoryWaiters request_memory_waiters_;
   MemoryWaiters response_memory_waiters_;
+  // Declared before what they observe (the Cluster, the coordinators), so they outlive them.
+  EventLog events_;
+  EventRecorder event_recorder_{events_};
   Cluster cluster_;
   AppendNotifier append_notifier_;
   ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it

@@ -89,6 +89,10 @@ struct BrokerConfig {
   std::int32_t max_transactional_ids = 1000;  // transactional ids held
   std::int32_t max_partitions_per_transaction = 1000;
   std::int32_t transaction_max_timeout_ms = 900000;  // largest transaction_timeout_ms accepted
+
+  // The event log of groups and topics (HTTP API's /v1/events; events/event_log.h).
+  std::int32_t max_events = 1000;           // newest events kept
+  std::int64_t max_event_bytes = 4 * kMiB;  // their JSON bytes
 };
 
 }  // namespace kgroups::broker

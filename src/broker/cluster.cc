@@ -84,7 +84,8 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
   partition_count_ += partitions;
   ++metadata_version_;
   topics_by_id_.emplace(topic->id, topic.get());
-  topics_.emplace(topic->name, std::move(topic));
+  const Topic& created = *topics_.emplace(topic->name, std::move(topic)).first->second;
+  if (observer_ != nullptr) observer_->on_topic_created(created);
   return ErrorCode::kNone;
 }
 
@@ -127,6 +128,7 @@ bool Cluster::delete_topic(std::string_view name) {
   const auto found = topics_.find(name);
   if (found == topics_.end()) return false;
   const Topic& topic = *found->second;
+  if (observer_ != nullptr) observer_->on_topic_deleted(topic);
   std::unordered_set<const BatchLog*> logs;
   for (const BatchLog& log : topic.partitions) {
     logs.insert(&log);

@@ -38,6 +38,7 @@
 #include "broker/batch_log.h"
 #include "broker/topic_config.h"
 #include "broker/topic_config_catalog.h"
+#include "broker/topic_observer.h"
 #include "protocol/error_code.h"
 #include "protocol/result.h"
 #include "protocol/uuid.h"
@@ -177,6 +178,10 @@ class Cluster {
   // Memory held by all logs (segments and indexes), and its bound.
   [[nodiscard]] std::int64_t log_memory_used() const { return log_memory_used_; }
 
+  // Tells `observer` (nullptr: no one) of every topic created or deleted from now on. It must
+  // outlive the Cluster, or be replaced first.
+  void set_observer(TopicObserver* observer) { observer_ = observer; }
+
   // Whether `name` is a legal Kafka topic name: 1-249 characters of [a-zA-Z0-9._-], and
   // neither "." nor "..".
   static bool is_valid_topic_name(std::string_view name);
@@ -201,6 +206,7 @@ class Cluster {
   std::deque<std::pair<std::uint64_t, BatchLog*>> segments_by_age_;
   std::uint64_t next_segment_sequence_ = 1;
   DroppedSegments evicted_since_report_;
+  TopicObserver* observer_ = nullptr;  // not owned
   std::chrono::steady_clock::time_point last_eviction_report_{};
 };
 

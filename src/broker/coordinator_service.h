@@ -91,6 +91,13 @@ class CoordinatorService {
                                     const std::vector<TopicPartition>& partitions);
   void delete_topic_offsets(std::string_view topic);
 
+  // Tells `observer` (nullptr: no one) what happens to the groups of both coordinators from
+  // now on (group_observer.h). It must outlive the service, or be replaced first.
+  void set_observer(GroupObserver* observer) {
+    classic_.set_observer(observer);
+    consumer_.set_observer(observer);
+  }
+
   GroupCoordinator& classic() { return classic_; }
   ConsumerGroupCoordinator& consumer() { return consumer_; }
 

@@ -162,6 +162,15 @@ constexpr std::array kLimits{
                "transaction.max.timeout.ms (900000)",
                "Largest transaction_timeout_ms of InitProducerId: INVALID_TRANSACTION_TIMEOUT "
                "beyond it; a transaction open longer than its timeout is aborted"},
+    // The event log (GET /v1/events).
+    LimitEntry{"--max-events", &BrokerConfig::max_events, LimitUnit::kCount, 1, 1000000, "1000",
+               "none",
+               "Group and topic events the broker keeps for /v1/events?since=; older "
+               "ones are forgotten (a reader resuming after one gets the oldest kept)"},
+    LimitEntry{"--max-event-bytes", &BrokerConfig::max_event_bytes, LimitUnit::kBytes, 1024,
+               16 * kTiB, "4 MiB", "none",
+               "JSON bytes of the events kept; the oldest are forgotten first (the newest is "
+               "always kept)"},
 };
 
 std::string_view unit_name(LimitUnit unit) {

@@ -140,9 +140,9 @@ void ConsumerGroupCoordinator::fire_due_timers() {
       const ConsumerGroupMember* member = group->find_member(member_id);
       if (member == nullptr) continue;
       if (timer == MemberTimer::kSession) {
-        fence_member(*group, member_id, "its session expired");
+        fence_member(*group, member_id, Removal::kExpired, "its session expired");
       } else if (member->state == MemberState::kUnrevokedPartitions) {
-        fence_member(*group, member_id,
+        fence_member(*group, member_id, Removal::kExpired,
                      "it did not revoke its partitions within its rebalance timeout of " +
                          std::to_string(member->rebalance_timeout_ms) + " ms");
       } else {

@@ -47,6 +47,7 @@
 #include "broker/coordinator/consumer_group_heartbeat.h"
 #include "broker/coordinator/deadline_index.h"
 #include "broker/coordinator/group_coordinator.h"
+#include "broker/coordinator/group_observer.h"
 #include "broker/coordinator/group_summary.h"
 #include "broker/coordinator/string_hash.h"
 #include "broker/coordinator/topic_catalog.h"
@@ -127,6 +128,10 @@ class ConsumerGroupCoordinator {
   // Forgets every group.
   void shutdown();
 
+  // Tells `observer` (nullptr: no one) what happens to the groups from now on
+  // (group_observer.h). It must outlive the coordinator, or be replaced first.
+  void set_observer(GroupObserver* observer) { observer_ = observer; }
+
  private:
   // Lookup and bookkeeping (consumer_group_coordinator.cc).
   [[nodiscard]] const ConsumerGroup* find_group(std::string_view group_id) const;
@@ -151,16 +156,26 @@ class ConsumerGroupCoordinator {
   ConsumerGroupHeartbeatResult leave(const ConsumerGroupHeartbeatParams& params);
 
   // Membership and assignment (consumer_group_membership.cc).
-  // Removes the member, bumps the group epoch.
-  void fence_member(ConsumerGroup& group, const std::string& member_id, const std::string& reason);
+  // Why a member is removed: it left (epoch -1), or missed a deadline.
+  enum class Removal { kLeft, kExpired };
+  // Removes the member, bumps the group epoch; `reason` completes "member X removed because".
+  void fence_member(ConsumerGroup& group, const std::string& member_id, Removal removal,
+                    const std::string& reason);
   // Bumps the group epoch if `subscription_changed` or the subscribed topics' metadata
-  // changed, then recomputes the target assignment if it is older than the epoch.
-  void update_group_epoch_and_target(ConsumerGroup& group, bool subscription_changed);
+  // changed, then recomputes the target assignment if it is older than the epoch. The
+  // heartbeat of `member_id` (just added to the group when `member_added`) caused the call.
+  void update_group_epoch_and_target(ConsumerGroup& group, bool subscription_changed,
+                                     std::string_view member_id, bool member_added);
   void compute_target_assignment(ConsumerGroup& group);
   // Moves the member one reconciliation step; arms or clears its rebalance timer.
   void reconcile(ConsumerGroup& group, const std::string& member_id,
                  const std::optional<std::vector<TopicPartitions>>& owned);
   [[nodiscard]] std::vector<NamedTopicPartitions> named(const ConsumerAssignment& partitions) const;
+
+  // Observations (consumer_group_observe.cc).
+  [[nodiscard]] static ObservedMember observed(const ConsumerGroupMember& member);
+  // Tells the observer the group's new target assignment, computed by `assignor`.
+  void observe_target_assignment(const ConsumerGroup& group, std::string_view assignor) const;
 
   // Runs every public call: applies due expiries first, settles touched groups last.
   class CallScope {
@@ -187,6 +202,7 @@ class ConsumerGroupCoordinator {
   DeadlineIndex deadlines_;           // every group with a member timer, as of its last settle
   std::vector<std::string> touched_;  // ids of the groups the current call may have changed
   std::mt19937_64 member_id_random_;
+  GroupObserver* observer_ = nullptr;  // not owned; nullptr: nobody observes
 };
 
 }  // namespace kgroups::broker

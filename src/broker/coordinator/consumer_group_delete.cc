@@ -21,6 +21,7 @@ GroupError ConsumerGroupCoordinator::delete_group(std::string_view group_id) {
   offset_bytes_ -= group.offsets().stored_bytes();
   deadlines_.remove(group.group_id());
   log("consumer group \"" + group.group_id() + "\" deleted");
+  if (observer_ != nullptr) observer_->on_group_deleted(GroupType::kConsumer, group.group_id());
   groups_.erase(entry);  // settle_touched_groups() skips ids that are gone
   return GroupError::kNone;
 }

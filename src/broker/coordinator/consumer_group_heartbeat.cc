@@ -249,13 +249,23 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
   if (replaced_member_id) {
     log("group \"" + group->group_id() + "\": static member " + member_id + " (instance " +
         *params.instance_id + ") replaced member " + *replaced_member_id);
+    if (observer_ != nullptr) {
+      const ConsumerGroupMember& old_member = *group->find_member(*replaced_member_id);
+      observer_->on_member_left(
+          GroupType::kConsumer, group->group_id(), observed(old_member),
+          "static member " + *params.instance_id + " rejoined as " + member_id);
+    }
     group->replace_member(*replaced_member_id, std::move(member));
   } else {
     group->put_member(std::move(member));
   }
+  if ((adds_member || replaced_member_id) && observer_ != nullptr) {
+    observer_->on_member_joined(GroupType::kConsumer, group->group_id(),
+                                observed(*group->find_member(member_id)));
+  }
   const bool subscription_changed =
       group->find_member(member_id)->subscribed_topic_names != subscription_before;
-  update_group_epoch_and_target(*group, subscription_changed);
+  update_group_epoch_and_target(*group, subscription_changed, member_id, adds_member);
   reconcile(*group, member_id, params.owned_topic_partitions);
 
   const ConsumerGroupMember& updated = *group->find_member(member_id);
@@ -308,7 +318,7 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::leave(
     group->put_member(std::move(away));
     return result;
   }
-  fence_member(*group, params.member_id, "it left the group");
+  fence_member(*group, params.member_id, Removal::kLeft, "it left the group");
   return result;
 }
 

@@ -13,16 +13,36 @@
 namespace kgroups::broker {
 
 void ConsumerGroupCoordinator::fence_member(ConsumerGroup& group, const std::string& member_id,
-                                            const std::string& reason) {
-  if (!group.remove_member(member_id)) return;
+                                            Removal removal, const std::string& reason) {
+  const ConsumerGroupMember* member = group.find_member(member_id);
+  if (member == nullptr) return;
+  const std::string event_reason = removal == Removal::kLeft
+                                       ? "member " + member_id + " left the group"
+                                       : "member " + member_id + " removed because " + reason;
+  if (observer_ != nullptr) {
+    if (removal == Removal::kLeft) {
+      observer_->on_member_left(GroupType::kConsumer, group.group_id(), observed(*member),
+                                event_reason);
+    } else {
+      observer_->on_member_expired(GroupType::kConsumer, group.group_id(), observed(*member),
+                                   event_reason);
+    }
+  }
+  group.remove_member(member_id);
   group.refresh_subscription_metadata(catalog_);
   group.set_group_epoch(group.group_epoch() + 1);
   log("group \"" + group.group_id() + "\": member " + member_id + " removed because " + reason +
       "; group epoch " + std::to_string(group.group_epoch()));
+  if (observer_ != nullptr) {
+    observer_->on_rebalance_started(GroupType::kConsumer, group.group_id(), group.group_epoch() - 1,
+                                    event_reason);
+  }
 }
 
 void ConsumerGroupCoordinator::update_group_epoch_and_target(ConsumerGroup& group,
-                                                             bool subscription_changed) {
+                                                             bool subscription_changed,
+                                                             std::string_view member_id,
+                                                             bool member_added) {
   bool bump = subscription_changed;
   if (subscription_changed || group.catalog_changed(catalog_)) {
     bump = group.refresh_subscription_metadata(catalog_) || bump;
@@ -30,6 +50,14 @@ void ConsumerGroupCoordinator::update_group_epoch_and_target(ConsumerGroup& grou
   if (bump) {
     group.set_group_epoch(group.group_epoch() + 1);
     log("group \"" + group.group_id() + "\": group epoch " + std::to_string(group.group_epoch()));
+    if (observer_ != nullptr) {
+      const std::string reason =
+          member_added           ? "member " + std::string(member_id) + " joined"
+          : subscription_changed ? "member " + std::string(member_id) + " changed its subscription"
+                                 : std::string("the subscribed topics' metadata changed");
+      observer_->on_rebalance_started(GroupType::kConsumer, group.group_id(),
+                                      group.group_epoch() - 1, reason);
+    }
   }
   if (group.group_epoch() > group.assignment_epoch()) compute_target_assignment(group);
 }
@@ -67,6 +95,7 @@ void ConsumerGroupCoordinator::compute_target_assignment(ConsumerGroup& group) {
   group.set_target_assignment(std::move(target), group.group_epoch());
   log("group \"" + group.group_id() + "\": target assignment computed for epoch " +
       std::to_string(group.group_epoch()) + " by " + std::string(assignor->name()));
+  if (observer_ != nullptr) observe_target_assignment(group, assignor->name());
 }
 
 void ConsumerGroupCoordinator::reconcile(ConsumerGroup& group, const std::string& member_id,

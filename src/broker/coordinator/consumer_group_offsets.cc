@@ -73,6 +73,10 @@ OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitPa
     group->offsets().commit(params.offsets[i].topic_partition, params.offsets[i].committed);
   }
   offset_bytes_ = offset_bytes_ - offsets_before + group->offsets().stored_bytes();
+  if (observer_ != nullptr) {
+    observer_->on_offsets_committed(GroupType::kConsumer, group->group_id(), params.member_id,
+                                    stored_offsets(params, result));
+  }
   return result;
 }
 

@@ -50,6 +50,28 @@ inline std::vector<GroupProtocol> protocols(std::initializer_list<std::string_vi
   return list;
 }
 
+// The SyncGroup assignment bytes a Kafka consumer's leader sends (ConsumerProtocolAssignment
+// v0: version, topics with their partitions, empty user data), for `topics` in order.
+inline std::vector<std::uint8_t> consumer_assignment_bytes(
+    const std::vector<std::pair<std::string, std::vector<std::int32_t>>>& topics) {
+  std::vector<std::uint8_t> out;
+  auto put = [&out](std::uint64_t value, int bytes) {
+    for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
+      out.push_back(static_cast<std::uint8_t>(value >> shift));
+    }
+  };
+  put(0, 2);
+  put(topics.size(), 4);
+  for (const auto& [topic, partitions] : topics) {
+    put(topic.size(), 2);
+    out.insert(out.end(), topic.begin(), topic.end());
+    put(partitions.size(), 4);
+    for (std::int32_t partition : partitions) put(static_cast<std::uint32_t>(partition), 4);
+  }
+  put(0xFFFFFFFFU, 4);  // null user data
+  return out;
+}
+
 // The LeaveGroup entries of dynamic members leaving by member id.
 inline std::vector<LeavingMember> leaving(const std::vector<std::string>& member_ids) {
   std::vector<LeavingMember> members;

@@ -86,6 +86,7 @@ LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
                                    : std::string()) +
         " left the group";
     log("group \"" + group->group_id() + "\": " + reason);
+    observe_member_left(*group, *member, reason);
     remove_member_and_update_group(*group, *member, reason);
     result.member_errors.back() = GroupError::kNone;
   }

@@ -54,6 +54,7 @@
 #include "broker/coordinator/deadline_index.h"
 #include "broker/coordinator/group.h"
 #include "broker/coordinator/group_error.h"
+#include "broker/coordinator/group_observer.h"
 #include "broker/coordinator/group_summary.h"
 #include "broker/coordinator/join_group.h"
 #include "broker/coordinator/offset_store.h"
@@ -94,6 +95,10 @@ struct OffsetCommitResult {
   // otherwise NONE (stored) or OFFSET_METADATA_TOO_LARGE (not stored).
   std::vector<GroupError> partition_errors;
 };
+
+// Returns the entries of `params.offsets` that `result` says were stored, in request order.
+std::vector<PartitionOffset> stored_offsets(const OffsetCommitParams& params,
+                                            const OffsetCommitResult& result);
 
 // OffsetDelete's outcome for one group.
 struct OffsetDeleteResult {
@@ -250,6 +255,10 @@ class GroupCoordinator {
   // Completes every parked call with NOT_COORDINATOR and forgets every group.
   void shutdown();
 
+  // Tells `observer` (nullptr: no one) what happens to the groups from now on
+  // (group_observer.h). It must outlive the coordinator, or be replaced first.
+  void set_observer(GroupObserver* observer) { observer_ = observer; }
+
  private:
   // Returns the group for reading, or nullptr.
   [[nodiscard]] const Group* find_group(std::string_view group_id) const;
@@ -315,6 +324,15 @@ class GroupCoordinator {
   void fire_all_due_timers();
   void refresh_session(GroupMember& member);
 
+  // Observations (group_coordinator_observe.cc); each does nothing without an observer.
+  void observe_member_joined(const Group& group, const GroupMember& member) const;
+  void observe_member_left(const Group& group, const GroupMember& member,
+                           std::string_view reason) const;
+  void observe_member_expired(const Group& group, const GroupMember& member,
+                              std::string_view reason) const;
+  // The generation the group has now, with every member's assignment.
+  void observe_rebalance_completed(const Group& group) const;
+
   // Opens every public call: applies the expiries due now; on exit settles the
   // groups the call touched, then runs the completions it queued.
   class CallScope {
@@ -355,6 +373,7 @@ class GroupCoordinator {
   std::deque<std::function<void()>> completions_;
   bool running_completions_ = false;
   std::mt19937_64 member_id_random_;
+  GroupObserver* observer_ = nullptr;  // not owned; nullptr: nobody observes
 };
 
 }  // namespace kgroups::broker

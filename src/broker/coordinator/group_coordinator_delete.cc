@@ -44,6 +44,7 @@ GroupError GroupCoordinator::delete_group(std::string_view group_id) {
   if (has_members(*group)) return GroupError::kNonEmptyGroup;
   group->offsets() = OffsetStore{};
   log("group \"" + group->group_id() + "\" deleted");
+  if (observer_ != nullptr) observer_->on_group_deleted(GroupType::kClassic, group->group_id());
   erase_group_if_unused(std::string(group_id));
   return GroupError::kNone;
 }

@@ -159,6 +159,7 @@ void GroupCoordinator::add_member_and_rebalance(Group& group, GroupMember member
   member.join_callback = std::move(done);
   if (group.deadlines().initial_delay_end) group.deadlines().new_member_added = true;
   const GroupMember& added = group.add_member(std::move(member));
+  observe_member_joined(group, added);
   if (group.state() == GroupState::kPreparingRebalance) return maybe_complete_join(group);
   prepare_rebalance(group, "member " + added.member_id + " joined");
 }

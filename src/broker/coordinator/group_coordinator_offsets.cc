@@ -37,6 +37,16 @@ GroupError fence(const Group* group, const OffsetCommitParams& params) {
 
 }  // namespace
 
+std::vector<PartitionOffset> stored_offsets(const OffsetCommitParams& params,
+                                            const OffsetCommitResult& result) {
+  std::vector<PartitionOffset> stored;
+  if (result.error != GroupError::kNone || params.validate_only) return stored;
+  for (std::size_t i = 0; i < params.offsets.size() && i < result.partition_errors.size(); ++i) {
+    if (result.partition_errors[i] == GroupError::kNone) stored.push_back(params.offsets[i]);
+  }
+  return stored;
+}
+
 OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& params) {
   CallScope scope(*this);
   OffsetCommitResult result;
@@ -83,6 +93,10 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
   for (std::size_t i = 0; i < params.offsets.size(); ++i) {
     if (result.partition_errors[i] != GroupError::kNone) continue;
     group->offsets().commit(params.offsets[i].topic_partition, params.offsets[i].committed);
+  }
+  if (observer_ != nullptr) {
+    observer_->on_offsets_committed(GroupType::kClassic, group->group_id(), params.member_id,
+                                    stored_offsets(params, result));
   }
   return result;
 }

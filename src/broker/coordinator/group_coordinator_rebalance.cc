@@ -42,6 +42,10 @@ void GroupCoordinator::prepare_rebalance(Group& group, const std::string& reason
   group.transition_to(GroupState::kPreparingRebalance);
   log(group_label(group) + "preparing a rebalance after generation " +
       std::to_string(group.generation_id()) + ": " + reason);
+  if (observer_ != nullptr) {
+    observer_->on_rebalance_started(GroupType::kClassic, group.group_id(), group.generation_id(),
+                                    reason);
+  }
   maybe_complete_join(group);
 }
 
@@ -68,6 +72,9 @@ void GroupCoordinator::complete_join(Group& group) {
   }
   for (const std::string& id : not_rejoined) {
     GroupMember* member = group.find_member(id);
+    observe_member_expired(group, *member,
+                           "member " + id + " did not rejoin within the rebalance timeout of " +
+                               std::to_string(group.rebalance_timeout_ms()) + " ms");
     complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
     group.remove_member(id);
   }
@@ -83,6 +90,7 @@ void GroupCoordinator::complete_join(Group& group) {
   if (group.state() == GroupState::kEmpty) {
     log(group_label(group) + "generation " + std::to_string(group.generation_id()) +
         " has no members; the group is Empty");
+    observe_rebalance_completed(group);
     return;
   }
   log(group_label(group) + "generation " + std::to_string(group.generation_id()) + " with " +
@@ -131,6 +139,10 @@ void GroupCoordinator::expire_pending_syncs(Group& group) {
   log(group_label(group) + reason);
   for (const std::string& id : late) {
     if (GroupMember* member = group.find_member(id); member != nullptr) {
+      observe_member_expired(group, *member,
+                             "member " + id +
+                                 " sent no SyncGroup within the rebalance timeout of " +
+                                 std::to_string(group.rebalance_timeout_ms()) + " ms");
       complete_join_call(*member, join_error(GroupError::kUnknownMemberId, id));
       complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
       group.remove_member(id);
@@ -192,6 +204,7 @@ void GroupCoordinator::fire_due_timers(Group& group, Clock::TimePoint at) {
                                                "timeout of " +
                                                std::to_string(member.session_timeout_ms) + " ms";
       log(group_label(group) + reason + "; removing it");
+      observe_member_expired(group, member, reason);
       remove_member_and_update_group(group, member, reason);
     }
   }

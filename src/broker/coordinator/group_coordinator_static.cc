@@ -43,10 +43,14 @@ void GroupCoordinator::replace_static_member(Group& group, const std::string& ol
   // it makes with its old id from now on is fenced.
   complete_join_call(*old_member, join_error(GroupError::kFencedInstanceId, old_member_id));
   complete_sync_call(*old_member, sync_error(GroupError::kFencedInstanceId));
+  observe_member_left(
+      group, *old_member,
+      "static member " + *old_member->group_instance_id + " rejoined as " + member_id);
   GroupMember& member = group.replace_static_member(old_member_id, std::move(member_id));
   std::string reason = "static member " + *member.group_instance_id + " rejoined as " +
                        member.member_id + ", replacing " + old_member_id;
   log(group_label(group) + reason + " in state " + std::string(group_state_name(group.state())));
+  observe_member_joined(group, member);
   group.update_protocols(member, std::move(params.protocols));
   member.session_timeout_ms = params.session_timeout_ms;
   member.rebalance_timeout_ms = params.rebalance_timeout_ms;

@@ -102,6 +102,7 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
   group->transition_to(GroupState::kStable);
   log("group \"" + group->group_id() + "\": generation " + std::to_string(group->generation_id()) +
       " is stable: leader " + member->member_id + " sent the assignment");
+  observe_rebalance_completed(*group);
   propagate_assignment(*group);
 }
 

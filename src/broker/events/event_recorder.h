@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// EventRecorder: turns what the group coordinators and the Cluster observe into the EventLog's
+// events, one JSON object each (the event types and their fields are docs/HTTP-API.md's
+// "Events"): member_joined, member_left, member_expired, rebalance_started,
+// rebalance_completed, offsets_committed, group_deleted, topic_created, topic_deleted.
+// The Broker connects it to both coordinators and its Cluster.
+// Not thread-safe: called on the broker's thread. `log` must outlive the recorder.
+#pragma once
+
+#include "broker/coordinator/group_observer.h"
+#include "broker/events/event_log.h"
+#include "broker/topic_observer.h"
+
+namespace kgroups::broker {
+
+class EventRecorder : public GroupObserver, public TopicObserver {
+ public:
+  explicit EventRecorder(EventLog& log) : log_(log) {}
+
+  void on_member_joined(GroupType type, std::string_view group_id,
+                        const ObservedMember& member) override;
+  void on_member_left(GroupType type, std::string_view group_id, const ObservedMember& member,
+                      std::string_view reason) override;
+  void on_member_expired(GroupType type, std::string_view group_id, const ObservedMember& member,
+                         std::string_view reason) override;
+  void on_rebalance_started(GroupType type, std::string_view group_id, std::int32_t generation,
+                            std::string_view reason) override;
+  void on_rebalance_completed(const ObservedRebalance& rebalance) override;
+  void on_offsets_committed(GroupType type, std::string_view group_id, std::string_view member_id,
+                            std::span<const PartitionOffset> offsets) override;
+  void on_group_deleted(GroupType type, std::string_view group_id) override;
+
+  void on_topic_created(const Topic& topic) override;
+  void on_topic_deleted(const Topic& topic) override;
+
+ private:
+  void publish_member_event(std::string_view event_type, GroupType type, std::string_view group_id,
+                            const ObservedMember& member, std::string_view reason);
+
+  EventLog& log_;
+};
+
+}  // namespace kgroups::broker
