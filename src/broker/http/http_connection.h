@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// HttpConnection: one client connection of the control endpoint. It parses requests with
+// HttpRequestParser, answers each through the HttpRouter before reading the next (keep-alive
+// and pipelining; "Expect: 100-continue" is answered), and closes on "Connection: close", on
+// bad input (after answering 400, 413 or 431), when a request is not whole within the idle
+// timeout of its first byte, when no request comes for the idle timeout, or when a response
+// is not taken within it. A streaming route turns the connection into a stream: the server
+// writes "200 OK" with text/event-stream and then whatever the route sends, through a queue of
+// at most max_stream_queue_bytes (beyond it the stream closes), until either side leaves.
+// Not thread-safe: runs on the broker's network thread.
+#pragma once
+
+#include <asio/awaitable.hpp>
+#include <asio/ip/tcp.hpp>
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "broker/http/http_request_parser.h"
+#include "broker/http/http_router.h"
+
+namespace kgroups::broker::http {
+
+struct HttpServerLimits {
+  std::size_t max_connections = 64;
+  HttpParserLimits parser;
+  std::chrono::milliseconds idle_timeout{60000};
+  std::size_t max_stream_queue_bytes = 1024 * 1024;  // unsent bytes of one stream
+};
+
+class HttpConnection {
+ public:
+  // `router` must outlive the connection.
+  HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& router, HttpServerLimits limits);
+
+  // Serves the connection until it closes (see above). Never throws.
+  asio::awaitable<void> run();
+
+  // The wire form of `response`: status line, headers (Content-Type, Content-Length,
+  // Connection) and body.
+  static std::string serialize(const HttpResponse& response, bool keep_alive);
+
+ private:
+  enum class Next { kContinue, kClose };
+
+  asio::awaitable<Next> answer(HttpRequest request, bool keep_alive);
+  asio::awaitable<void> stream(const HttpRouter::StreamHandler& handler, HttpRequest request);
+  // Writes `bytes` whole within the idle timeout; false if the client did not take them.
+  asio::awaitable<bool> write_all(std::string_view bytes);
+  // Reads into buffer_ until `deadline`; false on EOF, error or timeout.
+  asio::awaitable<bool> read_some(std::chrono::steady_clock::time_point deadline);
+
+  asio::ip::tcp::socket socket_;
+  const HttpRouter& router_;
+  HttpServerLimits limits_;
+  HttpRequestParser parser_;
+  std::string buffer_;  // received bytes the parser has not taken yet
+  std::string peer_;
+};
+
+}  // namespace kgroups::broker::http

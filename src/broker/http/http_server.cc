@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/http/http_server.h"
+
+#include <array>
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/experimental/awaitable_operators.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/write.hpp>
+#include <system_error>
+#include <utility>
+
+#include "broker/logger.h"
+
+namespace kgroups::broker::http {
+namespace {
+
+using asio::experimental::awaitable_operators::operator||;
+
+// How long a refused connection is read (and its bytes dropped) after the 503 went out, so
+// that closing it does not reset the connection before the client read the answer.
+constexpr std::chrono::milliseconds kRefusalLinger{200};
+
+asio::ip::tcp::endpoint resolve_endpoint(const std::string& host, std::uint16_t port) {
+  std::error_code error;
+  const std::string numeric = host == "localhost" ? "127.0.0.1" : host;
+  const asio::ip::address address = asio::ip::make_address(numeric, error);
+  if (error) {
+    throw std::system_error(error, "cannot serve http on \"" + host +
+                                       "\": not a numeric IP address (use e.g. 127.0.0.1)");
+  }
+  return {address, port};
+}
+
+asio::awaitable<void> serve(std::shared_ptr<HttpConnection> connection,
+                            std::shared_ptr<std::size_t> open) {
+  struct Uncount {
+    std::size_t& open;
+    ~Uncount() { --open; }
+  } uncount{*open};
+  co_await connection->run();
+}
+
+asio::awaitable<void> refuse(asio::ip::tcp::socket socket, std::size_t max_connections) {
+  const std::string answer = HttpConnection::serialize(
+      HttpResponse::error(503, "too many HTTP connections are open (--http-max-connections " +
+                                   std::to_string(max_connections) + "); close one and retry"),
+      false);
+  const auto [error, written] = co_await asio::async_write(
+      socket, asio::buffer(answer), asio::experimental::as_tuple(asio::use_awaitable));
+  if (error) co_return;
+  std::error_code ignored;
+  socket.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  asio::steady_timer linger(socket.get_executor(), kRefusalLinger);
+  auto drain = [&]() -> asio::awaitable<void> {
+    std::array<char, 1024> discard{};
+    for (;;) {
+      const auto [read_error, received] = co_await socket.async_read_some(
+          asio::buffer(discard), asio::experimental::as_tuple(asio::use_awaitable));
+      if (read_error) co_return;
+    }
+  };
+  co_await (drain() || linger.async_wait(asio::experimental::as_tuple(asio::use_awaitable)));
+}
+
+}  // namespace
+
+HttpServer::HttpServer(asio::io_context& io, const HttpRouter& router, HttpServerLimits limits,
+                       const std::string& host, std::uint16_t port)
+    : io_(io), router_(router), limits_(limits), acceptor_(io) {
+  const asio::ip::tcp::endpoint endpoint = resolve_endpoint(host, port);
+  std::error_code error;
+  acceptor_.open(endpoint.protocol(), error);
+  if (!error) acceptor_.set_option(asio::ip::tcp::acceptor::reuse_address(true), error);
+  if (!error) acceptor_.bind(endpoint, error);
+  if (!error) acceptor_.listen(asio::socket_base::max_listen_connections, error);
+  if (error) {
+    throw std::system_error(error, "cannot serve http on " + host + ":" + std::to_string(port));
+  }
+}
+
+void HttpServer::start() { asio::co_spawn(io_, accept_loop(), asio::detached); }
+
+void HttpServer::stop() {
+  std::error_code ignored;
+  acceptor_.close(ignored);
+}
+
+std::string HttpServer::host() const { return acceptor_.local_endpoint().address().to_string(); }
+
+std::uint16_t HttpServer::port() const { return acceptor_.local_endpoint().port(); }
+
+asio::awaitable<void> HttpServer::accept_loop() {
+  while (acceptor_.is_open()) {
+    auto [error, socket] =
+        co_await acceptor_.async_accept(asio::experimental::as_tuple(asio::use_awaitable));
+    if (error) {
+      if (error == asio::error::operation_aborted || !acceptor_.is_open()) co_return;
+      log_warn("http accept failed: " + error.message());
+      asio::steady_timer pause(io_, std::chrono::milliseconds(100));
+      co_await pause.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+      continue;
+    }
+    if (*open_ >= limits_.max_connections) {
+      asio::co_spawn(io_, refuse(std::move(socket), limits_.max_connections), asio::detached);
+      continue;
+    }
+    ++*open_;
+    asio::co_spawn(
+        io_, serve(std::make_shared<HttpConnection>(std::move(socket), router_, limits_), open_),
+        asio::detached);
+  }
+}
+
+}  // namespace kgroups::broker::http
