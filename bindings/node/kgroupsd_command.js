@@ -24,8 +24,16 @@ function isExecutableFile(file) {
   }
 }
 
+// Whether this package is the bindings/node folder of a kgroups checkout (installed as a
+// link to it), rather than a copy in some node_modules.
 function isCheckout() {
-  return fs.existsSync(path.join(checkout, 'tools', 'kgroupsd', 'main.cc'));
+  const node = path.join(checkout, 'bindings', 'node');
+  try {
+    return fs.existsSync(path.join(checkout, 'tools', 'kgroupsd')) &&
+      fs.realpathSync(node) === fs.realpathSync(packageDir);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -94,6 +94,31 @@ test('a kgroupsd option or $KGROUPSD naming no executable file is an error namin
   assert.throws(() => findKgroupsd({}, { KGROUPSD: notExecutable }), /\$KGROUPSD names .*not-executable/);
 });
 
+test('with no kgroupsd anywhere, the error lists every place it looked', () => {
+  // A copy of the lookup outside any checkout, as in a package installed from the tarball.
+  const packageCopy = fs.mkdtempSync(path.join(scratch, 'package-'));
+  fs.copyFileSync(path.join(__dirname, '..', 'kgroupsd_command.js'), path.join(packageCopy, 'kgroupsd_command.js'));
+  const { findKgroupsd: lookUp } = require(path.join(packageCopy, 'kgroupsd_command.js'));
+  const emptyDir = fs.mkdtempSync(path.join(scratch, 'empty-'));
+  assert.throws(() => lookUp({}, { PATH: emptyDir }), (error) => {
+    assert.match(error.message, /cannot find the kgroupsd binary/);
+    assert.match(error.message, /the kgroupsd option \(not given\)/);
+    assert.match(error.message, /\$KGROUPSD \(not set\)/);
+    assert.match(error.message, /is not a checkout's bindings\/node/);
+    assert.ok(error.message.includes(`PATH (${emptyDir})`), error.message);
+    assert.match(error.message, /set KGROUPSD=<path>/);
+    return true;
+  });
+  // In this checkout, its build dirs are looked at by name.
+  const dirs = [path.join(scratch, 'nothing-here')];
+  try {
+    const found = findKgroupsd({}, { PATH: dirs[0] });
+    assert.match(found, /\/build\/(broker|install|release|dev)\/tools\/kgroupsd\/kgroupsd$/);
+  } catch (error) {
+    assert.match(error.message, /build\/broker\/tools\/kgroupsd\/kgroupsd[\s\S]*build\/dev\/tools\/kgroupsd\/kgroupsd/);
+  }
+});
+
 test('Broker.start rejects with the clear error when the binary is missing', async () => {
   await assert.rejects(Broker.start({ kgroupsd: path.join(scratch, 'no-such-kgroupsd') }),
     /not an executable file/);
