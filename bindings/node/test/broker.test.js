@@ -110,9 +110,8 @@ test('with no kgroupsd anywhere, the error lists every place it looked', () => {
     return true;
   });
   // In this checkout, its build dirs are looked at by name.
-  const dirs = [path.join(scratch, 'nothing-here')];
   try {
-    const found = findKgroupsd({}, { PATH: dirs[0] });
+    const found = findKgroupsd({}, { PATH: emptyDir });
     assert.match(found, /\/build\/(broker|install|release|dev)\/tools\/kgroupsd\/kgroupsd$/);
   } catch (error) {
     assert.match(error.message, /build\/broker\/tools\/kgroupsd\/kgroupsd[\s\S]*build\/dev\/tools\/kgroupsd\/kgroupsd/);
