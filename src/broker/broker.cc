@@ -62,7 +62,8 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
                              .max_bytes = static_cast<std::size_t>(config_.max_event_bytes)}),
       cluster_(cluster_config(config_, memory_plan_)),
       groups_(coordinator_config(config_, memory_plan_), consumer_group_config(config_),
-              topic_catalog_),
+              topic_catalog_,
+              config_.manual_clock ? CoordinatorClock::kManual : CoordinatorClock::kSteady),
       retention_(cluster_, std::chrono::milliseconds(config_.log_retention_check_interval_ms)),
       log_cleaner_(
           cluster_,

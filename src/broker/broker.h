@@ -17,6 +17,7 @@
 
 #include "broker/append_notifier.h"
 #include "broker/broker_config.h"
+#include "broker/broker_metrics.h"
 #include "broker/byte_budget.h"
 #include "broker/cluster.h"
 #include "broker/cluster_topic_catalog.h"
@@ -75,6 +76,8 @@ class Broker {
   EventLog& events() { return events_; }
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
+  // Requests, errors, bytes and connections counted for GET /metrics.
+  BrokerMetrics& metrics() { return metrics_; }
   // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
   // --max-partitions partitions together), byte limits and long polling.
   FetchService& fetches() { return fetches_; }
@@ -103,6 +106,7 @@ class Broker {
 
  private:
   BrokerConfig config_;
+  BrokerMetrics metrics_;
   MemoryPlan memory_plan_;
   ByteBudget request_memory_;
   ByteBudget response_memory_;

@@ -93,6 +93,17 @@ struct BrokerConfig {
   // The event log of groups and topics (HTTP API's /v1/events; events/event_log.h).
   std::int32_t max_events = 1000;           // newest events kept
   std::int64_t max_event_bytes = 4 * kMiB;  // their JSON bytes
+
+  // The HTTP control endpoint (--http; http/http_server.h).
+  std::int32_t http_max_connections = 64;
+  std::int32_t http_max_head_bytes = 16384;            // request line and headers
+  std::int32_t http_max_body_bytes = 1048576;          // request body
+  std::int64_t http_idle_timeout_ms = 60000;           // idle connections, slow requests
+  std::int64_t http_max_stream_queue_bytes = 1048576;  // unsent bytes of one event stream
+
+  // Group coordinators read a clock that moves only when told (POST /v1/clock/advance)
+  // instead of the steady clock.
+  bool manual_clock = false;
 };
 
 }  // namespace kgroups::broker

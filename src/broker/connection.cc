@@ -69,7 +69,10 @@ Connection::Connection(asio::ip::tcp::socket socket, Broker& broker)
       watchdog_timer_(socket_.get_executor(), asio::steady_timer::time_point::max()) {
   std::error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  broker_.metrics().connection_opened();
 }
+
+Connection::~Connection() { broker_.metrics().connection_closed(); }
 
 asio::awaitable<void> Connection::run() {
   using asio::experimental::awaitable_operators::operator||;
@@ -209,6 +212,7 @@ asio::awaitable<void> Connection::read_loop() {
       break;
     }
     read_buffer_.commit(received);
+    broker_.metrics().add_bytes_received(received);
     turn_started = steady_now();  // the read completed from the io_context's queue: a new turn
     requests_this_turn = 0;
     timeouts_.received(turn_started);
@@ -227,6 +231,7 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
     co_return FrameOutcome::kClose;
   }
   ++requests_;
+  broker_.metrics().count_request(header->api_key);
   if (log_enabled(LogLevel::kDebug)) {
     log_line(LogLevel::kDebug,
              peer_ + " " + api_text(*header) + " correlation id " +
@@ -355,6 +360,7 @@ asio::awaitable<void> Connection::write_loop() {
       socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
       co_return;
     }
+    broker_.metrics().add_bytes_sent(written);
     const bool whole_responses_written = responses_.consume(written) > 0;
     timeouts_.write_progress(steady_now(), responses_.empty());
     if (whole_responses_written && reader_paused_ && !responses_backlogged()) {

@@ -59,6 +59,7 @@ class Connection {
   // `broker` must outlive the connection. When the io_context is destroyed with the
   // connection suspended, the connection gives its memory back without waking anyone.
   Connection(asio::ip::tcp::socket socket, Broker& broker);
+  ~Connection();
 
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;

@@ -23,8 +23,11 @@ void log_coordinator_line(std::string_view line) { log_info(line); }
 
 CoordinatorService::CoordinatorService(CoordinatorConfig config,
                                        ConsumerGroupConfig consumer_config,
-                                       const TopicCatalog& catalog)
+                                       const TopicCatalog& catalog, CoordinatorClock clock)
     : stored_bytes_budget_(config.max_stored_bytes),
+      clock_(clock == CoordinatorClock::kManual ? static_cast<const Clock&>(manual_clock_)
+                                                : static_cast<const Clock&>(steady_clock_)),
+      created_at_(clock_.now()),
       classic_(config, clock_, log_coordinator_line),
       consumer_(consumer_config, clock_, catalog, log_coordinator_line) {
   share_stored_bytes();
@@ -41,9 +44,22 @@ void CoordinatorService::share_stored_bytes() {
 }
 
 void CoordinatorService::start(const asio::any_io_executor& executor) {
-  if (running_) return;
+  if (running_ || manual_clock()) return;
   running_ = true;
   asio::co_spawn(executor, run_expiries(), asio::detached);
+}
+
+std::int64_t CoordinatorService::now_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - created_at_).count();
+}
+
+bool CoordinatorService::advance_clock(std::chrono::milliseconds duration) {
+  if (!manual_clock() || duration.count() < 0) return false;
+  manual_clock_.advance(duration);
+  classic_.poll_timers();
+  consumer_.poll_timers();
+  share_stored_bytes();
+  return true;
 }
 
 void CoordinatorService::join_group(JoinGroupParams params, JoinGroupCallback done) {

@@ -45,16 +45,32 @@ struct GroupOffsetFetchResult {
   std::vector<PartitionOffset> offsets;
 };
 
+// Where the coordinators read the time: the steady clock, or a ManualClock that moves only
+// by advance_clock() (kgroupsd --manual-clock, for tests that drive session timeouts).
+enum class CoordinatorClock { kSteady, kManual };
+
 class CoordinatorService {
  public:
   // `catalog` must outlive the service.
   CoordinatorService(CoordinatorConfig config, ConsumerGroupConfig consumer_config,
-                     const TopicCatalog& catalog);
+                     const TopicCatalog& catalog,
+                     CoordinatorClock clock = CoordinatorClock::kSteady);
   CoordinatorService(const CoordinatorService&) = delete;
   CoordinatorService& operator=(const CoordinatorService&) = delete;
 
-  // Starts the expiry timer on `executor`; calls made before only apply due expiries.
+  // Starts the expiry timer on `executor`; calls made before only apply due expiries. With
+  // the manual clock there is no timer: advance_clock() applies what becomes due.
   void start(const asio::any_io_executor& executor);
+
+  // The clock. now_ms(): milliseconds the coordinators' clock moved since the service was
+  // created (with the manual clock, the sum of the advances).
+  [[nodiscard]] bool manual_clock() const { return &clock_ == &manual_clock_; }
+  [[nodiscard]] std::int64_t now_ms() const;
+  // With the manual clock: moves it forward by `duration` (>= 0), then applies every expiry
+  // that became due (sessions, rebalance and sync timeouts, the initial rebalance delay) in
+  // both coordinators, completing parked JoinGroup and SyncGroup calls, before returning.
+  // Returns false (and changes nothing) without the manual clock.
+  bool advance_clock(std::chrono::milliseconds duration);
 
   // Classic protocol. A group id held by the consumer-group protocol gets
   // INCONSISTENT_GROUP_PROTOCOL from JoinGroup and UNKNOWN_MEMBER_ID from the others.
@@ -111,7 +127,10 @@ class CoordinatorService {
   void share_stored_bytes();
 
   std::size_t stored_bytes_budget_ = 0;  // both coordinators together; 0: no bound
-  SteadyClock clock_;
+  SteadyClock steady_clock_;
+  ManualClock manual_clock_;
+  const Clock& clock_;  // one of the two above
+  Clock::TimePoint created_at_;
   GroupCoordinator classic_;
   ConsumerGroupCoordinator consumer_;
   bool running_ = false;                 // run_expiries() is spawned and not destroyed

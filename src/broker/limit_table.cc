@@ -171,6 +171,26 @@ constexpr std::array kLimits{
                16 * kTiB, "4 MiB", "none",
                "JSON bytes of the events kept; the oldest are forgotten first (the newest is "
                "always kept)"},
+    // The HTTP control endpoint (--http).
+    LimitEntry{"--http-max-connections", &BrokerConfig::http_max_connections, LimitUnit::kCount, 1,
+               100000, "64", "none",
+               "Open connections to the HTTP control endpoint; one beyond it is answered 503 "
+               "and closed"},
+    LimitEntry{"--http-max-head-bytes", &BrokerConfig::http_max_head_bytes, LimitUnit::kBytes, 1024,
+               81920, "16 KiB", "none",
+               "Request line and headers of one HTTP request: 431 and the connection closes "
+               "beyond it"},
+    LimitEntry{"--http-max-body-bytes", &BrokerConfig::http_max_body_bytes, LimitUnit::kBytes, 1024,
+               1 << 30, "1 MiB", "none",
+               "Body of one HTTP request: 413 and the connection closes beyond it"},
+    LimitEntry{"--http-idle-timeout-ms", &BrokerConfig::http_idle_timeout_ms,
+               LimitUnit::kMilliseconds, 100, kInt32Max, "60000", "none",
+               "An HTTP connection with no request for this long, a request not whole this "
+               "long after its first byte, or a response not taken for this long is closed"},
+    LimitEntry{"--http-max-stream-queue-bytes", &BrokerConfig::http_max_stream_queue_bytes,
+               LimitUnit::kBytes, 1024, 1 << 30, "1 MiB", "none",
+               "Unsent bytes of one event stream (GET /v1/events); a client that reads too "
+               "slowly to keep it below is disconnected"},
 };
 
 std::string_view unit_name(LimitUnit unit) {

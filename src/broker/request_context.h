@@ -33,6 +33,12 @@ struct RequestContext {
 
   [[nodiscard]] std::int16_t version() const { return header.api_version; }
 
+  // Counts an error code this request answers (for the whole request or one partition or
+  // group) in the broker's metrics; NONE is not counted (broker_metrics.h).
+  void count_error(protocol::ErrorCode error) const {
+    broker.metrics().count_error(header.api_key, error);
+  }
+
   // Records why the request cannot be answered and returns Reply::kClose.
   Reply close_because(std::string reason) {
     failure = std::move(reason);

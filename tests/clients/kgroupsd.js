@@ -12,6 +12,7 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const READY_PREFIX = 'kgroupsd listening on ';
+const HTTP_SEPARATOR = ', http on ';
 
 function binary() {
   const file = process.env.KGROUPSD || path.join(ROOT, 'build/broker/tools/kgroupsd/kgroupsd');
@@ -21,7 +22,7 @@ function binary() {
   return file;
 }
 
-// Resolves to { bootstrap, log(), stop() -> exit code }.
+// Resolves to { bootstrap, http (the --http address, or null), log(), stop() -> exit code }.
 function startKgroupsd(args = [], timeoutMs = 10000) {
   const child = spawn(binary(), ['--listen', '127.0.0.1:0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,8 +53,11 @@ function startKgroupsd(args = [], timeoutMs = 10000) {
         reject(new Error(`unexpected ready line: ${line}`));
         return;
       }
+      // With --http the line goes on: "..., http on HOST:HTTPPORT".
+      const [bootstrap, http] = line.slice(READY_PREFIX.length).split(HTTP_SEPARATOR);
       resolve({
-        bootstrap: line.slice(READY_PREFIX.length),
+        bootstrap,
+        http: http ?? null,
         log: () => stderr,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

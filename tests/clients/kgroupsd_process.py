@@ -2,8 +2,9 @@
 """Starts kgroupsd on a free loopback port for a test and stops it afterwards.
 
 The binary comes from $KGROUPSD (scripts/test-clients sets it) or build/broker. The broker
-prints exactly one line on stdout when it is ready ("kgroupsd listening on HOST:PORT"); start()
-waits for it, bounded by a timeout, and returns the bootstrap address.
+prints exactly one line on stdout when it is ready ("kgroupsd listening on HOST:PORT", and with
+--http "kgroupsd listening on HOST:PORT, http on HOST:HTTPPORT"); start() waits for it, bounded
+by a timeout, and keeps the bootstrap address (and the HTTP address, or None).
 """
 import os
 import select
@@ -14,6 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_PREFIX = "kgroupsd listening on "
+HTTP_SEPARATOR = ", http on "
 
 
 def kgroupsd_binary():
@@ -25,7 +27,8 @@ def kgroupsd_binary():
 
 
 class Kgroupsd:
-    """One running broker. `bootstrap` is its "127.0.0.1:PORT"; `log()` its stderr so far."""
+    """One running broker. `bootstrap` is its "127.0.0.1:PORT"; `http` its control endpoint's
+    "127.0.0.1:PORT" when started with --http (else None); `log()` its stderr so far."""
 
     def __init__(self, log_path, *args):
         self.log_path = Path(log_path)
@@ -33,7 +36,7 @@ class Kgroupsd:
         self.process = subprocess.Popen(
             [str(kgroupsd_binary()), "--listen", "127.0.0.1:0", *args],
             stdout=subprocess.PIPE, stderr=self._log_file)
-        self.bootstrap = self._wait_ready(timeout_s=10)
+        self.bootstrap, self.http = self._wait_ready(timeout_s=10)
 
     def _wait_ready(self, timeout_s):
         deadline = time.monotonic() + timeout_s
@@ -51,7 +54,8 @@ class Kgroupsd:
                 line += chunk
         text = line.decode().strip()
         assert text.startswith(READY_PREFIX), f"unexpected ready line: {text!r}"
-        return text[len(READY_PREFIX):]
+        bootstrap, _, http = text[len(READY_PREFIX):].partition(HTTP_SEPARATOR)
+        return bootstrap, http or None
 
     def rss_mib(self):
         """The broker's resident memory (VmRSS), in MiB."""

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // kgroupsd: an in-memory broker that speaks Kafka's wire protocol. Parses the command line,
-// binds the listener, prints one ready line on stdout ("kgroupsd listening on HOST:PORT"),
-// then runs the broker on this thread until SIGINT or SIGTERM. Logs go to stderr.
+// binds the listener (and, with --http, the control endpoint), prints one ready line on stdout
+// ("kgroupsd listening on HOST:PORT", with --http "kgroupsd listening on HOST:PORT, http on
+// HOST:HTTPPORT"), then runs the broker on this thread until SIGINT or SIGTERM. Logs go to
+// stderr.
 #include <CLI/CLI.hpp>
 #include <asio/io_context.hpp>
 #include <asio/signal_set.hpp>
@@ -12,6 +14,7 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -19,6 +22,10 @@
 #include "broker/api_table.h"
 #include "broker/broker.h"
 #include "broker/broker_config.h"
+#include "broker/http/event_routes.h"
+#include "broker/http/http_router.h"
+#include "broker/http/http_routes.h"
+#include "broker/http/http_server.h"
 #include "broker/limit_table.h"
 #include "broker/logger.h"
 #include "broker/open_file_limit.h"
@@ -95,6 +102,9 @@ int run_kgroupsd(int argc, char** argv) {
   CLI::App app{"kgroupsd: an in-memory broker that speaks the Kafka protocol", "kgroupsd"};
   std::string listen = "127.0.0.1:9092";
   std::string advertise;
+  std::string http;
+  std::string http_host;
+  std::uint16_t http_port = 0;
   std::vector<std::string> topics;
   BrokerConfig config;
   bool print_protocol_table = false;
@@ -105,6 +115,13 @@ int run_kgroupsd(int argc, char** argv) {
   app.add_option(
       "--advertise", advertise,
       "Address given to clients in Metadata, HOST:PORT (default: the listening address)");
+  app.add_option("--http", http,
+                 "Serve the HTTP control and inspection endpoint (docs/HTTP-API.md) on "
+                 "HOST:PORT (port 0 picks a free port; PORT alone means 127.0.0.1:PORT); off "
+                 "when not given");
+  app.add_flag("--manual-clock", config.manual_clock,
+               "Group coordinators read a clock that moves only by POST /v1/clock/advance "
+               "(session and rebalance timeouts never fire by themselves; for tests)");
   app.add_option("--topic", topics, "Create a topic at start-up, NAME:PARTITIONS (repeatable)");
   app.add_option("--default-partitions", config.default_partitions,
                  "Partitions of topics created on first use")
@@ -143,6 +160,10 @@ int run_kgroupsd(int argc, char** argv) {
     if (!advertise.empty()) {
       parse_address(advertise, "--advertise", config.advertised_host, config.advertised_port);
     }
+    if (!http.empty()) {
+      if (http.find(':') == std::string::npos) http = "127.0.0.1:" + http;
+      parse_address(http, "--http", http_host, http_port);
+    }
     for (const std::string& topic : topics) config.seed_topics.push_back(parse_seed(topic));
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
@@ -170,7 +191,22 @@ int run_kgroupsd(int argc, char** argv) {
     kgroups::broker::Broker broker(config);
     asio::io_context io(1);
     kgroups::broker::TcpServer server(io, broker, config.listen_host, config.listen_port);
-    const std::string bound = server.host() + ":" + std::to_string(server.port());
+    std::string bound = server.host() + ":" + std::to_string(server.port());
+    // The control endpoint, when asked for: its routes and server live as long as the broker.
+    kgroups::broker::http::HttpRouter http_router;
+    std::optional<kgroups::broker::http::HttpServer> http_server;
+    if (!http.empty()) {
+      kgroups::broker::http::build_http_routes(http_router, broker);
+      kgroups::broker::http::add_event_routes(http_router, broker, io.get_executor());
+      kgroups::broker::http::HttpServerLimits limits;
+      limits.max_connections = static_cast<std::size_t>(config.http_max_connections);
+      limits.parser.max_head_bytes = static_cast<std::size_t>(config.http_max_head_bytes);
+      limits.parser.max_body_bytes = static_cast<std::size_t>(config.http_max_body_bytes);
+      limits.idle_timeout = std::chrono::milliseconds(config.http_idle_timeout_ms);
+      limits.max_stream_queue_bytes = static_cast<std::size_t>(config.http_max_stream_queue_bytes);
+      http_server.emplace(io, http_router, limits, http_host, http_port);
+      bound += ", http on " + http_server->host() + ":" + std::to_string(http_server->port());
+    }
     broker.set_advertised_address(
         config.advertised_host.empty() ? server.host() : config.advertised_host,
         config.advertised_port == 0 ? server.port() : config.advertised_port);
@@ -181,10 +217,17 @@ int run_kgroupsd(int argc, char** argv) {
       kgroups::broker::log_info("received signal " + std::to_string(signal_number) +
                                 ", shutting down");
       server.stop();
+      if (http_server) http_server->stop();
       io.stop();
     });
     server.start();
+    if (http_server) http_server->start();
     broker.start(io.get_executor());
+    if (config.manual_clock) {
+      kgroups::broker::log_info(
+          "group coordinators follow the manual clock: timeouts fire only on POST "
+          "/v1/clock/advance");
+    }
     kgroups::broker::log_info(broker.memory_plan().describe());
     kgroups::broker::log_info("advertising " + broker.config().advertised_host + ":" +
                               std::to_string(broker.config().advertised_port) + ", " +

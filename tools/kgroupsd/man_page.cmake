@@ -53,7 +53,9 @@ kgroupsd \\- ${summary}
 \\fBkgroupsd\\fR [\\fIOPTIONS\\fR]
 .SH DESCRIPTION
 kgroupsd binds its listener, prints one line on standard output when it is ready
-(\"kgroupsd listening on HOST:PORT\"), then serves Kafka clients until SIGINT or SIGTERM.
+(\"kgroupsd listening on HOST:PORT\", or with --http
+\"kgroupsd listening on HOST:PORT, http on HOST:HTTPPORT\"), then serves Kafka clients
+until SIGINT or SIGTERM.
 Topics, records, consumer groups and committed offsets live in memory only.
 Logs go to standard error.
 .SH OPTIONS

@@ -206,6 +206,12 @@ class GroupCoordinator {
   // ListGroups: every group the coordinator holds, ordered by group id.
   std::vector<GroupListing> list_groups();
 
+  // The group as it stands, for reading (the control endpoint's inspection), or nullptr.
+  // Valid until the next call that changes the coordinator. Applies no expiry.
+  [[nodiscard]] const Group* group(std::string_view group_id) const {
+    return find_group(group_id);
+  }
+
   // Returns whether the coordinator holds a group of that id (with members or offsets).
   [[nodiscard]] bool has_group(std::string_view group_id) const;
 

@@ -101,6 +101,7 @@ asio::awaitable<Reply> handle_consumer_group_heartbeat(RequestContext& ctx) {
     log_group_refusal(ctx.peer, "ConsumerGroupHeartbeat", request->group_id, result.error,
                       result.error_message);
   }
+  ctx.count_error(to_error_code(result.error));
   to_response(std::move(result)).encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -23,6 +23,7 @@ asio::awaitable<Reply> handle_delete_groups(RequestContext& ctx) {
     out.group_id = std::string(group_id);
     out.error_code = to_error_code(ctx.broker.groups().delete_group(group_id));
   }
+  for (const auto& result : response.results) ctx.count_error(result.error_code);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -55,6 +55,7 @@ asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx) {
       described.member_assignment = std::move(member.assignment);
     }
   }
+  for (const auto& group : response.groups) ctx.count_error(group.error_code);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -63,6 +63,10 @@ asio::awaitable<Reply> handle_fetch(RequestContext& ctx) {
   const auto response = co_await ctx.broker.fetches().fetch(*request, ctx.version(), &faults);
   faults.settle();
   if (!response) co_return ctx.close_because("connection closing during a long-polling fetch");
+  ctx.count_error(response->error_code);
+  for (const auto& topic : response->responses) {
+    for (const auto& partition : topic.partitions) ctx.count_error(partition.error_code);
+  }
   response->encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -82,6 +82,8 @@ asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
       coordinator.port = answer.port;
     }
   }
+  ctx.count_error(response.error_code);
+  for (const auto& coordinator : response.coordinators) ctx.count_error(coordinator.error_code);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -22,6 +22,7 @@ asio::awaitable<Reply> handle_heartbeat(RequestContext& ctx) {
     response.error_code = to_error_code(ctx.broker.groups().heartbeat(
         request->group_id, request->generation_id, request->member_id, request->group_instance_id));
   }
+  ctx.count_error(response.error_code);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

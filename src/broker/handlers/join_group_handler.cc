@@ -82,6 +82,7 @@ asio::awaitable<Reply> handle_join_group(RequestContext& ctx) {
                                 .group_instance_id = std::move(member.group_instance_id),
                                 .metadata = std::move(member.metadata)});
   }
+  ctx.count_error(response.error_code);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

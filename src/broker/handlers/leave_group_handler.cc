@@ -61,6 +61,8 @@ asio::awaitable<Reply> handle_leave_group(RequestContext& ctx) {
       }
     }
   }
+  ctx.count_error(response.error_code);
+  for (const auto& member : response.members) ctx.count_error(member.error_code);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -60,6 +60,7 @@ asio::awaitable<Reply> handle_list_groups(RequestContext& ctx) {
                                .group_state = std::move(listing.group.state),
                                .group_type = std::string(listing.type)});
   }
+  ctx.count_error(response.error_code);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -102,6 +102,9 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
     }
   }
   faults.settle();
+  for (const auto& topic : response.topics) {
+    for (const auto& partition : topic.partitions) ctx.count_error(partition.error_code);
+  }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -68,6 +68,20 @@ void add_offsets(std::vector<Topic>& topics, const std::vector<PartitionOffset>&
   }
 }
 
+// Counts the response's error codes (group and partition) in the broker's metrics.
+void count_errors(const RequestContext& ctx, const protocol::OffsetFetchResponse& response) {
+  ctx.count_error(response.error_code);
+  for (const auto& topic : response.topics) {
+    for (const auto& partition : topic.partitions) ctx.count_error(partition.error_code);
+  }
+  for (const auto& group : response.groups) {
+    ctx.count_error(group.error_code);
+    for (const auto& topic : group.topics) {
+      for (const auto& partition : topic.partitions) ctx.count_error(partition.error_code);
+    }
+  }
+}
+
 }  // namespace
 
 asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
@@ -100,6 +114,7 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
     response.error_code = to_error_code(result.error);
     add_offsets(response.topics, result.offsets, request->require_stable, ctx.broker.transactions(),
                 request->group_id);
+    count_errors(ctx, response);
     response.encode(ctx.response, ctx.version());
     co_return Reply::kSend;
   }
@@ -128,6 +143,7 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
                   group.group_id);
     }
   }
+  count_errors(ctx, response);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

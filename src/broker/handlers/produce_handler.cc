@@ -50,6 +50,11 @@ asio::awaitable<Reply> handle_produce(RequestContext& ctx) {
   PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kProduce);
   const ProduceOutcome outcome = ctx.broker.producer().produce(*request, ctx.peer, &faults);
   faults.settle();
+  if (outcome.first_error != protocol::ErrorCode::kNone) {
+    for (const auto& topic : outcome.response.responses) {
+      for (const auto& partition : topic.partition_responses) ctx.count_error(partition.error_code);
+    }
+  }
   if (request->acks == 0) {
     if (outcome.first_error != protocol::ErrorCode::kNone) {
       co_return ctx.close_because("acks=0 produce failed with " +

@@ -58,6 +58,7 @@ asio::awaitable<Reply> handle_sync_group(RequestContext& ctx) {
     response.protocol_name = std::move(result.protocol_name);
   }
   response.assignment = std::move(result.assignment);
+  ctx.count_error(response.error_code);
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -70,7 +70,8 @@ std::string HttpRequest::query_param(std::string_view name, std::string_view fal
 HttpResponse HttpResponse::error(int status, std::string_view message) {
   HttpResponse response;
   response.status = status;
-  response.body = nlohmann::json{{"error", {{"status", status}, {"message", message}}}}.dump();
+  response.body = nlohmann::json{{"error", {{"status", status}, {"message", message}}}}.dump(
+      -1, ' ', false, nlohmann::json::error_handler_t::replace);
   return response;
 }
 

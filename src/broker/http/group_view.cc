@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/http/group_view.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace kgroups::broker::http {
+namespace {
+
+void view_classic(const Group& group, GroupView& view) {
+  view.type = "classic";
+  view.state = std::string(group_state_name(group.state()));
+  view.protocol_type = group.protocol_type();
+  view.protocol = group.protocol_name();
+  view.generation = group.generation_id();
+  if (!group.leader_id().empty()) view.leader = group.leader_id();
+  for (const auto& [id, member] : group.members()) {
+    GroupMemberView& out = view.members.emplace_back();
+    out.member_id = id;
+    out.instance_id = member.group_instance_id;
+    out.client_id = member.client_id;
+    out.host = member.client_host;
+    if (group.protocol_type() == "consumer") {
+      out.assignment = consumer_assignment_partitions(member.assignment);
+    }
+  }
+}
+
+void view_consumer(const ConsumerGroupDescription& group, GroupView& view) {
+  view.type = "consumer";
+  view.state = group.group_state;
+  view.protocol_type = "consumer";
+  view.protocol = group.assignor_name;
+  view.generation = group.group_epoch;
+  for (const ConsumerMemberDescription& member : group.members) {
+    GroupMemberView& out = view.members.emplace_back();
+    out.member_id = member.member_id;
+    out.instance_id = member.instance_id;
+    out.client_id = member.client_id;
+    out.host = member.client_host;
+    std::vector<AssignedTopicPartitions>& assignment = out.assignment.emplace();
+    for (const NamedTopicPartitions& topic : member.assignment) {
+      assignment.push_back({topic.topic_name, topic.partitions});
+    }
+  }
+}
+
+// Fills view.offsets and view.lag from the committed offsets and the members' assignments.
+void add_offsets(Broker& broker, GroupView& view) {
+  std::map<TopicPartition, std::optional<CommittedOffset>> partitions;
+  const GroupOffsetFetchResult fetched =
+      broker.groups().fetch_offsets({.group_id = view.group_id, .partitions = std::nullopt});
+  for (const PartitionOffset& offset : fetched.offsets) {
+    if (offset.committed.offset >= 0) partitions[offset.topic_partition] = offset.committed;
+  }
+  for (const GroupMemberView& member : view.members) {
+    if (!member.assignment) continue;
+    for (const AssignedTopicPartitions& topic : *member.assignment) {
+      for (const std::int32_t partition : topic.partitions) {
+        partitions.try_emplace(TopicPartition{topic.topic, partition}, std::nullopt);
+      }
+    }
+  }
+  for (auto& [topic_partition, committed] : partitions) {
+    GroupPartitionView& out = view.offsets.emplace_back();
+    out.topic = topic_partition.topic;
+    out.partition = topic_partition.partition;
+    if (committed) {
+      out.committed = committed->offset;
+      out.metadata = committed->metadata;
+    }
+    const BatchLog* log =
+        topic_partition.partition < 0
+            ? nullptr
+            : broker.cluster().find_partition(topic_partition.topic, topic_partition.partition);
+    if (log == nullptr) continue;
+    out.end_offset = log->high_watermark();
+    const std::int64_t from = committed ? committed->offset : log->log_start_offset();
+    out.lag = std::max<std::int64_t>(0, log->high_watermark() - from);
+    view.lag += *out.lag;
+  }
+}
+
+}  // namespace
+
+std::optional<GroupView> view_group(Broker& broker, std::string_view group_id) {
+  GroupView view;
+  view.group_id = std::string(group_id);
+  if (const Group* group = broker.groups().classic().group(group_id)) {
+    view_classic(*group, view);
+  } else {
+    ConsumerGroupDescription description = broker.groups().describe_consumer_group(group_id);
+    if (description.error != GroupError::kNone) return std::nullopt;
+    view_consumer(description, view);
+  }
+  add_offsets(broker, view);
+  return view;
+}
+
+std::vector<GroupView> view_groups(Broker& broker) {
+  std::vector<GroupView> views;
+  for (const CoordinatorService::Listing& listing : broker.groups().list_groups()) {
+    std::optional<GroupView> view = view_group(broker, listing.group.group_id);
+    if (view) views.push_back(std::move(*view));
+  }
+  return views;
+}
+
+}  // namespace kgroups::broker::http

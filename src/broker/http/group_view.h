@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// GroupView: one group as the control endpoint shows it (GET /v1/groups/{id}, /metrics):
+// state, protocol, generation, leader, members with their assignments, and committed offsets
+// with the end offset and lag of each partition — read from both coordinators and the
+// cluster in one go, as plain values. A classic member's assignment is decoded from the
+// consumer protocol's bytes when the group's protocol type is "consumer".
+// Not thread-safe: build it on the broker's network thread; the result is a plain value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "broker/broker.h"
+#include "broker/coordinator/consumer_protocol_assignment.h"
+
+namespace kgroups::broker::http {
+
+struct GroupMemberView {
+  std::string member_id;
+  std::optional<std::string> instance_id;
+  std::string client_id;
+  std::string host;
+  // nullopt: not known (a classic group of another protocol type, or bytes that do not
+  // decode).
+  std::optional<std::vector<AssignedTopicPartitions>> assignment;
+};
+
+struct GroupPartitionView {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::optional<std::int64_t> committed;   // nullopt: nothing committed
+  std::optional<std::int64_t> end_offset;  // the high watermark; nullopt: no such partition
+  std::optional<std::int64_t> lag;  // end - committed (or - log start); nullopt: no partition
+  std::string metadata;
+};
+
+struct GroupView {
+  std::string group_id;
+  std::string type;  // "classic" or "consumer"
+  std::string state;
+  std::string protocol_type;
+  std::string protocol;         // classic: the selected assignor; consumer: the server assignor
+  std::int32_t generation = 0;  // classic: generation id; consumer: group epoch
+  std::optional<std::string> leader;
+  std::vector<GroupMemberView> members;  // by member id
+  // Every committed partition and every assigned one, by topic then partition.
+  std::vector<GroupPartitionView> offsets;
+  std::int64_t lag = 0;  // the sum over `offsets`
+};
+
+// The group, or nullopt if neither coordinator holds it.
+std::optional<GroupView> view_group(Broker& broker, std::string_view group_id);
+
+// Every group of both coordinators, by group id.
+std::vector<GroupView> view_groups(Broker& broker);
+
+}  // namespace kgroups::broker::http

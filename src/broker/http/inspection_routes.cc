@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/http/inspection_routes.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "broker/http/group_view.h"
+
+namespace kgroups::broker::http {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// Kafka shows topic ids in URL-safe base64 without padding (22 characters).
+std::string topic_id_text(const protocol::Uuid& id) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string out;
+  std::uint32_t bits = 0;
+  int bit_count = 0;
+  for (const std::uint8_t byte : id) {
+    bits = (bits << 8) | byte;
+    bit_count += 8;
+    while (bit_count >= 6) {
+      bit_count -= 6;
+      out.push_back(kAlphabet[(bits >> bit_count) & 0x3f]);
+    }
+  }
+  if (bit_count > 0) out.push_back(kAlphabet[(bits << (6 - bit_count)) & 0x3f]);
+  return out;
+}
+
+HttpResponse json_response(const json& body, int status = 200) {
+  HttpResponse response;
+  response.status = status;
+  response.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  return response;
+}
+
+json topic_json(const Topic& topic, bool with_configs) {
+  json partitions = json::array();
+  for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
+    const BatchLog& log = topic.partitions[i];
+    partitions.push_back({{"partition", i},
+                          {"log_start_offset", log.log_start_offset()},
+                          {"end_offset", log.high_watermark()},
+                          {"last_stable_offset", log.last_stable_offset()},
+                          {"bytes", log.size_bytes()}});
+  }
+  json out = {{"name", topic.name},
+              {"id", topic_id_text(topic.id)},
+              {"internal", false},
+              {"partitions", std::move(partitions)}};
+  if (with_configs) {
+    json configs = json::object();
+    for (const auto& [name, value] : topic.set_configs) configs[name] = value;
+    out["configs"] = std::move(configs);
+  }
+  return out;
+}
+
+json optional_json(const std::optional<std::string>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json optional_json(const std::optional<std::int64_t>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json group_summary_json(const GroupView& group) {
+  return {{"group_id", group.group_id},     {"type", group.type},
+          {"state", group.state},           {"protocol_type", group.protocol_type},
+          {"protocol", group.protocol},     {"generation", group.generation},
+          {"members", group.members.size()}};
+}
+
+json group_json(const GroupView& group) {
+  json members = json::array();
+  for (const GroupMemberView& member : group.members) {
+    json assignment = nullptr;
+    if (member.assignment) {
+      assignment = json::array();
+      for (const AssignedTopicPartitions& topic : *member.assignment) {
+        assignment.push_back({{"topic", topic.topic}, {"partitions", topic.partitions}});
+      }
+    }
+    members.push_back({{"member_id", member.member_id},
+                       {"instance_id", optional_json(member.instance_id)},
+                       {"client_id", member.client_id},
+                       {"host", member.host},
+                       {"assignment", std::move(assignment)}});
+  }
+  json offsets = json::array();
+  for (const GroupPartitionView& offset : group.offsets) {
+    offsets.push_back({{"topic", offset.topic},
+                       {"partition", offset.partition},
+                       {"committed", optional_json(offset.committed)},
+                       {"end_offset", optional_json(offset.end_offset)},
+                       {"lag", optional_json(offset.lag)},
+                       {"metadata", offset.metadata}});
+  }
+  json out = group_summary_json(group);
+  out["leader"] = optional_json(group.leader);
+  out["members"] = std::move(members);
+  out["offsets"] = std::move(offsets);
+  out["lag"] = group.lag;
+  return out;
+}
+
+json endpoint_list() {
+  const char* const endpoints[][2] = {
+      {"GET /v1", "the API's version and its endpoints"},
+      {"GET /v1/topics", "every topic with its partitions"},
+      {"GET /v1/topics/{name}", "one topic, with the configs set on it"},
+      {"GET /v1/groups", "every group (both protocols), summary"},
+      {"GET /v1/groups/{id}", "one group in full, with offsets and lag"},
+      {"GET /v1/events", "server-sent events: what happens to groups and topics"},
+      {"GET /v1/faults", "the faults armed now"},
+      {"POST /v1/faults", "arm a fault"},
+      {"DELETE /v1/faults/{id}", "disarm one fault"},
+      {"DELETE /v1/faults", "disarm every fault"},
+      {"GET /v1/clock", "the coordinator clock"},
+      {"POST /v1/clock/advance", "with --manual-clock: move group timers forward"},
+      {"GET /metrics", "Prometheus text format"},
+  };
+  json list = json::array();
+  for (const auto& [route, what] : endpoints) list.push_back({{"route", route}, {"what", what}});
+  return {{"version", "v1"}, {"endpoints", std::move(list)}};
+}
+
+}  // namespace
+
+void add_inspection_routes(HttpRouter& router, Broker& broker) {
+  router.add("GET", "/v1", [](const HttpRequest&) { return json_response(endpoint_list()); });
+  router.add("GET", "/v1/topics", [&broker](const HttpRequest&) {
+    json topics = json::array();
+    for (const auto& [name, topic] : broker.cluster().topics()) {
+      topics.push_back(topic_json(*topic, false));
+    }
+    return json_response({{"topics", std::move(topics)}});
+  });
+  router.add("GET", "/v1/topics/{name}", [&broker](const HttpRequest& request) {
+    const Topic* topic = broker.cluster().find_topic(request.path_params[0]);
+    if (topic == nullptr) {
+      return HttpResponse::error(
+          404, "no topic named \"" + request.path_params[0] + "\"; GET /v1/topics lists them");
+    }
+    return json_response(topic_json(*topic, true));
+  });
+  router.add("GET", "/v1/groups", [&broker](const HttpRequest&) {
+    json groups = json::array();
+    for (const GroupView& group : view_groups(broker)) groups.push_back(group_summary_json(group));
+    return json_response({{"groups", std::move(groups)}});
+  });
+  router.add("GET", "/v1/groups/{id}", [&broker](const HttpRequest& request) {
+    const std::optional<GroupView> group = view_group(broker, request.path_params[0]);
+    if (!group) {
+      return HttpResponse::error(
+          404, "no group \"" + request.path_params[0] + "\"; GET /v1/groups lists them");
+    }
+    return json_response(group_json(*group));
+  });
+}
+
+}  // namespace kgroups::broker::http

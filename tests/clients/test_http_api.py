@@ -1,0 +1,211 @@
+# SPDX-License-Identifier: Apache-2.0
+"""kgroupsd's HTTP control endpoint (--http, docs/HTTP-API.md) against real clients: topics and
+a confluent-kafka group's members, assignment, committed offsets and lag as the clients made
+them, /metrics, and --manual-clock keeping a dead member until /v1/clock/advance passes its
+session timeout."""
+import json
+import select
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from confluent_kafka import Consumer, Producer, TopicPartition
+
+TIMEOUT_S = 30
+
+
+def http_get(broker, path):
+    """(status, body) of GET `path` on the broker's control endpoint."""
+    try:
+        with urllib.request.urlopen(f"http://{broker.http}{path}", timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def http_post(broker, path, body):
+    request = urllib.request.Request(f"http://{broker.http}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def get_json(broker, path, status=200):
+    code, body = http_get(broker, path)
+    assert code == status, body
+    return json.loads(body)
+
+
+def wait_until(condition, what, timeout_s=TIMEOUT_S):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def produce(bootstrap, topic, per_partition):
+    """`per_partition[p]` messages to partition p."""
+    producer = Producer({"bootstrap.servers": bootstrap})
+    for partition, count in enumerate(per_partition):
+        for i in range(count):
+            producer.produce(topic, value=b"v%d" % i, partition=partition)
+    assert producer.flush(TIMEOUT_S) == 0
+
+
+def test_ready_line_names_the_http_address(start_kgroupsd):
+    broker = start_kgroupsd("--http", "127.0.0.1:0")
+    host, port = broker.http.rsplit(":", 1)
+    assert host == "127.0.0.1" and int(port) > 0
+    assert broker.bootstrap != broker.http
+    assert get_json(broker, "/v1")["version"] == "v1"
+    plain = start_kgroupsd()
+    assert plain.http is None
+
+
+def test_topics_group_members_assignment_offsets_lag_and_metrics(start_kgroupsd):
+    broker = start_kgroupsd("--http", "127.0.0.1:0", "--topic", "orders:2")
+    produce(broker.bootstrap, "orders", [5, 4])
+
+    topics = get_json(broker, "/v1/topics")["topics"]
+    assert [t["name"] for t in topics] == ["orders"]
+    assert [(p["partition"], p["log_start_offset"], p["end_offset"])
+            for p in topics[0]["partitions"]] == [(0, 0, 5), (1, 0, 4)]
+    assert all(p["bytes"] > 0 for p in topics[0]["partitions"])
+    assert get_json(broker, "/v1/topics/orders")["configs"] == {}
+    assert get_json(broker, "/v1/topics/missing", 404)["error"]["status"] == 404
+
+    consumer = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "g1",
+                         "client.id": "http-api-test", "auto.offset.reset": "earliest",
+                         "enable.auto.commit": False})
+    try:
+        consumer.subscribe(["orders"])
+        seen = 0
+        deadline = time.monotonic() + TIMEOUT_S
+        while seen < 9 and time.monotonic() < deadline:
+            message = consumer.poll(0.2)
+            if message is not None and message.error() is None:
+                seen += 1
+        assert seen == 9
+        consumer.commit(offsets=[TopicPartition("orders", 0, 5), TopicPartition("orders", 1, 1)],
+                        asynchronous=False)
+
+        group = wait_until(lambda: (lambda g: g if g["state"] == "Stable" else None)(
+            get_json(broker, "/v1/groups/g1")), "g1 to be Stable")
+        assert group["type"] == "classic"
+        assert group["protocol_type"] == "consumer"
+        assert group["generation"] >= 1
+        [member] = group["members"]
+        assert member["client_id"] == "http-api-test"
+        assert group["leader"] == member["member_id"]
+        assert member["assignment"] == [{"topic": "orders", "partitions": [0, 1]}]
+        offsets = {(o["topic"], o["partition"]): o for o in group["offsets"]}
+        assert offsets[("orders", 0)]["committed"] == 5
+        assert offsets[("orders", 0)]["end_offset"] == 5
+        assert offsets[("orders", 0)]["lag"] == 0
+        assert offsets[("orders", 1)]["committed"] == 1
+        assert offsets[("orders", 1)]["lag"] == 3
+        assert group["lag"] == 3
+
+        summary = get_json(broker, "/v1/groups")["groups"]
+        assert [(g["group_id"], g["state"], g["members"]) for g in summary] == [("g1", "Stable", 1)]
+
+        code, metrics = http_get(broker, "/metrics")
+        assert code == 200
+        lines = metrics.splitlines()
+        assert 'kgroupsd_group_lag{group="g1",topic="orders",partition="1"} 3' in lines
+        assert 'kgroupsd_partition_end_offset{topic="orders",partition="0"} 5' in lines
+        assert 'kgroupsd_groups{state="Stable"} 1' in lines
+        produce_line = next(line for line in lines
+                            if line.startswith('kgroupsd_requests_total{api="Produce"} '))
+        assert int(produce_line.split()[-1]) >= 1
+        received = next(line for line in lines if line.startswith("kgroupsd_bytes_received_total "))
+        assert int(received.split()[-1]) > 0
+        assert any(line.startswith("kgroupsd_connections ") for line in lines)
+    finally:
+        consumer.close()
+
+
+def test_errors_are_counted_in_metrics(start_kgroupsd):
+    broker = start_kgroupsd("--http", "127.0.0.1:0")
+    consumer = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "g2"})
+    try:
+        # A commit from outside the group to a partition of an unknown topic is answered
+        # per partition; a commit with a made-up generation gets ILLEGAL_GENERATION or
+        # UNKNOWN_MEMBER_ID. Either way an error is counted for OffsetCommit.
+        with pytest.raises(Exception):
+            consumer.commit(offsets=[TopicPartition("t", 0, 1)], asynchronous=False)
+    finally:
+        consumer.close()
+    _, metrics = http_get(broker, "/metrics")
+    errors = [line for line in metrics.splitlines()
+              if line.startswith("kgroupsd_request_errors_total{")]
+    assert errors, metrics
+
+
+def test_clock_advance_is_409_without_manual_clock(start_kgroupsd):
+    broker = start_kgroupsd("--http", "127.0.0.1:0")
+    assert get_json(broker, "/v1/clock")["manual"] is False
+    status, body = http_post(broker, "/v1/clock/advance", {"ms": 1000})
+    assert status == 409 and "--manual-clock" in body["error"]["message"]
+
+
+MEMBER_SCRIPT = textwrap.dedent("""
+    import sys
+    from confluent_kafka import Consumer
+    consumer = Consumer({"bootstrap.servers": sys.argv[1], "group.id": "sleepy",
+                         "session.timeout.ms": 1000, "heartbeat.interval.ms": 100,
+                         "auto.offset.reset": "earliest"})
+    def assigned(member, partitions):
+        print("assigned", len(partitions), flush=True)
+    consumer.subscribe(["orders"], on_assign=assigned)
+    while True:
+        consumer.poll(0.1)
+""")
+
+
+def test_manual_clock_keeps_a_dead_member_until_advanced_past_its_session(start_kgroupsd):
+    broker = start_kgroupsd("--http", "127.0.0.1:0", "--manual-clock", "--topic", "orders:2",
+                            "--group-min-session-timeout-ms", "1000",
+                            "--initial-rebalance-delay-ms", "0")
+    assert get_json(broker, "/v1/clock") == {"manual": True, "now_ms": 0}
+    member = subprocess.Popen([sys.executable, "-c", MEMBER_SCRIPT, broker.bootstrap],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        ready, _, _ = select.select([member.stdout], [], [], 20)
+        assert ready, "the member printed no assignment within 20 s"
+        line = member.stdout.readline()
+        assert line.startswith(b"assigned 2"), line
+        wait_until(lambda: get_json(broker, "/v1/groups/sleepy")["state"] == "Stable",
+                   "sleepy to be Stable")
+    finally:
+        member.send_signal(signal.SIGKILL)
+        member.wait(timeout=10)
+
+    # Real time passes well beyond the session timeout: the clock does not.
+    time.sleep(1.5)
+    group = get_json(broker, "/v1/groups/sleepy")
+    assert len(group["members"]) == 1 and group["state"] == "Stable"
+
+    status, body = http_post(broker, "/v1/clock/advance", {"ms": 900})
+    assert status == 200 and body["now_ms"] == 900
+    assert len(get_json(broker, "/v1/groups/sleepy")["members"]) == 1
+
+    status, body = http_post(broker, "/v1/clock/advance", {"ms": 200})
+    assert status == 200 and body == {"manual": True, "now_ms": 1100}
+    group = get_json(broker, "/v1/groups/sleepy")
+    assert group["members"] == []
+    assert group["state"] == "Empty"
+
+    status, body = http_post(broker, "/v1/clock/advance", {"ms": -5})
+    assert status == 400 and "ms" in body["error"]["message"]
