@@ -2,8 +2,8 @@
 //
 // A kafkajs group member in a process of its own, for tests that need a member whose
 // heartbeats stop: it joins GROUP on TOPIC at BOOTSTRAP with SESSION_TIMEOUT_MS, prints
-// "joined MEMBER_ID" on each join and keeps heartbeating until it is killed (SIGKILL: no
-// LeaveGroup). Usage: node stalled_member.js BOOTSTRAP TOPIC GROUP SESSION_TIMEOUT_MS
+// "joined MEMBER_ID" on each join, reads TOPIC from the beginning (kafkajs commits what it
+// read) and keeps heartbeating until it is killed (SIGKILL: no LeaveGroup). Usage: node stalled_member.js BOOTSTRAP TOPIC GROUP SESSION_TIMEOUT_MS
 'use strict';
 
 const { Kafka, logLevel } = require('kafkajs');
