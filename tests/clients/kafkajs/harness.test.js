@@ -28,10 +28,23 @@ function kafkaFor(broker, clientId) {
   return new Kafka({ clientId, brokers: broker.brokers, logLevel: logLevel.NOTHING });
 }
 
+// Clean-ups of one test, run last-in first-out after it (node:test runs its after hooks in
+// the order they were added): clients disconnect before their broker stops.
+const cleanups = new WeakMap();
+function onCleanup(t, fn) {
+  if (!cleanups.has(t)) {
+    cleanups.set(t, []);
+    t.after(async () => {
+      for (const cleanup of cleanups.get(t).reverse()) await cleanup();
+    });
+  }
+  cleanups.get(t).push(fn);
+}
+
 // Starts a broker for one test and stops it after; a failed test's message gets its log.
 async function startBroker(t, options) {
   const broker = await Broker.start(options);
-  t.after(async () => {
+  onCleanup(t, async () => {
     const code = await broker.stop();
     assert.equal(code, 0, `kgroupsd exited with ${code} on SIGTERM; log:\n${broker.log()}`);
   });
@@ -40,7 +53,7 @@ async function startBroker(t, options) {
 
 async function connected(t, client) {
   await client.connect();
-  t.after(() => client.disconnect());
+  onCleanup(t, () => client.disconnect());
   return client;
 }
 
@@ -154,7 +167,7 @@ test('injected Produce latency shows in the client\'s request timings', async (t
 function startStalledMember(t, broker, topic, groupId, sessionTimeoutMs) {
   const child = spawn(process.execPath, [path.join(__dirname, 'stalled_member.js'), broker.bootstrapServers,
     topic, groupId, String(sessionTimeoutMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  t.after(() => child.kill('SIGKILL'));
+  onCleanup(t, () => child.kill('SIGKILL'));
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`the member did not join within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
