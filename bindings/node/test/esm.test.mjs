@@ -26,3 +26,13 @@ test('the ESM API works end to end, NotAssignedError included', () => {
   const records = [...topic.poll('g', 'A'), ...topic.poll('g', 'B')];
   assert.deepEqual(records, [{ partition: partitionFor('k', 2), offset: 0, key: 'k', value: 'v' }]);
 });
+
+test('kgroups/broker: import and require give the same Broker and BrokerError', async () => {
+  const esm = await import('kgroups/broker');
+  const cjs = require('kgroups/broker');
+  assert.equal(esm.Broker, cjs.Broker);
+  assert.equal(esm.BrokerError, cjs.BrokerError);
+  assert.equal(esm.kgroupsdArgs, cjs.kgroupsdArgs);
+  assert.equal(esm.default, cjs);
+  assert.equal(typeof esm.Broker.start, 'function');
+});

@@ -3,7 +3,9 @@
 // Runs README.md's JavaScript examples (ES modules) against a fresh kgroupsd: the consumer
 // group (then checks what it printed and that group "billing" committed every message), and
 // the node:test file whose hooks create a topic with configs before its test and delete the
-// topic and the group after (then checks that its test passed and both are gone).
+// topic and the group after (then checks that its test passed and both are gone), and the
+// node:test file that starts its own broker with kgroups/broker, injects a fault and asserts
+// on a group (in a scratch project that links kafkajs and kgroups).
 'use strict';
 
 const test = require('node:test');
@@ -89,5 +91,29 @@ test('README JavaScript set-up and tear-down example runs against kgroupsd', asy
     fs.rmSync(script, { force: true });
     const code = await broker.stop();
     assert.equal(code, 0, `kgroupsd exited with ${code} on SIGTERM; log:\n${broker.log()}`);
+  }
+});
+
+const HARNESS_SECTION = '## Testing your Kafka code with kgroups (node:test)';
+
+test('README node:test example with kgroups/broker runs and passes', async () => {
+  // A scratch project whose node_modules holds kafkajs and kgroups as links, the way
+  // `npm install --save-dev kafkajs <checkout>/bindings/node` sets them up; the example
+  // starts its own kgroupsd ($KGROUPSD).
+  const project = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'kgroups-readme-harness-'));
+  try {
+    fs.mkdirSync(path.join(project, 'node_modules'));
+    fs.symlinkSync(path.join(__dirname, 'node_modules', 'kafkajs'), path.join(project, 'node_modules', 'kafkajs'));
+    fs.symlinkSync(path.resolve(__dirname, '..', '..', '..', 'bindings', 'node'), path.join(project, 'node_modules', 'kgroups'));
+    const script = path.join(project, 'orders.test.mjs');
+    fs.writeFileSync(script, readmeExample('js', HARNESS_SECTION));
+    const { NODE_TEST_CONTEXT, ...env } = process.env;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--test', '--test-reporter=tap', script], {
+      cwd: project, env: { ...env, KAFKAJS_NO_PARTITIONER_WARNING: '1' }, timeout: 60000,
+    }).catch((error) => { throw new Error(`${error.message}\n${error.stdout}`); });
+    assert.match(stdout, /^# pass 1$/m, stdout);
+    assert.match(stdout, /^# fail 0$/m, stdout);
+  } finally {
+    fs.rmSync(project, { recursive: true, force: true });
   }
 });

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Type declarations of kgroups/broker: a kgroupsd for tests (docs/HTTP-API.md for the shapes).
+// Symbol.asyncDispose and AsyncDisposable come from TypeScript's (>= 5.2) disposable lib.
+/// <reference lib="esnext.disposable" />
+
+/** How {@link Broker.start} runs kgroupsd. */
+export interface BrokerOptions {
+  /** Topics created at start-up, name → partitions: `{orders: 3}` → `--topic orders:3`. */
+  topics?: Record<string, number>;
+  /** Group timers follow a clock that moves only by {@link Broker.advance} (`--manual-clock`). */
+  manualClock?: boolean;
+  /** How long a new group's first rebalance waits for more members (`--initial-rebalance-delay-ms`). */
+  initialRebalanceDelayMs?: number;
+  /** `false` → `--no-auto-create`: unknown topics are not created on Metadata or Produce. */
+  autoCreateTopics?: boolean;
+  /** More kgroupsd flags, appended as they are. */
+  extraArgs?: string[];
+  /**
+   * The kgroupsd binary. Default: $KGROUPSD, then the build dirs of the kgroups checkout
+   * this package is a folder of (build/broker, build/install, build/release, build/dev), then PATH.
+   */
+  kgroupsd?: string;
+  /** How long to wait for kgroupsd's ready line (default 10000). */
+  startTimeoutMs?: number;
+  /** How long one HTTP API request may take (default 10000). */
+  requestTimeoutMs?: number;
+}
+
+/** One partition of a topic. */
+export interface PartitionInfo {
+  partition: number;
+  log_start_offset: number;
+  end_offset: number;
+  last_stable_offset: number;
+  bytes: number;
+}
+
+/** A topic (GET /v1/topics/{name} adds `configs`). */
+export interface TopicInfo {
+  name: string;
+  id: string;
+  internal: boolean;
+  partitions: PartitionInfo[];
+  /** The configs set on the topic (only from {@link Broker.topic}). */
+  configs?: Record<string, string>;
+}
+
+/** `classic` (JoinGroup/SyncGroup) or `consumer` (KIP-848). */
+export type GroupType = 'classic' | 'consumer';
+
+/** A group in summary, from {@link Broker.groups}. */
+export interface GroupSummary {
+  group_id: string;
+  type: GroupType;
+  /** Kafka's name: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead (classic); Empty, Assigning, Reconciling, Stable (consumer). */
+  state: string;
+  protocol_type: string;
+  protocol: string;
+  generation: number;
+  /** How many members. */
+  members: number;
+}
+
+/** Partitions of one topic. */
+export interface TopicPartitions {
+  topic: string;
+  partitions: number[];
+}
+
+/** A member of a group. */
+export interface GroupMember {
+  member_id: string;
+  instance_id: string | null;
+  client_id: string;
+  host: string;
+  /** Its assignment; null when the protocol type is not `consumer`. */
+  assignment: TopicPartitions[] | null;
+}
+
+/** A partition the group committed or is assigned. */
+export interface GroupOffset {
+  topic: string;
+  partition: number;
+  /** null when the group has not committed it. */
+  committed: number | null;
+  end_offset: number;
+  lag: number;
+  metadata?: string | null;
+}
+
+/** A group in full, from {@link Broker.group}. */
+export interface GroupInfo extends Omit<GroupSummary, 'members'> {
+  leader: string | null;
+  members: GroupMember[];
+  offsets: GroupOffset[];
+  /** The sum of the offsets' lag. */
+  lag: number;
+}
+
+/** What happened to a group or topic (GET /v1/events/log). */
+export type EventType =
+  | 'topic_created'
+  | 'topic_deleted'
+  | 'member_joined'
+  | 'member_left'
+  | 'member_expired'
+  | 'rebalance_started'
+  | 'rebalance_completed'
+  | 'offsets_committed'
+  | 'group_deleted';
+
+/** One event; the fields beyond id, time_ms and type depend on the type. */
+export interface BrokerEvent {
+  id: number;
+  time_ms: number;
+  type: EventType;
+  group_id?: string;
+  /** Group events: `classic` or `consumer`. */
+  group_type?: GroupType;
+  topic?: string;
+  /** topic_created, topic_deleted: its partition count. */
+  partitions?: number;
+  member_id?: string | null;
+  client_id?: string;
+  instance_id?: string | null;
+  generation?: number;
+  /** rebalance_completed: the assignor (null for a classic group left empty). */
+  protocol?: string | null;
+  /** rebalance_completed: the classic group's leader (null for consumer groups). */
+  leader?: string | null;
+  /** member_left, member_expired, rebalance_started: a sentence, to read, not to parse. */
+  reason?: string;
+  /** rebalance_completed: each member's partitions (null for a protocol type other than consumer). */
+  assignment?: Record<string, TopicPartitions[] | null>;
+  /** offsets_committed: what was committed. */
+  offsets?: Array<{ topic: string; partition: number; offset: number }>;
+  [field: string]: unknown;
+}
+
+/** Which events {@link Broker.events} returns. */
+export interface EventFilter {
+  /** Only events after this event id. */
+  since?: number;
+  /** Only events of this type (or these types). */
+  type?: EventType | EventType[];
+  /** Only events of this group (topic events are left out too). */
+  group?: string;
+}
+
+/**
+ * A fault for {@link Broker.inject}: the next `count` requests of `api` (matching `topic`,
+ * `partition` or `group` when given) answer `error`, are delayed by `latencyMs`, or have
+ * their connection closed (`close`). Or `coordinator`: the group coordinator is unavailable
+ * (COORDINATOR_NOT_AVAILABLE) or moved (NOT_COORDINATOR).
+ */
+export interface FaultSpec {
+  /** An API name (`Produce`, `JoinGroup`, ...) or key. */
+  api?: string | number;
+  /** A Kafka error name (`NOT_LEADER_OR_FOLLOWER`) or code. */
+  error?: string | number;
+  /** How many matching requests (default 1; -1: until removed). */
+  count?: number;
+  topic?: string;
+  partition?: number;
+  group?: string;
+  /** Delay the matching responses by this many milliseconds. */
+  latencyMs?: number;
+  /** Close the connection instead of answering. */
+  close?: boolean;
+  coordinator?: 'unavailable' | 'moved';
+}
+
+/** An armed fault, as the broker shows it (GET /v1/faults). */
+export interface Fault {
+  id: number;
+  /** Matching requests still to be hit (-1: until removed); a used-up fault disappears. */
+  remaining: number;
+  /** The count it was armed with. */
+  count: number;
+  api?: string;
+  api_key?: number;
+  error?: string;
+  error_code?: number;
+  topic?: string;
+  partition?: number;
+  group?: string;
+  latency_ms?: number;
+  close?: boolean;
+  coordinator?: 'unavailable' | 'moved';
+  [field: string]: unknown;
+}
+
+/** The coordinator clock. */
+export interface ClockInfo {
+  manual: boolean;
+  now_ms: number;
+}
+
+/** A request the HTTP API refused: the server's message and HTTP status. */
+export class BrokerError extends Error {
+  readonly name: 'BrokerError';
+  /** 400 bad input, 404 unknown topic/group/fault, 405 wrong method, 409 conflict (e.g. the clock is not manual), 429 too many faults, ... */
+  readonly status: number;
+  /** The server's message alone (`message` also names the request). */
+  readonly serverMessage: string;
+  readonly method: string;
+  readonly path: string;
+}
+
+/** Options for {@link Broker.waitFor}. */
+export interface WaitForOptions {
+  /** Give up after this long (default 10000). */
+  timeoutMs?: number;
+  /** Between two calls of the predicate (default 25). */
+  intervalMs?: number;
+  /** Names the condition in the timeout error. */
+  message?: string;
+}
+
+/**
+ * A kgroupsd (in-memory Kafka broker) for a test: started on free loopback ports by
+ * {@link Broker.start}, stopped by {@link Broker.stop} (or when the process ends).
+ */
+export class Broker implements AsyncDisposable {
+  private constructor();
+
+  /**
+   * Starts kgroupsd and resolves once it is ready. Rejects with an Error that names the
+   * command and carries kgroupsd's stderr if it exits or is not ready within startTimeoutMs,
+   * and with an Error listing where it looked if there is no kgroupsd binary.
+   */
+  static start(options?: BrokerOptions): Promise<Broker>;
+
+  /** The Kafka listener's host and port. */
+  readonly host: string;
+  readonly port: number;
+  /** "HOST:PORT", for librdkafka's bootstrap.servers. */
+  readonly bootstrapServers: string;
+  /** ["HOST:PORT"], for kafkajs's brokers. */
+  readonly brokers: string[];
+  /** The HTTP API's base URL, e.g. http://127.0.0.1:40123. */
+  readonly httpUrl: string;
+  /** kgroupsd's process id. */
+  readonly pid: number;
+  /** The last 256 KiB of kgroupsd's log (stderr). */
+  log(): string;
+
+  topics(): Promise<TopicInfo[]>;
+  /** Rejects with a BrokerError (404) for an unknown topic. */
+  topic(name: string): Promise<TopicInfo>;
+  groups(): Promise<GroupSummary[]>;
+  /** Rejects with a BrokerError (404) for an unknown group. */
+  group(id: string): Promise<GroupInfo>;
+
+  /** Arms a fault and resolves to it (with its id). */
+  inject(fault: FaultSpec): Promise<Fault>;
+  /** inject({coordinator: 'unavailable', count, group}). */
+  coordinatorUnavailable(options?: { count?: number; group?: string }): Promise<Fault>;
+  /** inject({coordinator: 'moved', count, group}). */
+  coordinatorMoved(options?: { count?: number; group?: string }): Promise<Fault>;
+  faults(): Promise<Fault[]>;
+  removeFault(id: Fault['id']): Promise<void>;
+  clearFaults(): Promise<void>;
+
+  clock(): Promise<ClockInfo>;
+  /**
+   * Moves the manual clock forward and applies the group timers that became due (members
+   * expire, rebalances complete) before it resolves to the new now_ms. Needs manualClock.
+   */
+  advance(ms: number): Promise<number>;
+
+  /** The kept events (the newest 1,000), oldest first, filtered (GET /v1/events/log). */
+  events(filter?: EventFilter): Promise<BrokerEvent[]>;
+
+  /**
+   * Calls predicate(broker) until it returns something truthy and resolves to that; a
+   * predicate that throws counts as "not yet". Rejects after timeoutMs.
+   */
+  waitFor<T>(predicate: (broker: Broker) => T | Promise<T>, options?: WaitForOptions): Promise<NonNullable<T>>;
+
+  /** GET /metrics: Prometheus text. */
+  metrics(): Promise<string>;
+
+  /** SIGTERM, then SIGKILL after timeoutMs (default 5000); resolves to the exit code or signal. */
+  stop(options?: { timeoutMs?: number }): Promise<number | string | null>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** The kgroupsd binary Broker.start runs for these options; throws an Error listing where it looked. */
+export function findKgroupsd(options?: Pick<BrokerOptions, 'kgroupsd'>, env?: Record<string, string | undefined>): string;
+
+/** The flags Broker.start passes to kgroupsd for these options. */
+export function kgroupsdArgs(options?: BrokerOptions): string[];
+
+declare const _default: {
+  Broker: typeof Broker;
+  BrokerError: typeof BrokerError;
+  findKgroupsd: typeof findKgroupsd;
+  kgroupsdArgs: typeof kgroupsdArgs;
+};
+export default _default;

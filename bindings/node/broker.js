@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// kgroups/broker: a kgroupsd (the in-memory Kafka broker) for a test to start, provoke and
+// inspect. Broker.start spawns kgroupsd on free loopback ports and resolves once it is ready;
+// the methods are the HTTP API's routes (docs/HTTP-API.md) as promises: topics, groups with
+// their members, assignment and lag, fault injection, the manual clock, the event log and
+// the metrics. Plain promises and no globals, so it works the same under node:test, Jest and
+// Vitest. The child is killed by stop(), and if the test process ends first (kill_on_exit.js).
+'use strict';
+
+const { spawn } = require('node:child_process');
+const { BrokerError } = require('./broker_error.js');
+const { ControlClient } = require('./control_client.js');
+const { findKgroupsd, kgroupsdArgs } = require('./kgroupsd_command.js');
+const { killOnExit } = require('./kill_on_exit.js');
+
+const READY_LINE = /^kgroupsd listening on (.+):(\d+), http on (.+):(\d+)$/;
+// kgroupsd's stderr kept for error messages and log(): the last this many characters.
+const LOG_TAIL_CHARS = 256 * 1024;
+
+// The fault fields Broker#inject takes in camelCase, as the HTTP API spells them.
+const FAULT_FIELDS = {
+  api: 'api', error: 'error', count: 'count', topic: 'topic', partition: 'partition',
+  group: 'group', latencyMs: 'latency_ms', close: 'close', coordinator: 'coordinator',
+};
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+class Broker {
+  /** Use Broker.start. */
+  constructor(child, ready, options, logTail) {
+    this._child = child;
+    this._logTail = logTail;
+    /** The Kafka listener's host. */
+    this.host = ready.host;
+    /** The Kafka listener's port. */
+    this.port = ready.port;
+    /** The HTTP API's base URL, such as http://127.0.0.1:40123. */
+    this.httpUrl = `http://${ready.httpHost}:${ready.httpPort}`;
+    this._control = new ControlClient(ready.httpHost, ready.httpPort, options.requestTimeoutMs ?? 10000);
+    this._exited = new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode ?? child.signalCode);
+      else child.once('exit', (code, signal) => resolve(code ?? signal));
+    });
+  }
+
+  /**
+   * Starts kgroupsd on free loopback ports and resolves once its ready line is out.
+   * @param {import('./broker').BrokerOptions} [options]
+   * @returns {Promise<Broker>}
+   */
+  static async start(options = {}) {
+    const file = findKgroupsd(options);
+    const args = kgroupsdArgs(options);
+    const startTimeoutMs = options.startTimeoutMs ?? 10000;
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    killOnExit(child);
+    const logTail = { text: '' };
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      logTail.text = (logTail.text + chunk).slice(-LOG_TAIL_CHARS);
+    });
+    const ready = await new Promise((resolve, reject) => {
+      let stdout = '';
+      let settled = false;
+      const onError = (error) => fail(`could not be started: ${error.message}`);
+      const onExit = (code, signal) => fail(`exited (${code ?? signal}) before it was ready`);
+      function settle() {
+        settled = true;
+        clearTimeout(timer);
+        child.off('error', onError);
+        child.off('exit', onExit);
+        child.stdout.off('data', onData);
+        child.stdout.resume(); // keep draining whatever else it prints
+      }
+      function fail(why) {
+        if (settled) return;
+        settle();
+        child.kill('SIGKILL');
+        // Give stderr a moment to drain, so the message carries what kgroupsd said.
+        setTimeout(() => reject(new Error(
+          `kgroupsd ${why}\n  command: ${file} ${args.join(' ')}\n  stderr:\n${logTail.text || '(empty)'}`)), 50);
+      }
+      function onData(chunk) {
+        stdout += chunk;
+        const newline = stdout.indexOf('\n');
+        if (newline < 0) return;
+        const line = stdout.slice(0, newline);
+        const match = READY_LINE.exec(line);
+        if (!match) {
+          fail(`printed an unexpected ready line (expected "kgroupsd listening on HOST:PORT, http on HOST:PORT"): ${line}`);
+          return;
+        }
+        settle();
+        resolve({ host: match[1], port: Number(match[2]), httpHost: match[3], httpPort: Number(match[4]) });
+      }
+      const timer = setTimeout(() => fail(`did not print its ready line within ${startTimeoutMs} ms`), startTimeoutMs);
+      child.on('error', onError);
+      child.on('exit', onExit);
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', onData);
+    });
+    // A Broker the test forgets to stop does not keep the process alive; kill_on_exit ends it.
+    child.unref();
+    child.stdout.unref?.();
+    child.stderr.unref?.();
+    return new Broker(child, ready, options, logTail);
+  }
+
+  /** The Kafka bootstrap address, "HOST:PORT" (for librdkafka's bootstrap.servers). */
+  get bootstrapServers() {
+    return `${this.host}:${this.port}`;
+  }
+
+  /** The Kafka bootstrap addresses as kafkajs takes them: ["HOST:PORT"]. */
+  get brokers() {
+    return [this.bootstrapServers];
+  }
+
+  /** kgroupsd's process id. */
+  get pid() {
+    return this._child.pid;
+  }
+
+  /** The last 256 KiB kgroupsd wrote to stderr (its log). */
+  log() {
+    return this._logTail.text;
+  }
+
+  /** Every topic with its partitions (GET /v1/topics). */
+  async topics() {
+    return (await this._control.request('GET', '/v1/topics')).topics;
+  }
+
+  /** One topic with its partitions and configs; rejects with a BrokerError (404) if unknown. */
+  topic(name) {
+    return this._control.request('GET', `/v1/topics/${encodeURIComponent(name)}`);
+  }
+
+  /** Every group, in summary (GET /v1/groups). */
+  async groups() {
+    return (await this._control.request('GET', '/v1/groups')).groups;
+  }
+
+  /** One group in full: members, assignment, offsets and lag; BrokerError (404) if unknown. */
+  group(id) {
+    return this._control.request('GET', `/v1/groups/${encodeURIComponent(id)}`);
+  }
+
+  /**
+   * Arms a fault (POST /v1/faults) and resolves to it, with its id and remaining count.
+   * @param {import('./broker').FaultSpec} fault
+   */
+  inject(fault) {
+    if (fault === null || typeof fault !== 'object') {
+      return Promise.reject(new TypeError('inject takes an object, e.g. {api: "Produce", error: "NOT_LEADER_OR_FOLLOWER"}'));
+    }
+    const body = {};
+    for (const [key, value] of Object.entries(fault)) {
+      if (value === undefined) continue;
+      const field = FAULT_FIELDS[key];
+      if (!field) {
+        return Promise.reject(new TypeError(
+          `inject: unknown field ${key}; the fields are ${Object.keys(FAULT_FIELDS).join(', ')}`));
+      }
+      body[field] = value;
+    }
+    return this._control.request('POST', '/v1/faults', body);
+  }
+
+  /** The group coordinator answers COORDINATOR_NOT_AVAILABLE for the next `count` requests. */
+  coordinatorUnavailable({ count, group } = {}) {
+    return this.inject({ coordinator: 'unavailable', count, group });
+  }
+
+  /** Group APIs answer NOT_COORDINATOR for the next `count` requests. */
+  coordinatorMoved({ count, group } = {}) {
+    return this.inject({ coordinator: 'moved', count, group });
+  }
+
+  /** The faults armed now (GET /v1/faults). */
+  async faults() {
+    return (await this._control.request('GET', '/v1/faults')).faults;
+  }
+
+  /** Disarms one fault by its id. */
+  async removeFault(id) {
+    await this._control.request('DELETE', `/v1/faults/${encodeURIComponent(id)}`);
+  }
+
+  /** Disarms every fault. */
+  async clearFaults() {
+    await this._control.request('DELETE', '/v1/faults');
+  }
+
+  /** The coordinator clock: {manual, now_ms}. */
+  clock() {
+    return this._control.request('GET', '/v1/clock');
+  }
+
+  /**
+   * Moves the manual clock forward by ms and applies every group timer that became due
+   * (expiring members, completing rebalances) before it resolves to the new now_ms. Needs
+   * the manualClock option (BrokerError 409 otherwise).
+   */
+  async advance(ms) {
+    return (await this._control.request('POST', '/v1/clock/advance', { ms })).now_ms;
+  }
+
+  /**
+   * The events the broker kept (the newest 1,000), oldest first (GET /v1/events/log): those
+   * after the event id `since`, of the given `type`s, of one `group` (unlike the HTTP route,
+   * which lets topic events through, only that group's).
+   * @param {{since?: number, type?: string | string[], group?: string}} [filter]
+   */
+  async events({ since, type, group } = {}) {
+    const query = new URLSearchParams();
+    if (since !== undefined) query.set('since', String(since));
+    if (group !== undefined) query.set('group', group);
+    const suffix = query.size > 0 ? `?${query}` : '';
+    const answer = await this._control.request('GET', `/v1/events/log${suffix}`);
+    const events = Array.isArray(answer) ? answer : answer.events;
+    const types = type === undefined ? undefined : [type].flat();
+    return events.filter((event) =>
+      (types === undefined || types.includes(event.type)) &&
+      (group === undefined || event.group_id === group) &&
+      (since === undefined || event.id > since));
+  }
+
+  /**
+   * Calls predicate(broker) every intervalMs until it returns (or resolves to) something
+   * truthy, and resolves to that. A predicate that throws counts as "not yet". Rejects after
+   * timeoutMs, with the last error or value it saw.
+   * @template T
+   * @param {(broker: Broker) => T | Promise<T>} predicate
+   * @param {{timeoutMs?: number, intervalMs?: number, message?: string}} [options]
+   * @returns {Promise<T>}
+   */
+  async waitFor(predicate, { timeoutMs = 10000, intervalMs = 25, message } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    let last;
+    for (;;) {
+      try {
+        const value = await predicate(this);
+        if (value) return value;
+        last = `it returned ${JSON.stringify(value)}`;
+      } catch (error) {
+        last = `it threw ${error && error.stack ? error.stack : String(error)}`;
+      }
+      if (Date.now() >= deadline) {
+        throw new Error(`waitFor: ${message ?? 'the condition'} did not hold within ${timeoutMs} ms; last time ${last}`);
+      }
+      await sleep(Math.min(intervalMs, Math.max(deadline - Date.now(), 0)));
+    }
+  }
+
+  /** The Prometheus text of GET /metrics. */
+  metrics() {
+    return this._control.request('GET', '/metrics');
+  }
+
+  /**
+   * Stops kgroupsd: SIGTERM, then SIGKILL if it has not exited within timeoutMs. Resolves to
+   * its exit code (or the signal that ended it). Calling it again resolves the same way.
+   */
+  async stop({ timeoutMs = 5000 } = {}) {
+    const child = this._child;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.ref(); // wait for it even when nothing else keeps the process alive
+      child.kill('SIGTERM');
+      let timer;
+      const killed = new Promise((resolve) => {
+        timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve();
+        }, timeoutMs);
+      });
+      await Promise.race([this._exited, killed]);
+      clearTimeout(timer);
+    }
+    return this._exited;
+  }
+
+  /** `await using broker = await Broker.start()` stops it at the end of the block. */
+  async [Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')]() {
+    await this.stop();
+  }
+}
+
+module.exports = { Broker, BrokerError, findKgroupsd, kgroupsdArgs };
