@@ -10,7 +10,7 @@ export interface BrokerOptions {
   topics?: Record<string, number>;
   /** Group timers follow a clock that moves only by {@link Broker.advance} (`--manual-clock`). */
   manualClock?: boolean;
-  /** How long a new group's first rebalance waits for more members (`--initial-rebalance-delay-ms`). */
+  /** How long a new group's first rebalance waits for more members (`--initial-rebalance-delay-ms`; kgroupsd: 30 ms, 0 with manualClock). */
   initialRebalanceDelayMs?: number;
   /** `false` → `--no-auto-create`: unknown topics are not created on Metadata or Produce. */
   autoCreateTopics?: boolean;

@@ -120,7 +120,8 @@ int run_kgroupsd(int argc, char** argv) {
                  "when not given");
   app.add_flag("--manual-clock", config.manual_clock,
                "Group coordinators read a clock that moves only by POST /v1/clock/advance "
-               "(session and rebalance timeouts never fire by themselves; for tests)");
+               "(session and rebalance timeouts never fire by themselves; for tests). The "
+               "initial rebalance delay is then 0 unless --initial-rebalance-delay-ms is given");
   app.add_option("--topic", topics, "Create a topic at start-up, NAME:PARTITIONS (repeatable)");
   app.add_option("--default-partitions", config.default_partitions,
                  "Partitions of topics created on first use")
@@ -129,11 +130,11 @@ int run_kgroupsd(int argc, char** argv) {
   app.add_flag(
       "--no-auto-create", [&config](std::int64_t) { config.auto_create_topics = false; },
       "Do not create unknown topics on Metadata or Produce");
-  app.add_option("--initial-rebalance-delay-ms", config.initial_rebalance_delay_ms,
-                 "How long a new group's first rebalance waits for more members; each member that\n"
-                 "joins meanwhile extends it once more (Kafka: 3000)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 300000));
+  CLI::Option* initial_delay = app.add_option(
+      "--initial-rebalance-delay-ms", config.initial_rebalance_delay_ms,
+      "How long a new group's first rebalance waits for more members; each member that\n"
+      "joins meanwhile extends it once more (Kafka: 3000; 0 with --manual-clock)");
+  initial_delay->capture_default_str()->check(CLI::Range(0, 300000));
   app.add_option("--group-min-session-timeout-ms", config.group_min_session_timeout_ms,
                  "Smallest session timeout JoinGroup accepts")
       ->capture_default_str()
@@ -165,6 +166,8 @@ int run_kgroupsd(int argc, char** argv) {
       parse_address(http, "--http", http_host, http_port);
     }
     for (const std::string& topic : topics) config.seed_topics.push_back(parse_seed(topic));
+    // On a manual clock a delay would hold every new group until the test advances it.
+    if (config.manual_clock && initial_delay->count() == 0) config.initial_rebalance_delay_ms = 0;
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
