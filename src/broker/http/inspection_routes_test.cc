@@ -49,6 +49,7 @@ class RoutesTest : public ::testing::Test {
   static BrokerConfig config(bool manual_clock) {
     BrokerConfig config;
     config.manual_clock = manual_clock;
+    config.initial_rebalance_delay_ms = 0;  // join_and_sync() expects the join answered at once
     return config;
   }
 
