@@ -96,6 +96,7 @@ def test_not_leader_on_produce_is_retried_and_nothing_is_lost_or_duplicated(kgro
     assert kgroups_broker.faults() == []  # both refusals were answered (a used-up fault goes)
     assert kgroups_broker.metric("kgroupsd_request_errors_total", api="Produce",
                                  error="NOT_LEADER_OR_FOLLOWER") == 2
+    assert kgroups_broker.metric("kgroupsd_faults_injected_total", api="Produce") == 2
     assert read_all(kgroups_broker, 0) == values  # each once, in order
 
 

@@ -69,6 +69,13 @@ std::string render(Broker& broker) {
                "\"",
            static_cast<std::int64_t>(count));
   }
+  family(out, "kgroupsd_faults_injected_total", "counter",
+         "Requests answered by an armed fault (POST /v1/faults), by API.");
+  for (const auto& [key, count] : broker.faults().injected_by_api()) {
+    sample(out, "kgroupsd_faults_injected_total",
+           "api=\"" + std::string(protocol::api_name(key)) + "\"",
+           static_cast<std::int64_t>(count));
+  }
   family(out, "kgroupsd_bytes_received_total", "counter", "Bytes received from Kafka clients.");
   sample(out, "kgroupsd_bytes_received_total", "",
          static_cast<std::int64_t>(metrics.bytes_received()));
