@@ -157,7 +157,11 @@ test('injected Produce latency shows in the client\'s request timings', async (t
 
   assert.equal(durations.length, 3);
   const [warm, slow, fast] = durations;
-  assert.ok(slow >= 590, `the delayed Produce took ${slow} ms in kafkajs's timing`);
+  // kafkajs reads its clock just after it has written the request (socketRequest.js), so a
+  // pause in between (GC, or the process descheduled on a loaded machine) shortens its figure
+  // below the 600 ms the broker held the request (584 ms seen); the wall-clock time of send()
+  // below cannot fall short.
+  assert.ok(slow >= 450, `the delayed Produce took ${slow} ms in kafkajs's timing`);
   assert.ok(slowMs >= 590, `send() with the delay took ${slowMs} ms`);
   assert.ok(fast < slow - 300 && warm < slow - 300, `timings ${durations}: only the one request is delayed`);
   assert.equal((await broker.topic('orders')).partitions[0].end_offset, 3);
