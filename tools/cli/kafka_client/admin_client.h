@@ -18,12 +18,15 @@
 #include <tuple>
 #include <vector>
 
+#include "broker/coordinator/consumer_protocol_assignment.h"
 #include "kafka_client/broker_address.h"
 #include "kafka_client/connection.h"
-#include "kafka_client/consumer_protocol_assignment.h"
 #include "protocol/error_code.h"
 
 namespace kgroups::cli {
+
+// A member's assigned partitions of one topic, as the broker's decoder reads them.
+using AssignedTopic = broker::AssignedTopicPartitions;
 
 struct TopicPartition {
   std::string topic;

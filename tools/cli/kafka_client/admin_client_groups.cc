@@ -61,7 +61,7 @@ GroupDescription AdminClient::describe_group(const std::string& group_id) {
       GroupMemberDescription out{member.member_id, member.group_instance_id, member.client_id,
                                  member.client_host, std::nullopt};
       if (group.protocol_type == "consumer") {
-        out.assignment = decode_consumer_assignment(member.member_assignment);
+        out.assignment = broker::consumer_assignment_partitions(member.member_assignment);
       }
       described.members.push_back(std::move(out));
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kafka_client/consumer_protocol_assignment.h"
+#include "kafka_client/admin_client.h"
 
 #include <gtest/gtest.h>
 
@@ -30,16 +30,16 @@ std::vector<std::uint8_t> assignment_bytes(std::int16_t version,
 
 TEST(ConsumerProtocolAssignment, DecodesTopicsAndPartitions) {
   const std::vector<AssignedTopic> topics{{"orders", {0, 2}}, {"payments", {1}}};
-  EXPECT_EQ(decode_consumer_assignment(assignment_bytes(0, topics, false)), topics);
+  EXPECT_EQ(broker::consumer_assignment_partitions(assignment_bytes(0, topics, false)), topics);
 }
 
 TEST(ConsumerProtocolAssignment, SkipsUserDataOfLaterVersions) {
   const std::vector<AssignedTopic> topics{{"t", {5}}};
-  EXPECT_EQ(decode_consumer_assignment(assignment_bytes(3, topics, true)), topics);
+  EXPECT_EQ(broker::consumer_assignment_partitions(assignment_bytes(3, topics, true)), topics);
 }
 
 TEST(ConsumerProtocolAssignment, EmptyBytesAreAnEmptyAssignment) {
-  EXPECT_EQ(decode_consumer_assignment({}), std::vector<AssignedTopic>{});
+  EXPECT_EQ(broker::consumer_assignment_partitions({}), std::vector<AssignedTopic>{});
 }
 
 TEST(ConsumerProtocolAssignment, RejectsTruncatedBytes) {
@@ -47,7 +47,7 @@ TEST(ConsumerProtocolAssignment, RejectsTruncatedBytes) {
   for (std::size_t size = 1; size < bytes.size(); ++size) {
     const std::vector<std::uint8_t> truncated(bytes.begin(),
                                               bytes.begin() + static_cast<std::ptrdiff_t>(size));
-    EXPECT_FALSE(decode_consumer_assignment(truncated).has_value()) << size;
+    EXPECT_FALSE(broker::consumer_assignment_partitions(truncated).has_value()) << size;
   }
 }
 
