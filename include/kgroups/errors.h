@@ -2,6 +2,8 @@
 //
 // NotAssignedError: thrown by Topic::commit with offsets when a named partition
 // is not assigned to the committing consumer right now (SPEC.md, "Commit").
+// NoOffsetError: thrown by Topic::poll under auto_offset_reset "none" when the
+// group has no committed offset for some of the consumer's partitions.
 //
 // The other errors of SPEC.md's table are the standard ones: std::out_of_range
 // for a partition outside 0..num_partitions-1, std::invalid_argument for a bad
@@ -11,6 +13,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kgroups {
 
@@ -24,6 +28,19 @@ class NotAssignedError : public std::runtime_error {
 
  private:
   int partition_;
+};
+
+class NoOffsetError : public std::runtime_error {
+ public:
+  NoOffsetError(const std::string& message, std::vector<int> partitions)
+      : std::runtime_error(message), partitions_(std::move(partitions)) {}
+
+  // The consumer's partitions that have neither a position nor a committed
+  // offset, ascending.
+  [[nodiscard]] const std::vector<int>& partitions() const noexcept { return partitions_; }
+
+ private:
+  std::vector<int> partitions_;
 };
 
 }  // namespace kgroups

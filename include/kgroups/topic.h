@@ -3,7 +3,9 @@
 // Topic: one topic of Kafka's consumer-group model, exactly as SPEC.md states it:
 // partitions that are append-only logs, and any number of consumer groups that
 // split the partitions with the range assignor, track positions and committed
-// offsets, and rebalance eagerly on every join and leave.
+// offsets, and rebalance eagerly on every join and leave. TopicOptions choose
+// another partitioner, assignor (with cooperative rebalancing) or
+// auto.offset.reset policy (SPEC.md, "Options"); the defaults are the lab's.
 //
 // Thread-safety: a Topic is safe for concurrent access from multiple threads
 // without any external synchronization, and every call is atomic. Appends to
@@ -13,6 +15,7 @@
 // throwing call leaves the Topic exactly as it was.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -20,7 +23,9 @@
 #include <utility>
 #include <vector>
 
+#include "kgroups/rebalance.h"
 #include "kgroups/record.h"
+#include "kgroups/topic_options.h"
 
 namespace kgroups {
 
@@ -30,6 +35,10 @@ class Topic {
  public:
   // A new empty topic. Throws std::invalid_argument if num_partitions < 1.
   explicit Topic(int num_partitions);
+
+  // A new empty topic with the given options. Throws std::invalid_argument if
+  // num_partitions < 1 or an option names no known choice.
+  Topic(int num_partitions, const TopicOptions& options);
   ~Topic();
 
   // Not copyable. Movable: records polled before the move stay valid; a
@@ -40,8 +49,10 @@ class Topic {
   Topic& operator=(Topic&&) noexcept;
 
   [[nodiscard]] int num_partitions() const noexcept;
+  [[nodiscard]] const TopicOptions& options() const noexcept;
 
-  // Copies the record into partition p = partition_for(key, num_partitions()) at
+  // Copies the record into partition p = partition_for(key, num_partitions(),
+  // options().partitioner) at
   // offset end_offset(p) and returns (p, offset). The encodings are tags kept for
   // bindings (see record.h); the bytes are stored as given either way.
   std::pair<int, std::int64_t> append(std::string_view key, std::string_view value,
@@ -52,8 +63,11 @@ class Topic {
   // count). Throws std::out_of_range for a partition outside 0..num_partitions()-1.
   [[nodiscard]] std::int64_t end_offset(int partition) const;
 
-  // Adds the consumer to the group (creating the group) and rebalances it.
-  // Does nothing if the consumer is already a member.
+  // Adds the consumer to the group (creating the group) and rebalances it:
+  // eagerly every member restarts every partition from the group's committed
+  // offset; cooperatively only the partitions that move do. A partition with no
+  // committed offset starts where auto_offset_reset says. Does nothing if the
+  // consumer is already a member.
   void join(std::string_view group, std::string_view consumer);
 
   // Removes the consumer from the group and rebalances it. Does nothing if the
@@ -68,13 +82,16 @@ class Topic {
   // Up to max_records records from the consumer's partitions, partitions in
   // ascending order and each from the consumer's position on, which advances
   // past what is returned. Commits nothing. Empty for a consumer with no
-  // partitions. Throws std::invalid_argument if max_records < 0.
+  // partitions. Throws std::invalid_argument if max_records < 0, then
+  // NoOffsetError (under auto_offset_reset "none") if some of the consumer's
+  // partitions have no position and the group no committed offset for them.
   // The records view the log and stay valid while this Topic lives.
   [[nodiscard]] std::vector<Record> poll(std::string_view group, std::string_view consumer,
                                          int max_records = kDefaultMaxRecords);
 
   // Stores the consumer's position on each of its partitions as the group's
-  // committed offset. An idle consumer or a non-member commits nothing.
+  // committed offset. An idle consumer or a non-member commits nothing, nor
+  // does a partition without a position (auto_offset_reset "none").
   void commit(std::string_view group, std::string_view consumer);
 
   // Stores the given {partition: offset} map as the group's committed offsets.
@@ -89,6 +106,16 @@ class Topic {
   // group that never existed). Throws std::out_of_range for a partition outside
   // 0..num_partitions()-1.
   [[nodiscard]] std::int64_t committed(std::string_view group, int partition) const;
+
+  // {partition: end_offset(partition) - committed(group, partition)} for every
+  // partition (also for a group that never existed).
+  [[nodiscard]] std::map<int, std::int64_t> lag(std::string_view group) const;
+
+  // The group's rebalances, oldest first: the most recent kRebalanceHistory of
+  // them (generations keep counting past the ones dropped). Empty for a group
+  // that never existed.
+  [[nodiscard]] std::vector<Rebalance> rebalances(std::string_view group) const;
+  static constexpr std::size_t kRebalanceHistory = 1000;
 
  private:
   struct Impl;
