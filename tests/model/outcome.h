@@ -76,6 +76,20 @@ inline std::vector<OracleRecord> own(const std::vector<kgroups::Record>& records
 
 inline std::string describe(std::int64_t number) { return std::to_string(number); }
 
+inline std::string describe(const std::vector<kgroups::Rebalance>& history) {
+  std::string text = "[";
+  for (const kgroups::Rebalance& rebalance : history) {
+    text += "{gen " + std::to_string(rebalance.generation) + " " + rebalance.cause + " " +
+            quote(rebalance.consumer) + ":";
+    for (const kgroups::MemberRebalance& member : rebalance.members) {
+      text += " " + quote(member.id) + " " + describe(member.assignment) + " -" +
+              describe(member.revoked) + " +" + describe(member.assigned);
+    }
+    text += "} ";
+  }
+  return text + "]";
+}
+
 inline std::string describe(const std::pair<int, std::int64_t>& appended) {
   return std::to_string(appended.first) + "@" + std::to_string(appended.second);
 }
@@ -107,6 +121,8 @@ Outcome<T> capture(Call&& call) {
     return {"", call()};
   } catch (const kgroups::NotAssignedError& error) {
     return {"NotAssignedError(partition " + std::to_string(error.partition()) + ")", {}};
+  } catch (const kgroups::NoOffsetError& error) {
+    return {"NoOffsetError(partitions " + describe(error.partitions()) + ")", {}};
   } catch (const std::invalid_argument&) {
     return {"invalid_argument", {}};
   } catch (const std::out_of_range&) {

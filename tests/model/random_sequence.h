@@ -3,7 +3,10 @@
 // Sequence: one seeded random sequence of Topic operations (valid and invalid)
 // run on a fresh kgroups::Topic and a fresh Oracle side by side, comparing the
 // outcome of every call and, at regular points, the whole observable state.
-// Mix sets how often each operation is drawn. Not thread-safe.
+// Mix sets how often each operation is drawn. A sequence with random options
+// builds both with TopicOptions drawn from the seed (now and then an unknown
+// value) and also compares lag and the rebalance history; a sequence without
+// them builds Topic(n), as the lab does. Not thread-safe.
 #pragma once
 
 #include <algorithm>
@@ -34,12 +37,18 @@ struct Mix {
   int assignment = 5;
   int end_offset = 4;
   int partition_for = 2;
+  // Drawn only where set (the options runs); the defaults keep the lab's runs as they were.
+  int lag = 0;
+  int rebalances = 0;
+  int partition_for_named = 0;  // partition_for with a partitioner argument
 };
 
 // One random sequence on a fresh Topic and Oracle.
 class Sequence {
  public:
-  Sequence(std::uint64_t seed, const Mix& mix) : rng_(seed), mix_(mix) {
+  Sequence(std::uint64_t seed, const Mix& mix, bool random_options = false)
+      : rng_(seed), mix_(mix), random_options_(random_options) {
+    if (random_options_) options_ = pick_options(seed);
     static const std::vector<std::string> kGroups = {"g", "h", "", "\xc3\xa9t\xc3\xa9",
                                                      std::string("g\0", 2)};
     static const std::vector<std::string> kConsumers = {
@@ -54,15 +63,29 @@ class Sequence {
   std::string run(int steps) {
     const int num_partitions =
         pick(10) == 0 ? static_cast<int>(pick(4)) - 2 : 1 + static_cast<int>(pick(8));
-    note("Topic(" + std::to_string(num_partitions) + ")");
-    std::string mismatch = compare(capture<Nothing>([&] {
-                                     topic_ = std::make_unique<kgroups::Topic>(num_partitions);
-                                     return Nothing{};
-                                   }),
-                                   capture<Nothing>([&] {
-                                     oracle_ = std::make_unique<Oracle>(num_partitions);
-                                     return Nothing{};
-                                   }));
+    std::string mismatch;
+    if (random_options_) {
+      note("Topic(" + std::to_string(num_partitions) + ", {" + quote(options_.partitioner) + ", " +
+           quote(options_.assignor) + ", " + quote(options_.auto_offset_reset) + "})");
+      mismatch = compare(capture<Nothing>([&] {
+                           topic_ = std::make_unique<kgroups::Topic>(num_partitions, options_);
+                           return Nothing{};
+                         }),
+                         capture<Nothing>([&] {
+                           oracle_ = std::make_unique<Oracle>(num_partitions, options_);
+                           return Nothing{};
+                         }));
+    } else {
+      note("Topic(" + std::to_string(num_partitions) + ")");
+      mismatch = compare(capture<Nothing>([&] {
+                           topic_ = std::make_unique<kgroups::Topic>(num_partitions);
+                           return Nothing{};
+                         }),
+                         capture<Nothing>([&] {
+                           oracle_ = std::make_unique<Oracle>(num_partitions);
+                           return Nothing{};
+                         }));
+    }
     if (!mismatch.empty()) return mismatch;
     if (!oracle_) return "";
     for (int step = 0; step < steps; ++step) {
@@ -77,6 +100,38 @@ class Sequence {
   }
 
  private:
+  // Options from their own generator, so that the operations drawn after them
+  // follow the seed as in a run without options. One run in 25 has a value
+  // that is no choice (construction must then fail in both).
+  static kgroups::TopicOptions pick_options(std::uint64_t seed) {
+    std::mt19937_64 rng(seed ^ 0x6f7074696f6e73ULL);
+    static const std::vector<std::string> kPartitioners = {"fnv1a", "murmur2"};
+    static const std::vector<std::string> kAssignors = {"range", "roundrobin", "sticky",
+                                                        "cooperative-sticky"};
+    static const std::vector<std::string> kResets = {"earliest", "latest", "none"};
+    static const std::vector<std::string> kUnknown = {"",         "Range",       "murmur3",
+                                                      "smallest", "round-robin", "FNV1A"};
+    kgroups::TopicOptions options;
+    options.partitioner = kPartitioners[rng() % kPartitioners.size()];
+    options.assignor = kAssignors[rng() % kAssignors.size()];
+    options.auto_offset_reset = kResets[rng() % kResets.size()];
+    if (rng() % 25 == 0) {
+      const std::string& unknown = kUnknown[rng() % kUnknown.size()];
+      switch (rng() % 3) {
+        case 0:
+          options.partitioner = unknown;
+          break;
+        case 1:
+          options.assignor = unknown;
+          break;
+        default:
+          options.auto_offset_reset = unknown;
+          break;
+      }
+    }
+    return options;
+  }
+
   std::size_t pick(std::size_t bound) { return static_cast<std::size_t>(rng_() % bound); }
   int pick_int(int low, int high) { return low + static_cast<int>(pick(high - low + 1)); }
 
@@ -125,7 +180,7 @@ class Sequence {
   std::string random_step() {
     const int total = mix_.append + mix_.join + mix_.leave + mix_.poll + mix_.commit +
                       mix_.commit_offsets + mix_.committed + mix_.assignment + mix_.end_offset +
-                      mix_.partition_for;
+                      mix_.partition_for + mix_.lag + mix_.rebalances + mix_.partition_for_named;
     int roll = static_cast<int>(pick(total));
     const auto take = [&roll](int weight) {
       roll -= weight;
@@ -140,6 +195,9 @@ class Sequence {
     if (take(mix_.committed)) return committed(pick_group(), pick_partition());
     if (take(mix_.assignment)) return assignment(pick_group(), pick_consumer());
     if (take(mix_.end_offset)) return end_offset(pick_partition());
+    if (take(mix_.lag)) return lag(pick_group());
+    if (take(mix_.rebalances)) return rebalances(pick_group());
+    if (take(mix_.partition_for_named)) return partition_for_named();
     return partition_for();
   }
 
@@ -254,7 +312,34 @@ class Sequence {
                    capture<std::int64_t>([&] { return Oracle::partition_for(key, n); }));
   }
 
-  // Every end offset, committed offset and assignment; with `drain`, also every
+  std::string lag(const std::string& group) {
+    note("lag(" + quote(group) + ")");
+    return compare(capture<std::map<int, std::int64_t>>([&] { return topic_->lag(group); }),
+                   capture<std::map<int, std::int64_t>>([&] { return oracle_->lag(group); }));
+  }
+
+  std::string rebalances(const std::string& group) {
+    note("rebalances(" + quote(group) + ")");
+    return compare(
+        capture<std::vector<kgroups::Rebalance>>([&] { return topic_->rebalances(group); }),
+        capture<std::vector<kgroups::Rebalance>>([&] { return oracle_->rebalances(group); }));
+  }
+
+  std::string partition_for_named() {
+    static const std::vector<std::string> kPartitioners = {"fnv1a", "murmur2", "murmur2", "Murmur2",
+                                                           ""};
+    const std::string key = pick_key();
+    const int n = pick_int(-2, 12);
+    const std::string& partitioner = kPartitioners[pick(kPartitioners.size())];
+    note("partition_for(" + quote(key) + ", " + std::to_string(n) + ", " + quote(partitioner) +
+         ")");
+    return compare(
+        capture<std::int64_t>([&] { return kgroups::partition_for(key, n, partitioner); }),
+        capture<std::int64_t>([&] { return Oracle::partition_for(key, n, partitioner); }));
+  }
+
+  // Every end offset, committed offset and assignment (with random options also
+  // every lag and rebalance history); with `drain`, also every
   // consumer's remaining records (positions), and the records of earlier polls.
   std::string compare_state(bool drain) {
     note(drain ? "<compare whole state and drain>" : "<compare state>");
@@ -268,6 +353,13 @@ class Sequence {
     for (const std::string& group : groups_) {
       for (const std::string& consumer : consumers_) {
         std::string mismatch = assignment(group, consumer);
+        if (!mismatch.empty()) return mismatch;
+      }
+    }
+    if (random_options_) {
+      for (const std::string& group : groups_) {
+        std::string mismatch = lag(group);
+        if (mismatch.empty()) mismatch = rebalances(group);
         if (!mismatch.empty()) return mismatch;
       }
     }
@@ -303,6 +395,8 @@ class Sequence {
 
   std::mt19937_64 rng_;
   Mix mix_;
+  bool random_options_;
+  kgroups::TopicOptions options_;  // used only with random_options_
   std::vector<std::string> groups_;
   std::vector<std::string> consumers_;
   std::vector<std::string> keys_;
