@@ -38,6 +38,7 @@ TEST(SpecRoundRobin, PartitionGoesToItsIndexModuloMembersForEveryShape) {
     for (int m = 1; m <= 12; ++m) {
       kgroups::Topic topic(n, roundrobin());
       std::vector<std::string> members;
+      members.reserve(m);
       for (int i = 0; i < m; ++i) members.push_back("member-" + std::string(1, char('a' + i)));
       for (int i = m - 1; i >= 0; --i) topic.join("g", members[i]);  // reverse of sorted order
       for (int i = 0; i < m; ++i) {
