@@ -43,7 +43,14 @@ struct alignas(64) Partition {
   PartitionLog log;
 };
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+std::string quoted(std::string_view text) {
+  std::string result;
+  result.reserve(text.size() + 2);
+  result.push_back('"');
+  result.append(text);
+  result.push_back('"');
+  return result;
+}
 
 std::string partition_list(const std::vector<int>& partitions) {
   std::string text = "[";
@@ -168,9 +175,13 @@ int checked_partition_count(int num_partitions) {
 }  // namespace
 
 Topic::Topic(int num_partitions) : Topic(num_partitions, TopicOptions{}) {}
-Topic::Topic(int num_partitions, const TopicOptions& options)
-    : impl_(std::make_unique<Impl>(checked_partition_count(num_partitions), options,
-                                   ParsedOptions(options))) {}
+// num_partitions is checked before the options (SPEC.md, "Options"), in a
+// statement of its own: the order of a call's arguments is unspecified.
+Topic::Topic(int num_partitions, const TopicOptions& options) {
+  const int checked_num_partitions = checked_partition_count(num_partitions);
+  const ParsedOptions parsed(options);
+  impl_ = std::make_unique<Impl>(checked_num_partitions, options, parsed);
+}
 Topic::~Topic() = default;
 Topic::Topic(Topic&&) noexcept = default;
 Topic& Topic::operator=(Topic&&) noexcept = default;
