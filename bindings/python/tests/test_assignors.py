@@ -46,6 +46,21 @@ def test_roundrobin_sorts_members_by_utf8_bytes_and_reassigns_on_leave():
         "Z": [0, 3], "\uffff": [1, 4], "\U00010000": [2]}
 
 
+def test_roundrobin_over_random_members_is_p_mod_m_in_id_order():
+    rng = random.Random(7)
+    pool = ["A", "B", "C", "D", "E", "a", "é", ""]
+    for _ in range(40):
+        num_partitions = rng.randint(1, 12)
+        members = rng.sample(pool, rng.randint(1, len(pool)))
+        topic = kgroups.Topic(num_partitions, assignor="roundrobin")
+        for consumer in members:
+            topic.join("g", consumer)
+        ordered = sorted(members, key=lambda m: m.encode("utf-8"))
+        expected = {m: [p for p in range(num_partitions) if p % len(ordered) == i]
+                    for i, m in enumerate(ordered)}
+        assert assignments(topic, "g", members) == expected
+
+
 @pytest.mark.parametrize("assignor", STICKY)
 def test_sticky_spec_example_three_members_joining_in_order(assignor):
     topic = kgroups.Topic(6, assignor=assignor)
