@@ -162,3 +162,21 @@ def test_no_offset_error_pickles_with_its_partitions(strict):
     copy = pickle.loads(pickle.dumps(raised.value))
     assert type(copy) is kgroups.NoOffsetError
     assert copy.partitions == [0, 1, 2] and str(copy) == str(raised.value)
+
+
+def test_none_error_moves_no_position_of_the_partitions_that_have_one():
+    topic = kgroups.Topic(3, assignor="cooperative-sticky", auto_offset_reset="none")
+    for p in range(3):
+        append_to(topic, p, 2)
+    topic.join("g", "A")
+    topic.join("g", "B")  # A keeps [0, 1], B gets [2]
+    assert topic.assignment("g", "A") == [0, 1]
+    topic.commit("g", "A", {0: 0, 1: 1})
+    assert offsets_of(topic.poll("g", "A", 2)) == [(0, 0), (0, 1)]
+    topic.leave("g", "B")  # A keeps 0 and 1 with their positions; 2 was never committed
+    for max_records in (1, 100):
+        with pytest.raises(kgroups.NoOffsetError) as raised:
+            topic.poll("g", "A", max_records)
+        assert raised.value.partitions == [2]
+    topic.commit("g", "A", {2: 1})
+    assert offsets_of(topic.poll("g", "A")) == [(1, 1), (2, 1)]
