@@ -5,8 +5,10 @@
 
 #include <exception>
 #include <stdexcept>
+#include <vector>
 
 #include "addon_state.h"
+#include "js_array.h"
 #include "kgroups/errors.h"
 
 namespace kgroups::node {
@@ -24,6 +26,19 @@ Napi::Error not_assigned_error(Napi::Env env, const kgroups::NotAssignedError& e
   return {env, instance};
 }
 
+Napi::Error no_offset_error(Napi::Env env, const kgroups::NoOffsetError& error) {
+  const Napi::FunctionReference& constructor = addon_state(env).no_offset_error;
+  if (constructor.IsEmpty()) return Napi::Error::New(env, error.what());
+  std::vector<napi_value> partitions;
+  partitions.reserve(error.partitions().size());
+  for (const int partition : error.partitions()) {
+    partitions.push_back(Napi::Number::New(env, partition));
+  }
+  Napi::Object instance =
+      constructor.New({Napi::String::New(env, error.what()), new_js_array(env, partitions)});
+  return {env, instance};
+}
+
 }  // namespace
 
 void rethrow_as_js_error(Napi::Env env) {
@@ -31,6 +46,8 @@ void rethrow_as_js_error(Napi::Env env) {
     throw;
   } catch (const kgroups::NotAssignedError& error) {
     throw not_assigned_error(env, error);
+  } catch (const kgroups::NoOffsetError& error) {
+    throw no_offset_error(env, error);
   } catch (const std::invalid_argument& error) {
     throw Napi::RangeError::New(env, error.what());
   } catch (const std::out_of_range& error) {
