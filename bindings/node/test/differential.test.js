@@ -114,10 +114,16 @@ function runSeed(seed, steps, chosen) {
     if (chance(0.03)) return pick([-1, -(2 ** 40), 2 ** 40]);
     return int(0, 8);
   };
-  const offsets = () => {
+  // Offsets for a commit by `consumer`; often for exactly its own partitions,
+  // so that groups under autoOffsetReset "none" get offsets to start from.
+  const offsets = (group, consumer) => {
     if (chance(0.25)) return pick([undefined, null]);
     if (chance(0.05)) return pick(BAD_OFFSETS);
     const result = chance(0.1) ? Object.create(null) : {};
+    if (typeof group === 'string' && typeof consumer === 'string' && chance(0.4)) {
+      for (const p of model.assignment(group, consumer)) result[p] = int(0, model.endOffset(p));
+      return result;
+    }
     for (let i = int(0, 3); i > 0; i--) {
       const p = chance(0.1) ? pick([-1, numPartitions, 99, 2 ** 33]) : int(0, numPartitions - 1);
       const end = model.endOffset(Math.min(Math.max(p, 0), numPartitions - 1));
@@ -131,7 +137,10 @@ function runSeed(seed, steps, chosen) {
     [8, () => ['join', [name(GROUPS), name(CONSUMERS)]]],
     [4, () => ['leave', [name(GROUPS), name(CONSUMERS)]]],
     [14, () => ['poll', [name(GROUPS), name(CONSUMERS), maxRecords()]]],
-    [10, () => ['commit', [name(GROUPS), name(CONSUMERS), offsets()]]],
+    [10, () => {
+      const [group, consumer] = [name(GROUPS), name(CONSUMERS)];
+      return ['commit', [group, consumer, offsets(group, consumer)]];
+    }],
     [4, () => ['assignment', [name(GROUPS), name(CONSUMERS)]]],
     [4, () => ['committed', [name(GROUPS), partition()]]],
     [3, () => ['endOffset', [partition()]]],
@@ -142,7 +151,7 @@ function runSeed(seed, steps, chosen) {
     [1, () => ['newTopic', [chance(0.1) ? pick([0, '3', 2.5]) : int(1, 7), newTopicOptions()]]],
   ];
   const totalWeight = operations.reduce((sum, [weight]) => sum + weight, 0);
-  const counts = { value: 0, error: 0 };
+  const counts = { value: 0, error: 0, noOffset: 0, polled: 0 };
 
   // The calls that are not methods of the topic under test.
   const realCalls = { partitionFor, newTopic: (...args) => state(new Topic(...args), 0) };
@@ -157,6 +166,8 @@ function runSeed(seed, steps, chosen) {
     const actual = outcome(() => (realCalls[method] ?? real[method].bind(real))(...args));
     assert.deepStrictEqual(actual, expected, where);
     counts[expected.error ? 'error' : 'value'] += 1;
+    if (expected.error === 'NoOffsetError') counts.noOffset += 1;
+    if (method === 'poll' && expected.value) counts.polled += expected.value.length;
     if (step % 50 === 49) assert.deepStrictEqual(state(real, numPartitions), state(model, numPartitions), where);
   }
   assert.deepStrictEqual(state(real, numPartitions), state(model, numPartitions), `seed ${seed}: at the end`);
@@ -206,6 +217,8 @@ for (const partitioner of OPTION_CHOICES.partitioner) {
         const counts = runSeed(seed, STEPS_PER_OPTIONS, { partitioner, assignor, autoOffsetReset });
         assert.ok(counts.value > STEPS_PER_OPTIONS / 2, `successful calls: ${counts.value}`);
         assert.ok(counts.error > STEPS_PER_OPTIONS / 50, `failing calls: ${counts.error}`);
+        assert.ok(counts.polled > 0, 'some records were polled');
+        if (autoOffsetReset === 'none') assert.ok(counts.noOffset > 0, 'some poll raised NoOffsetError');
       });
     }
   }
