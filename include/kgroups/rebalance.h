@@ -27,9 +27,9 @@ struct MemberRebalance {
 };
 
 struct Rebalance {
-  std::int64_t generation = 0;  // 1 for the group's first rebalance, then counting up
-  std::string cause;            // "join" or "leave"
-  std::string consumer;         // the consumer that joined or left
+  std::int64_t generation = 0;           // 1 for the group's first rebalance, then counting up
+  std::string cause;                     // "join" or "leave"
+  std::string consumer;                  // the consumer that joined or left
   std::vector<MemberRebalance> members;  // the new generation's members, sorted by id
 
   friend bool operator==(const Rebalance&, const Rebalance&) = default;

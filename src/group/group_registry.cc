@@ -15,7 +15,7 @@ Group& GroupRegistry::find_or_create(std::string_view name) {
   auto [entry, created] = groups_.try_emplace(std::string(name), nullptr);
   if (created) {
     try {
-      entry->second = std::make_unique<Group>(num_partitions_, *assignor_);
+      entry->second = std::make_unique<Group>(num_partitions_, policy_);
     } catch (...) {
       groups_.erase(entry);
       throw;

@@ -17,13 +17,13 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "group/assignor.h"
+#include "group/group_policy.h"
 #include "group/group_state.h"
 
 namespace kgroups {
 
 struct Group {
-  Group(int num_partitions, const Assignor& assignor) : state(num_partitions, assignor) {}
+  Group(int num_partitions, GroupPolicy policy) : state(num_partitions, policy) {}
 
   std::mutex mutex;  // guards state
   GroupState state;
@@ -31,9 +31,9 @@ struct Group {
 
 class GroupRegistry {
  public:
-  // `assignor` must outlive the registry.
-  GroupRegistry(int num_partitions, const Assignor& assignor)
-      : num_partitions_(num_partitions), assignor_(&assignor) {}
+  // What `policy` references must outlive the registry.
+  GroupRegistry(int num_partitions, GroupPolicy policy)
+      : num_partitions_(num_partitions), policy_(policy) {}
 
   // The group with this name, or nullptr if it never existed.
   [[nodiscard]] Group* find(std::string_view name) const;
@@ -50,7 +50,7 @@ class GroupRegistry {
   };
 
   int num_partitions_;
-  const Assignor* assignor_;
+  GroupPolicy policy_;
   mutable std::shared_mutex mutex_;  // guards groups_ (the map, not the groups)
   std::unordered_map<std::string, std::unique_ptr<Group>, NameHash, std::equal_to<>> groups_;
 };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "group/range_assignor.h"
+#include "group/sticky_assignor.h"
 
 namespace kgroups {
 namespace {
@@ -62,6 +63,70 @@ TEST_F(GroupStateTest, CommittedOffsetsOutliveTheMembers) {
   EXPECT_TRUE(group_.members().empty());
   group_.join("B");
   EXPECT_EQ(group_.find("B")->positions[2], 8);
+}
+
+}  // namespace
+}  // namespace kgroups
+
+namespace kgroups {
+namespace {
+
+class FixedEndOffsets final : public EndOffsets {
+ public:
+  [[nodiscard]] std::int64_t end_offset(int partition) const override { return 10 + partition; }
+};
+
+TEST(GroupStatePolicy, CooperativeKeepsPositionsOfKeptPartitionsOnly) {
+  const StickyAssignor cooperative(RebalanceProtocol::kCooperative);
+  GroupState group(4, GroupPolicy{&cooperative, OffsetReset::kEarliest, nullptr});
+  group.join("A");
+  group.set_committed(3, 1);
+  group.find("A")->positions = {5, 6, 7, 8};
+  group.join("B");  // A keeps 0, 1; B takes 2, 3
+  EXPECT_EQ(group.find("A")->positions, (std::vector<std::int64_t>{5, 6}));
+  EXPECT_EQ(group.find("B")->positions, (std::vector<std::int64_t>{0, 1}));
+}
+
+TEST(GroupStatePolicy, LatestStartsUncommittedPartitionsAtTheEndOffset) {
+  const RangeAssignor range;
+  const FixedEndOffsets ends;
+  GroupState group(3, GroupPolicy{&range, OffsetReset::kLatest, &ends});
+  group.set_committed(1, 4);
+  group.join("A");
+  EXPECT_EQ(group.find("A")->positions, (std::vector<std::int64_t>{10, 4, 12}));
+}
+
+TEST(GroupStatePolicy, NoneLeavesPositionsUnsetUntilACommitAppears) {
+  const RangeAssignor range;
+  GroupState group(2, GroupPolicy{&range, OffsetReset::kNone, nullptr});
+  group.join("A");
+  Member& a = *group.find("A");
+  EXPECT_EQ(a.positions, (std::vector<std::int64_t>{kNoPosition, kNoPosition}));
+  std::vector<int> unresolved;
+  group.set_committed(1, 3);
+  EXPECT_FALSE(group.resolve_positions(a, unresolved));
+  EXPECT_EQ(unresolved, (std::vector<int>{0}));
+  EXPECT_EQ(a.positions[1], kNoPosition);  // nothing changed
+  group.commit_positions(a);               // skips both: no positions yet
+  EXPECT_FALSE(group.has_committed(0));
+  group.set_committed(0, 2);
+  unresolved.clear();
+  EXPECT_TRUE(group.resolve_positions(a, unresolved));
+  EXPECT_EQ(a.positions, (std::vector<std::int64_t>{2, 3}));
+}
+
+TEST(GroupStatePolicy, CountsGenerationsInTheHistory) {
+  const RangeAssignor range;
+  GroupState group(2, range);
+  group.join("A");
+  group.join("B");
+  group.leave("A");
+  group.leave("Z");  // not a member: no rebalance
+  const std::vector<Rebalance> history = group.rebalances();
+  ASSERT_EQ(history.size(), 3U);
+  EXPECT_EQ(history[2].generation, 3);
+  EXPECT_EQ(history[2].cause, "leave");
+  EXPECT_EQ(history[2].consumer, "A");
 }
 
 }  // namespace

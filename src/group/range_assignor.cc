@@ -6,6 +6,7 @@
 namespace kgroups {
 
 void RangeAssignor::assign(int num_partitions, std::span<const std::string_view> member_ids,
+                           std::span<const std::vector<int>> /*previous*/,
                            std::span<std::vector<int>> assignments) const {
   const auto member_count = static_cast<int>(member_ids.size());
   if (member_count == 0) return;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Topic: the facade. It validates arguments, takes the locks and delegates to
-// PartitionLog (storage), partition_for (placement) and GroupRegistry /
-// GroupState (membership, assignment, positions, committed offsets). Every
-// throw happens before any state changes.
+// Topic: the facade. It validates arguments and options, takes the locks and
+// delegates to PartitionLog (storage), KeyPartitioner (placement) and
+// GroupRegistry / GroupState (membership, assignment, positions, committed
+// offsets, rebalance history) with the assignor and offset reset policy the
+// options name. Every throw happens before any state changes.
 //
 // Locks: each partition has a mutex guarding its log; each group has a mutex
 // guarding its state; the registry's lock guards only the map of groups.
@@ -14,16 +15,20 @@
 #include "kgroups/topic.h"
 
 #include <algorithm>
+#include <array>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
+#include "group/assignor_catalog.h"
+#include "group/group_policy.h"
 #include "group/group_registry.h"
-#include "group/range_assignor.h"
 #include "kgroups/errors.h"
 #include "kgroups/partitioner.h"
 #include "log/partition_log.h"
-#include "partitioner/fnv1a_partitioner.h"
+#include "partitioner/key_partitioner.h"
 #include "topic/partition_mutex.h"
 
 namespace kgroups {
@@ -49,6 +54,47 @@ std::string partition_list(const std::vector<int>& partitions) {
   return text + "]";
 }
 
+template <std::size_t N>
+std::string choice_list(const std::array<std::string_view, N>& choices) {
+  std::string text;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (i > 0) text += i + 1 == N ? " or " : ", ";
+    text += quoted(choices[i]);
+  }
+  return text;
+}
+
+[[noreturn]] void throw_unknown_option(const char* option, std::string_view value,
+                                       const std::string& choices) {
+  throw std::invalid_argument("Topic: unknown " + std::string(option) + " " + quoted(value) +
+                              "; choose " + choices);
+}
+
+// The options, checked in SPEC.md's order, turned into what the engine runs.
+struct ParsedOptions {
+  explicit ParsedOptions(const TopicOptions& options) {
+    const std::optional<KeyHash> named_hash = key_hash_named(options.partitioner);
+    if (!named_hash) {
+      throw_unknown_option("partitioner", options.partitioner, choice_list(kPartitionerChoices));
+    }
+    hash = *named_hash;
+    assignor = assignor_named(options.assignor);
+    if (assignor == nullptr) {
+      throw_unknown_option("assignor", options.assignor, choice_list(kAssignorChoices));
+    }
+    const std::optional<OffsetReset> named_reset = offset_reset_named(options.auto_offset_reset);
+    if (!named_reset) {
+      throw_unknown_option("auto_offset_reset", options.auto_offset_reset,
+                           choice_list(kAutoOffsetResetChoices));
+    }
+    reset = *named_reset;
+  }
+
+  KeyHash hash = KeyHash::kFnv1a;
+  const Assignor* assignor = nullptr;
+  OffsetReset reset = OffsetReset::kEarliest;
+};
+
 // Unlocks partition mutexes locked in ascending order, also on exceptions.
 class PartitionLocks {
  public:
@@ -70,9 +116,13 @@ class PartitionLocks {
 
 }  // namespace
 
-struct Topic::Impl {
-  explicit Impl(int num_partitions)
-      : partitioner(num_partitions), groups(num_partitions, assignor) {
+static_assert(GroupState::kHistoryCapacity == Topic::kRebalanceHistory);
+
+struct Topic::Impl final : EndOffsets {
+  Impl(int num_partitions, TopicOptions topic_options, const ParsedOptions& parsed)
+      : options(std::move(topic_options)),
+        partitioner(num_partitions, parsed.hash),
+        groups(num_partitions, GroupPolicy{parsed.assignor, parsed.reset, this}) {
     partitions.reserve(static_cast<std::size_t>(num_partitions));
     for (int index = 0; index < num_partitions; ++index) {
       partitions.push_back(std::make_unique<Partition>(index));
@@ -93,14 +143,14 @@ struct Topic::Impl {
     }
   }
 
-  [[nodiscard]] std::int64_t end_offset(int index) const {
+  [[nodiscard]] std::int64_t end_offset(int index) const override {
     const Partition& entry = partition(index);
     const std::lock_guard lock(entry.mutex);
     return entry.log.end_offset();
   }
 
-  Fnv1aPartitioner partitioner;
-  RangeAssignor assignor;
+  TopicOptions options;
+  KeyPartitioner partitioner;
   std::vector<std::unique_ptr<Partition>> partitions;
   GroupRegistry groups;
 };
@@ -117,18 +167,20 @@ int checked_partition_count(int num_partitions) {
 
 }  // namespace
 
-Topic::Topic(int num_partitions)
-    : impl_(std::make_unique<Impl>(checked_partition_count(num_partitions))) {}
+Topic::Topic(int num_partitions) : Topic(num_partitions, TopicOptions{}) {}
+Topic::Topic(int num_partitions, const TopicOptions& options)
+    : impl_(std::make_unique<Impl>(checked_partition_count(num_partitions), options,
+                                   ParsedOptions(options))) {}
 Topic::~Topic() = default;
 Topic::Topic(Topic&&) noexcept = default;
 Topic& Topic::operator=(Topic&&) noexcept = default;
 
 int Topic::num_partitions() const noexcept { return impl_->num_partitions(); }
+const TopicOptions& Topic::options() const noexcept { return impl_->options; }
 
 std::pair<int, std::int64_t> Topic::append(std::string_view key, std::string_view value,
                                            Encoding key_encoding, Encoding value_encoding) {
-  const int index =
-      static_cast<int>(fnv1a_32(key) % static_cast<std::uint32_t>(impl_->num_partitions()));
+  const int index = impl_->partitioner.partition(key);
   Partition& entry = impl_->partition(index);
   const std::lock_guard lock(entry.mutex);
   return {index, entry.log.append(key, value, key_encoding, value_encoding)};
@@ -172,6 +224,15 @@ std::vector<Record> Topic::poll(std::string_view group, std::string_view consume
   const std::lock_guard lock(entry->mutex);
   Member* member = entry->state.find(consumer);
   if (member == nullptr || member->partitions.empty()) return records;
+  if (std::vector<int> unresolved; !entry->state.resolve_positions(*member, unresolved)) {
+    throw NoOffsetError("poll: group " + quoted(group) +
+                            " has no committed offset for partitions " +
+                            partition_list(unresolved) + " of consumer " + quoted(consumer) +
+                            " and auto_offset_reset is \"none\"; commit a starting offset for "
+                            "them (commit with offsets) or use auto_offset_reset \"earliest\" "
+                            "or \"latest\"",
+                        std::move(unresolved));
+  }
 
   const PartitionLocks locks(impl_->partitions, member->partitions);
   std::int64_t wanted = 0;
@@ -229,6 +290,25 @@ void Topic::commit(std::string_view group, std::string_view consumer,
     }
   }
   for (const auto& [partition, offset] : offsets) entry->state.set_committed(partition, offset);
+}
+
+std::map<int, std::int64_t> Topic::lag(std::string_view group) const {
+  std::map<int, std::int64_t> lags;
+  Group* entry = impl_->groups.find(group);
+  const std::unique_lock lock =
+      entry != nullptr ? std::unique_lock(entry->mutex) : std::unique_lock<std::mutex>();
+  for (int partition = 0; partition < impl_->num_partitions(); ++partition) {
+    const std::int64_t committed = entry != nullptr ? entry->state.committed(partition) : 0;
+    lags.emplace_hint(lags.end(), partition, impl_->end_offset(partition) - committed);
+  }
+  return lags;
+}
+
+std::vector<Rebalance> Topic::rebalances(std::string_view group) const {
+  Group* entry = impl_->groups.find(group);
+  if (entry == nullptr) return {};
+  const std::lock_guard lock(entry->mutex);
+  return entry->state.rebalances();
 }
 
 std::int64_t Topic::committed(std::string_view group, int partition) const {

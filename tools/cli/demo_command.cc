@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kgroups/kgroups.h"
+#include "replay_comparison.h"
 
 namespace kgroups::cli {
 namespace {
@@ -147,6 +148,18 @@ int run_demo(std::ostream& out) {
 
   demo.heading("Where billing stands");
   demo.offsets_table("billing");
+
+  out << "\nkgroups demo, second act: what a rebalance costs, eager range vs cooperative-sticky\n";
+  demo.heading("assignor \"range\" (eager: every member restarts from the committed offsets)");
+  const ReplayCount eager = replay_after_leave("range", out);
+  demo.heading(
+      "assignor \"cooperative-sticky\" (members keep their positions on partitions they keep)");
+  const ReplayCount cooperative = replay_after_leave("cooperative-sticky", out);
+  demo.heading("The difference");
+  demo.say("after C left, range replayed " + std::to_string(eager.replayed) +
+           " records and cooperative-sticky " + std::to_string(cooperative.replayed) +
+           ": only C's uncommitted records");
+  demo.say("must be read again; eagerly A and B also re-read their own uncommitted ones.");
   return 0;
 }
 

@@ -2,7 +2,9 @@
 //
 // `kgroups demo`: runs SPEC.md's worked example on a real Topic and narrates
 // it: each call and what it returned, each group's assignment table after each
-// rebalance, and committed offsets with lag per partition.
+// rebalance, and committed offsets with lag per partition. A second act
+// compares what the range and cooperative-sticky assignors replay when a
+// consumer crashes (replay_comparison.h).
 #pragma once
 
 #include <iosfwd>
