@@ -10,6 +10,7 @@
 #include "addon_state.h"
 #include "js_array.h"
 #include "kgroups/errors.h"
+#include "topic_options_arg.h"
 
 namespace kgroups::node {
 namespace {
@@ -28,14 +29,15 @@ Napi::Error not_assigned_error(Napi::Env env, const kgroups::NotAssignedError& e
 
 Napi::Error no_offset_error(Napi::Env env, const kgroups::NoOffsetError& error) {
   const Napi::FunctionReference& constructor = addon_state(env).no_offset_error;
-  if (constructor.IsEmpty()) return Napi::Error::New(env, error.what());
+  if (constructor.IsEmpty()) return Napi::Error::New(env, js_option_names(error.what()));
   std::vector<napi_value> partitions;
   partitions.reserve(error.partitions().size());
   for (const int partition : error.partitions()) {
     partitions.push_back(Napi::Number::New(env, partition));
   }
-  Napi::Object instance =
-      constructor.New({Napi::String::New(env, error.what()), new_js_array(env, partitions)});
+  // The message names the option, as JS spells it.
+  const Napi::String message = Napi::String::New(env, js_option_names(error.what()));
+  Napi::Object instance = constructor.New({message, new_js_array(env, partitions)});
   return {env, instance};
 }
 
