@@ -11,6 +11,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Topic, partitionFor } = require('kgroups');
+const { ModelTopic } = require('./model.js');
 
 const EAGER = ['range', 'roundrobin', 'sticky'];
 const STICKY = ['sticky', 'cooperative-sticky'];
@@ -172,6 +173,25 @@ for (const assignor of STICKY) {
       }
     }
     assert.ok(checked > 150, `rebalances checked: ${checked}`);
+  });
+}
+
+for (const assignor of ['roundrobin', ...STICKY]) {
+  test(`${assignor}: every rebalance of larger groups is exactly SPEC.md's rule (as model.js states it)`, () => {
+    const rand = random(60 + assignor.length);
+    const ids = Array.from({ length: 15 }, (_, i) => `c${i}`);
+    for (let round = 0; round < 20; round++) {
+      const numPartitions = 1 + Math.floor(rand() * 60);
+      const real = new Topic(numPartitions, { assignor });
+      const model = new ModelTopic(numPartitions, { assignor });
+      for (let step = 0; step < 40; step++) {
+        const consumer = ids[Math.floor(rand() * ids.length)];
+        const action = rand() < 0.6 ? 'join' : 'leave';
+        real[action]('g', consumer);
+        model[action]('g', consumer);
+      }
+      assert.deepEqual(real.rebalances('g'), model.rebalances('g'), `${numPartitions} partitions`);
+    }
   });
 }
 
