@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// NotAssignedError: thrown by Topic#commit with offsets when a named partition
-// is not assigned to the committing consumer right now (SPEC.md, "Commit").
-// Defined here in JS and handed to the addon at load (index.js), so that
-// `err instanceof NotAssignedError` holds for the errors the addon throws.
+// The package's own error classes, defined here in JS and handed to the addon
+// at load (index.js), so that `err instanceof NotAssignedError` holds for the
+// errors the addon throws:
+// - NotAssignedError: thrown by Topic#commit with offsets when a named
+//   partition is not assigned to the committing consumer right now (SPEC.md,
+//   "Commit").
+// - NoOffsetError: thrown by Topic#poll under autoOffsetReset "none" when the
+//   group has no committed offset for some of the consumer's partitions
+//   (SPEC.md, "auto_offset_reset").
 'use strict';
 
 class NotAssignedError extends Error {
@@ -18,4 +23,17 @@ class NotAssignedError extends Error {
   }
 }
 
-module.exports = { NotAssignedError };
+class NoOffsetError extends Error {
+  /**
+   * @param {string} message what was wrong, from the engine
+   * @param {number[]} [partitions] the consumer's partitions with neither a
+   *   position nor a committed offset, ascending
+   */
+  constructor(message, partitions = []) {
+    super(message);
+    this.name = 'NoOffsetError';
+    this.partitions = partitions;
+  }
+}
+
+module.exports = { NotAssignedError, NoOffsetError };

@@ -3,5 +3,5 @@
 // ESM entry point of kgroups: the same objects as the CommonJS one (index.js).
 import kgroups from './index.js';
 
-export const { Topic, partitionFor, NotAssignedError } = kgroups;
+export const { Topic, partitionFor, NotAssignedError, NoOffsetError } = kgroups;
 export default kgroups;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Topic: the public class of SPEC.md's JavaScript section. It forwards every
-// call to the native NativeTopic (which checks and converts arguments and calls
-// the C++ engine), turns poll's compact batch (src/record_batch.h) into
-// { partition, offset, key, value } objects and append's two result slots into
-// [partition, offset]. No rules here.
+// call to the native NativeTopic (which checks and converts arguments, options
+// included, and calls the C++ engine), turns poll's compact batch
+// (src/record_batch.h) into { partition, offset, key, value } objects and
+// append's two result slots into [partition, offset]. No rules here.
 'use strict';
 
 /** @param {{ NativeTopic: Function }} addon */
@@ -45,8 +45,8 @@ function defineTopic(addon) {
     #native;
     #appendResult = new Float64Array(2); // [partition, offset], written by the addon
 
-    constructor(numPartitions) {
-      this.#native = new NativeTopic(numPartitions, this.#appendResult);
+    constructor(numPartitions, options) {
+      this.#native = new NativeTopic(numPartitions, options, this.#appendResult);
     }
 
     append(key, value) {
@@ -80,6 +80,14 @@ function defineTopic(addon) {
 
     committed(group, partition) {
       return this.#native.committed(group, partition);
+    }
+
+    lag(group) {
+      return this.#native.lag(group);
+    }
+
+    rebalances(group) {
+      return this.#native.rebalances(group);
     }
   }
 

@@ -8,13 +8,14 @@
 namespace kgroups {
 
 const Assignor* assignor_named(std::string_view name) noexcept {
-  static const RangeAssignor range;
-  static const RoundRobinAssignor roundrobin;
-  static const StickyAssignor sticky(RebalanceProtocol::kEager);
-  static const StickyAssignor cooperative_sticky(RebalanceProtocol::kCooperative);
+  static const RangeAssignor kRange;
+  static const RoundRobinAssignor kRoundRobin;
+  static const StickyAssignor kSticky(RebalanceProtocol::kEager);
+  static const StickyAssignor kCooperativeSticky(RebalanceProtocol::kCooperative);
   for (const Assignor* assignor :
-       {static_cast<const Assignor*>(&range), static_cast<const Assignor*>(&roundrobin),
-        static_cast<const Assignor*>(&sticky), static_cast<const Assignor*>(&cooperative_sticky)}) {
+       {static_cast<const Assignor*>(&kRange), static_cast<const Assignor*>(&kRoundRobin),
+        static_cast<const Assignor*>(&kSticky),
+        static_cast<const Assignor*>(&kCooperativeSticky)}) {
     if (assignor->name() == name) return assignor;
   }
   return nullptr;

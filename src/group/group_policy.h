@@ -28,13 +28,8 @@ enum class OffsetReset : std::uint8_t { kEarliest, kLatest, kNone };
 // Reads a partition's end offset (taking whatever lock guards it).
 class EndOffsets {
  public:
+  virtual ~EndOffsets() = default;
   [[nodiscard]] virtual std::int64_t end_offset(int partition) const = 0;
-
- protected:
-  EndOffsets() = default;
-  ~EndOffsets() = default;
-  EndOffsets(const EndOffsets&) = default;
-  EndOffsets& operator=(const EndOffsets&) = default;
 };
 
 // Everything referenced must outlive the groups.

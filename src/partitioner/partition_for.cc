@@ -33,7 +33,7 @@ int partition_for(std::string_view key, int num_partitions, std::string_view par
   const std::optional<KeyHash> hash = key_hash_named(partitioner);
   if (!hash) {
     throw std::invalid_argument("partition_for: unknown partitioner \"" + std::string(partitioner) +
-                                "\"; choose \"fnv1a\" or \"murmur2\"");
+                                R"("; choose "fnv1a" or "murmur2")");
   }
   return static_cast<int>(key_hash(*hash, key) % static_cast<std::uint32_t>(num_partitions));
 }

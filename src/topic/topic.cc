@@ -43,7 +43,14 @@ struct alignas(64) Partition {
   PartitionLog log;
 };
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+std::string quoted(std::string_view text) {
+  std::string result;
+  result.reserve(text.size() + 2);
+  result.push_back('"');
+  result.append(text);
+  result.push_back('"');
+  return result;
+}
 
 std::string partition_list(const std::vector<int>& partitions) {
   std::string text = "[";
@@ -54,11 +61,11 @@ std::string partition_list(const std::vector<int>& partitions) {
   return text + "]";
 }
 
-template <std::size_t N>
-std::string choice_list(const std::array<std::string_view, N>& choices) {
+template <std::size_t kCount>
+std::string choice_list(const std::array<std::string_view, kCount>& choices) {
   std::string text;
-  for (std::size_t i = 0; i < N; ++i) {
-    if (i > 0) text += i + 1 == N ? " or " : ", ";
+  for (std::size_t i = 0; i < kCount; ++i) {
+    if (i > 0) text += i + 1 == kCount ? " or " : ", ";
     text += quoted(choices[i]);
   }
   return text;
@@ -168,9 +175,13 @@ int checked_partition_count(int num_partitions) {
 }  // namespace
 
 Topic::Topic(int num_partitions) : Topic(num_partitions, TopicOptions{}) {}
-Topic::Topic(int num_partitions, const TopicOptions& options)
-    : impl_(std::make_unique<Impl>(checked_partition_count(num_partitions), options,
-                                   ParsedOptions(options))) {}
+// num_partitions is checked before the options (SPEC.md, "Options"), in a
+// statement of its own: the order of a call's arguments is unspecified.
+Topic::Topic(int num_partitions, const TopicOptions& options) {
+  const int checked_num_partitions = checked_partition_count(num_partitions);
+  const ParsedOptions parsed(options);
+  impl_ = std::make_unique<Impl>(checked_num_partitions, options, parsed);
+}
 Topic::~Topic() = default;
 Topic::Topic(Topic&&) noexcept = default;
 Topic& Topic::operator=(Topic&&) noexcept = default;
@@ -225,13 +236,13 @@ std::vector<Record> Topic::poll(std::string_view group, std::string_view consume
   Member* member = entry->state.find(consumer);
   if (member == nullptr || member->partitions.empty()) return records;
   if (std::vector<int> unresolved; !entry->state.resolve_positions(*member, unresolved)) {
-    throw NoOffsetError("poll: group " + quoted(group) +
-                            " has no committed offset for partitions " +
-                            partition_list(unresolved) + " of consumer " + quoted(consumer) +
-                            " and auto_offset_reset is \"none\"; commit a starting offset for "
-                            "them (commit with offsets) or use auto_offset_reset \"earliest\" "
-                            "or \"latest\"",
-                        std::move(unresolved));
+    std::string message = "poll: group " + quoted(group) +
+                          " has no committed offset for partitions " + partition_list(unresolved) +
+                          " of consumer " + quoted(consumer) +
+                          R"( and auto_offset_reset is "none"; commit a starting offset for )"
+                          R"(them (commit with offsets) or use auto_offset_reset "earliest" )"
+                          R"(or "latest")";
+    throw NoOffsetError(message, std::move(unresolved));
   }
 
   const PartitionLocks locks(impl_->partitions, member->partitions);

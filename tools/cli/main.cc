@@ -59,7 +59,9 @@ int run_kgroups(int argc, char** argv) {
   app.require_subcommand(1);
 
   kgroups::cli::CommandAction action;
-  app.add_subcommand("demo", "run SPEC.md's worked example and narrate every step")
+  app.add_subcommand("demo",
+                     "run SPEC.md's worked example and narrate every step, then compare what range "
+                     "and cooperative-sticky replay when a consumer crashes")
       ->callback([&action] { action = kgroups::cli::run_demo; });
   kgroups::cli::add_groups_command(app, action);
   kgroups::cli::add_topics_command(app, action);

@@ -5,9 +5,12 @@
 
 #include <exception>
 #include <stdexcept>
+#include <vector>
 
 #include "addon_state.h"
+#include "js_array.h"
 #include "kgroups/errors.h"
+#include "topic_options_arg.h"
 
 namespace kgroups::node {
 namespace {
@@ -24,6 +27,20 @@ Napi::Error not_assigned_error(Napi::Env env, const kgroups::NotAssignedError& e
   return {env, instance};
 }
 
+Napi::Error no_offset_error(Napi::Env env, const kgroups::NoOffsetError& error) {
+  const Napi::FunctionReference& constructor = addon_state(env).no_offset_error;
+  if (constructor.IsEmpty()) return Napi::Error::New(env, js_option_names(error.what()));
+  std::vector<napi_value> partitions;
+  partitions.reserve(error.partitions().size());
+  for (const int partition : error.partitions()) {
+    partitions.push_back(Napi::Number::New(env, partition));
+  }
+  // The message names the option, as JS spells it.
+  const Napi::String message = Napi::String::New(env, js_option_names(error.what()));
+  Napi::Object instance = constructor.New({message, new_js_array(env, partitions)});
+  return {env, instance};
+}
+
 }  // namespace
 
 void rethrow_as_js_error(Napi::Env env) {
@@ -31,6 +48,8 @@ void rethrow_as_js_error(Napi::Env env) {
     throw;
   } catch (const kgroups::NotAssignedError& error) {
     throw not_assigned_error(env, error);
+  } catch (const kgroups::NoOffsetError& error) {
+    throw no_offset_error(env, error);
   } catch (const std::invalid_argument& error) {
     throw Napi::RangeError::New(env, error.what());
   } catch (const std::out_of_range& error) {

@@ -2,6 +2,8 @@
 //
 // The one place where C++ errors become JavaScript errors (SPEC.md, "Errors"):
 //   kgroups::NotAssignedError -> NotAssignedError (errors.js), with .partition
+//   kgroups::NoOffsetError    -> NoOffsetError (errors.js), with .partitions
+//                                (the message spells auto_offset_reset autoOffsetReset)
 //   std::invalid_argument     -> RangeError
 //   std::out_of_range         -> RangeError
 // always with the C++ message. Wrong argument types are TypeErrors raised while

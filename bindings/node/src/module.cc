@@ -6,6 +6,9 @@
 // each gets its own state.
 #include <napi.h>
 
+#include <string>
+#include <utility>
+
 #include "addon_state.h"
 #include "convert.h"
 #include "errors.h"
@@ -16,29 +19,44 @@
 namespace kgroups::node {
 namespace {
 
-// partitionFor(key, numPartitions) -> partition.
+// partitionFor(key, numPartitions, partitioner = "fnv1a") -> partition.
 Napi::Value partition_for_js(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     const Encoding encoding = check_key_value(info[0], "partitionFor: key");
     check_number(info[1], "partitionFor: numPartitions");
+    const bool has_partitioner = !info[2].IsUndefined();
+    if (has_partitioner) check_string(info[2], "partitionFor: partitioner");
     const int num_partitions = to_int(info[1], "partitionFor: numPartitions");
     const KeyValueArg key(info[0], encoding);
-    return Napi::Number::New(info.Env(), partition_for(key.bytes(), num_partitions));
+    if (!has_partitioner) {
+      return Napi::Number::New(info.Env(), partition_for(key.bytes(), num_partitions));
+    }
+    const Utf8 partitioner(info[2]);
+    return Napi::Number::New(info.Env(),
+                             partition_for(key.bytes(), num_partitions, partitioner.view()));
   });
 }
 
-// setErrorClasses({ NotAssignedError }): the JS class to throw for
-// kgroups::NotAssignedError, constructed as new NotAssignedError(message, partition).
+// setErrorClasses({ NotAssignedError, NoOffsetError }): the JS classes to throw
+// for kgroups::NotAssignedError, constructed as new NotAssignedError(message,
+// partition), and kgroups::NoOffsetError, as new NoOffsetError(message, partitions).
 Napi::Value set_error_classes(const Napi::CallbackInfo& info) {
   const Napi::Value classes = info[0];
   if (!classes.IsObject()) {
-    throw_type_error(info.Env(), "setErrorClasses: expected { NotAssignedError }");
+    throw_type_error(info.Env(), "setErrorClasses: expected { NotAssignedError, NoOffsetError }");
   }
-  const Napi::Value not_assigned = classes.As<Napi::Object>().Get("NotAssignedError");
-  if (!not_assigned.IsFunction()) {
-    throw_type_error(info.Env(), "setErrorClasses: NotAssignedError must be a class");
-  }
-  addon_state(info.Env()).not_assigned_error = Napi::Persistent(not_assigned.As<Napi::Function>());
+  const auto error_class = [&](const char* name) {
+    const Napi::Value value = classes.As<Napi::Object>().Get(name);
+    if (!value.IsFunction()) {
+      throw_type_error(info.Env(), std::string("setErrorClasses: ") + name + " must be a class");
+    }
+    return Napi::Persistent(value.As<Napi::Function>());
+  };
+  Napi::FunctionReference not_assigned = error_class("NotAssignedError");
+  Napi::FunctionReference no_offset = error_class("NoOffsetError");
+  AddonState& state = addon_state(info.Env());
+  state.not_assigned_error = std::move(not_assigned);
+  state.no_offset_error = std::move(no_offset);
   return info.Env().Undefined();
 }
 

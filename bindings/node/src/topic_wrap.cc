@@ -4,12 +4,17 @@
 #include "topic_wrap.h"
 
 #include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
 
 #include "convert.h"
 #include "errors.h"
 #include "js_array.h"
 #include "key_value.h"
+#include "rebalance_history.h"
 #include "record_batch.h"
+#include "topic_options_arg.h"
 
 namespace kgroups::node {
 
@@ -24,14 +29,23 @@ Napi::Function TopicWrap::define_class(Napi::Env env) {
                          InstanceMethod<&TopicWrap::poll>("poll"),
                          InstanceMethod<&TopicWrap::commit>("commit"),
                          InstanceMethod<&TopicWrap::committed>("committed"),
+                         InstanceMethod<&TopicWrap::lag>("lag"),
+                         InstanceMethod<&TopicWrap::rebalances>("rebalances"),
                      });
 }
 
 TopicWrap::TopicWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<TopicWrap>(info) {
   call_guarded(info.Env(), [&] {
+    // Types first (numPartitions, then the options), then the values.
     check_number(info[0], "Topic: numPartitions");
-    topic_.emplace(to_int(info[0], "Topic: numPartitions"));
-    const Napi::Value slots = info[1];
+    const TopicOptions options = to_topic_options(info[1], "Topic: options");
+    const int num_partitions = to_int(info[0], "Topic: numPartitions");
+    try {
+      topic_.emplace(num_partitions, options);
+    } catch (const std::invalid_argument& error) {
+      throw_range_error(info.Env(), js_option_names(error.what()));
+    }
+    const Napi::Value slots = info[2];
     if (!slots.IsTypedArray() ||
         slots.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array ||
         slots.As<Napi::Float64Array>().ElementLength() < 2) {
@@ -133,6 +147,26 @@ Napi::Value TopicWrap::committed(const Napi::CallbackInfo& info) {
     const int partition = to_clamped_int(info[1], "committed: partition");
     return Napi::Number::New(
         info.Env(), static_cast<double>(topic_->committed(Utf8(info[0]).view(), partition)));
+  });
+}
+
+Napi::Value TopicWrap::lag(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "lag: group");
+    const std::map<int, std::int64_t> lags = topic_->lag(Utf8(info[0]).view());
+    Napi::Object result = Napi::Object::New(info.Env());
+    for (const auto& [partition, lag] : lags) {
+      result.Set(static_cast<std::uint32_t>(partition),
+                 Napi::Number::New(info.Env(), static_cast<double>(lag)));
+    }
+    return result;
+  });
+}
+
+Napi::Value TopicWrap::rebalances(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "rebalances: group");
+    return rebalances_to_js(info.Env(), topic_->rebalances(Utf8(info[0]).view()));
   });
 }
 

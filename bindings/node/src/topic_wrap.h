@@ -20,9 +20,10 @@ class TopicWrap : public Napi::ObjectWrap<TopicWrap> {
   // The NativeTopic constructor function, to export.
   static Napi::Function define_class(Napi::Env env);
 
-  // new NativeTopic(numPartitions, appendResult): appendResult is a
-  // Float64Array(2) into which append writes [partition, offset]; topic.js makes
-  // the array it returns from there, which is cheaper than making it here.
+  // new NativeTopic(numPartitions, options, appendResult): options as
+  // topic_options_arg.h takes them; appendResult is a Float64Array(2) into
+  // which append writes [partition, offset]; topic.js makes the array it
+  // returns from there, which is cheaper than making it here.
   explicit TopicWrap(const Napi::CallbackInfo& info);
 
  private:
@@ -34,6 +35,8 @@ class TopicWrap : public Napi::ObjectWrap<TopicWrap> {
   Napi::Value poll(const Napi::CallbackInfo& info);
   Napi::Value commit(const Napi::CallbackInfo& info);
   Napi::Value committed(const Napi::CallbackInfo& info);
+  Napi::Value lag(const Napi::CallbackInfo& info);
+  Napi::Value rebalances(const Napi::CallbackInfo& info);
 
   std::optional<Topic> topic_;       // set by the constructor unless it throws
   double* append_result_ = nullptr;  // [partition, offset] of the last append

@@ -5,15 +5,17 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import kgroups, { Topic, NotAssignedError, partitionFor } from 'kgroups';
+import kgroups, { Topic, NotAssignedError, NoOffsetError, partitionFor } from 'kgroups';
 
 const require = createRequire(import.meta.url);
 
-test('import and require give the same Topic, partitionFor and NotAssignedError', () => {
+test('import and require give the same Topic, partitionFor, NotAssignedError and NoOffsetError', () => {
   const cjs = require('kgroups');
   assert.equal(Topic, cjs.Topic);
   assert.equal(partitionFor, cjs.partitionFor);
   assert.equal(NotAssignedError, cjs.NotAssignedError);
+  assert.equal(NoOffsetError, cjs.NoOffsetError);
+  assert.equal(typeof NoOffsetError, 'function');
   assert.equal(kgroups, cjs);
 });
 
@@ -25,6 +27,12 @@ test('the ESM API works end to end, NotAssignedError included', () => {
   assert.throws(() => topic.commit('g', 'A', { 1: 0 }), NotAssignedError);
   const records = [...topic.poll('g', 'A'), ...topic.poll('g', 'B')];
   assert.deepEqual(records, [{ partition: partitionFor('k', 2), offset: 0, key: 'k', value: 'v' }]);
+});
+
+test('the ESM API with options: NoOffsetError is thrown as the imported class', () => {
+  const topic = new Topic(2, { autoOffsetReset: 'none' });
+  topic.join('g', 'A');
+  assert.throws(() => topic.poll('g', 'A'), (error) => error instanceof NoOffsetError && error.partitions.length === 2);
 });
 
 test('kgroups/broker: import and require give the same Broker and BrokerError', async () => {

@@ -8,10 +8,21 @@
     (1, 0)
 
 Topic(num_partitions) has append, end_offset, join, leave, assignment, poll,
-commit and committed; partition_for(key, num_partitions) gives a key's
-partition; NotAssignedError is raised by a commit of a partition the consumer
-does not own. SPEC.md states every rule. Keys and values are str or bytes and
-come back from poll with the type they were appended with.
+commit, committed, lag and rebalances; partition_for(key, num_partitions)
+gives a key's partition; NotAssignedError is raised by a commit of a partition
+the consumer does not own. SPEC.md states every rule. Keys and values are str
+or bytes and come back from poll with the type they were appended with.
+
+Keyword-only options bring in what real Kafka has (the defaults are the lab's):
+
+    >>> kafka_like = kgroups.Topic(6, partitioner="murmur2", assignor="cooperative-sticky",
+    ...                            auto_offset_reset="latest")
+    >>> kgroups.partition_for("foobar", 6, "murmur2")
+    0
+
+auto_offset_reset="none" makes poll raise NoOffsetError (with .partitions)
+for partitions the group never committed. help(kgroups.Topic) lists the
+choices.
 
 Broker starts a kgroupsd (the Kafka-protocol broker shipped with this package) for a
 test, with fault injection, a manual clock and group inspection; BrokerError is what its
@@ -19,9 +30,9 @@ control endpoint raises. The pytest plugin kgroups.pytest_plugin gives the kgrou
 fixture.
 """
 
-from kgroups._kgroups import NotAssignedError, Topic, partition_for
+from kgroups._kgroups import NoOffsetError, NotAssignedError, Topic, partition_for
 
-__all__ = ["Broker", "BrokerError", "NotAssignedError", "Topic", "partition_for"]
+__all__ = ["Broker", "BrokerError", "NoOffsetError", "NotAssignedError", "Topic", "partition_for"]
 
 for _exported in (Topic, partition_for):
     _exported.__module__ = __name__

@@ -3,9 +3,11 @@
 // C++ -> Python error mapping of the _kgroups module (see errors.h).
 #include "errors.h"
 
+#include <cstddef>
 #include <exception>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "kgroups/errors.h"
 
@@ -19,11 +21,54 @@ constexpr const char* kNotAssignedErrorDoc =
     "offsets is not assigned to that consumer right now (it lost the partition in a\n"
     "rebalance, or the partition does not exist). Nothing was committed.";
 
-// The class object, created once and alive for the rest of the process (the
+constexpr const char* kNoOffsetErrorDoc =
+    "Raised by Topic.poll under auto_offset_reset=\"none\" when some of the\n"
+    "consumer's partitions have no position and the group has no committed offset\n"
+    "for them. .partitions is the list of those partitions (ascending ints). Nothing\n"
+    "changed: no record was returned and no position moved. Commit an offset for\n"
+    "them (commit(group, consumer_id, {partition: offset})) and poll again.";
+
+// The class objects, created once and alive for the rest of the process (the
 // module holds a reference too).
 PyObject* not_assigned_error_type = nullptr;
+PyObject* no_offset_error_type = nullptr;
 
-// Sets the Python error for the engine's three exception types; rethrows any other.
+PyObject* new_exception_type(const char* name, const char* doc) {
+  PyObject* type = PyErr_NewExceptionWithDoc(name, doc, PyExc_Exception, nullptr);
+  if (type == nullptr) {
+    throw py::error_already_set();
+  }
+  return type;
+}
+
+// Raises kgroups.NoOffsetError(message) with .partitions set. If building the
+// instance fails, that failure (MemoryError, ...) is the Python error instead.
+void raise_no_offset_error(const kgroups::NoOffsetError& error) {
+  auto instance = py::reinterpret_steal<py::object>(
+      PyObject_CallFunction(no_offset_error_type, "s", error.what()));
+  if (!instance) {
+    return;
+  }
+  const std::vector<int>& partitions = error.partitions();
+  auto list =
+      py::reinterpret_steal<py::object>(PyList_New(static_cast<Py_ssize_t>(partitions.size())));
+  if (!list) {
+    return;
+  }
+  for (std::size_t i = 0; i < partitions.size(); ++i) {
+    PyObject* partition = PyLong_FromLong(partitions[i]);
+    if (partition == nullptr) {
+      return;
+    }
+    PyList_SET_ITEM(list.ptr(), static_cast<Py_ssize_t>(i), partition);
+  }
+  if (PyObject_SetAttrString(instance.ptr(), "partitions", list.ptr()) != 0) {
+    return;
+  }
+  PyErr_SetObject(no_offset_error_type, instance.ptr());
+}
+
+// Sets the Python error for the engine's four exception types; rethrows any other.
 void translate_engine_error(std::exception_ptr error) {
   try {
     if (error) {
@@ -31,6 +76,8 @@ void translate_engine_error(std::exception_ptr error) {
     }
   } catch (const kgroups::NotAssignedError& e) {
     PyErr_SetString(not_assigned_error_type, e.what());
+  } catch (const kgroups::NoOffsetError& e) {
+    raise_no_offset_error(e);
   } catch (const std::invalid_argument& e) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const std::out_of_range& e) {
@@ -42,13 +89,13 @@ void translate_engine_error(std::exception_ptr error) {
 
 void register_errors(py::module_& module) {
   if (not_assigned_error_type == nullptr) {
-    not_assigned_error_type = PyErr_NewExceptionWithDoc(
-        "kgroups.NotAssignedError", kNotAssignedErrorDoc, PyExc_Exception, nullptr);
-    if (not_assigned_error_type == nullptr) {
-      throw py::error_already_set();
-    }
+    not_assigned_error_type = new_exception_type("kgroups.NotAssignedError", kNotAssignedErrorDoc);
+  }
+  if (no_offset_error_type == nullptr) {
+    no_offset_error_type = new_exception_type("kgroups.NoOffsetError", kNoOffsetErrorDoc);
   }
   module.add_object("NotAssignedError", py::handle(not_assigned_error_type));
+  module.add_object("NoOffsetError", py::handle(no_offset_error_type));
   py::register_local_exception_translator(&translate_engine_error);
 }
 
@@ -62,6 +109,8 @@ void raise_current_exception() noexcept {
     } catch (const py::builtin_exception& e) {
       e.set_error();
     } catch (const kgroups::NotAssignedError&) {
+      translate_engine_error(std::current_exception());
+    } catch (const kgroups::NoOffsetError&) {
       translate_engine_error(std::current_exception());
     } catch (const std::invalid_argument&) {
       translate_engine_error(std::current_exception());

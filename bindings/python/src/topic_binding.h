@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Registers the class kgroups.Topic over the C++ kgroups::Topic (held by a
-// std::unique_ptr): its constructor, num_partitions, repr, and the methods of
+// std::unique_ptr): its constructor (num_partitions and the keyword-only options
+// of SPEC.md's "Options"), num_partitions, repr, and the methods of
 // topic_method_table.h. The engine is thread-safe, so a Topic may be shared
 // between Python threads.
 #pragma once

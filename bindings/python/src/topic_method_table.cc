@@ -6,6 +6,7 @@
 #include "topic_method_table.h"
 
 #include <array>
+#include <string>
 #include <typeinfo>
 
 #include "errors.h"
@@ -15,6 +16,7 @@
 #include "kgroups/topic.h"
 #include "method_args.h"
 #include "topic_methods.h"
+#include "topic_options_arg.h"
 
 namespace py = pybind11;
 
@@ -43,7 +45,8 @@ constexpr std::array<const char*, 2> kGroupConsumer{"group", "consumer_id"};
 constexpr std::array<const char*, 3> kPoll{"group", "consumer_id", "max_records"};
 constexpr std::array<const char*, 3> kCommit{"group", "consumer_id", "offsets"};
 constexpr std::array<const char*, 2> kGroupPartition{"group", "partition"};
-constexpr std::array<const char*, 2> kPartitionFor{"key", "num_partitions"};
+constexpr std::array<const char*, 1> kGroup{"group"};
+constexpr std::array<const char*, 3> kPartitionFor{"key", "num_partitions", "partitioner"};
 
 PyObject* append_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                         PyObject* kwnames) {
@@ -115,15 +118,36 @@ PyObject* committed_method(PyObject* self, PyObject* const* args, Py_ssize_t nar
   });
 }
 
+PyObject* lag_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return guarded([&] {
+    std::array<PyObject*, 1> slots{};
+    bind_arguments("lag", kGroup, 1, args, nargs, kwnames, slots);
+    return lag(topic_of(self), slots[0]);
+  });
+}
+
+PyObject* rebalances_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                            PyObject* kwnames) {
+  return guarded([&] {
+    std::array<PyObject*, 1> slots{};
+    bind_arguments("rebalances", kGroup, 1, args, nargs, kwnames, slots);
+    return rebalances(topic_of(self), slots[0]);
+  });
+}
+
+// Types first (key, num_partitions, partitioner), then the values in the same order.
 PyObject* partition_for_function(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs,
                                  PyObject* kwnames) {
   return guarded([&] {
-    std::array<PyObject*, 2> slots{};
+    static PyObject* const kDefaultPartitioner = PyUnicode_InternFromString("fnv1a");
+    std::array<PyObject*, 3> slots{nullptr, nullptr, kDefaultPartitioner};
     bind_arguments("partition_for", kPartitionFor, 2, args, nargs, kwnames, slots);
     require_key_value(slots[0], "key");
     require_int(slots[1], "num_partitions");
+    const std::string partitioner = partitioner_arg(slots[2]);
     const int num_partitions = num_partitions_arg(slots[1], "partition_for");
-    const int partition = kgroups::partition_for(key_value_view(slots[0]).bytes, num_partitions);
+    const int partition =
+        kgroups::partition_for(key_value_view(slots[0]).bytes, num_partitions, partitioner);
     return py::reinterpret_steal<py::object>(PyLong_FromLong(partition));
   });
 }
@@ -142,7 +166,8 @@ PyMethodDef topic_methods[] = {
 Write a record; return (partition, offset), a tuple of two ints.
 
 key and value are str or bytes. The record goes to partition
-p = partition_for(key, num_partitions) at offset end_offset(p). Both are
+p = partition_for(key, num_partitions, partitioner) at offset end_offset(p),
+with the topic's partitioner. Both are
 copied; poll returns them with the type they had (str or bytes).
 Raises TypeError for any other type: serialize first, e.g. json.dumps.)doc"),
     method<end_offset_method>("end_offset", R"doc(end_offset($self, /, partition)
@@ -155,9 +180,12 @@ is its number of records. Raises IndexError for a partition outside
 --
 
 Add the consumer (str) to the group (str), creating the group, and
-rebalance it: partitions are split over the members by the range assignor
-and every member's positions restart from the group's committed offsets.
-Does nothing if the consumer is already a member. Returns None.)doc"),
+rebalance it: partitions are split over the members by the topic's assignor
+(range by default). Eager assignors restart every member's positions from
+the group's committed offsets; cooperative-sticky restarts only partitions
+that move. A partition the group never committed starts where
+auto_offset_reset says. Does nothing if the consumer is already a member.
+Returns None.)doc"),
     method<leave_method>("leave", R"doc(leave($self, /, group, consumer_id)
 --
 
@@ -177,7 +205,10 @@ with exactly the keys "partition", "offset", "key" and "value", in ascending
 partition order and offset order within a partition, each from the
 consumer's position on. Advances those positions; commits nothing.
 [] for a consumer with no partitions or max_records == 0.
-Raises ValueError if max_records < 0.)doc"),
+Raises ValueError if max_records < 0. Under auto_offset_reset="none", raises
+NoOffsetError (its .partitions names them) if some of the consumer's
+partitions have no position and the group no committed offset for them;
+then nothing is returned and no position moves.)doc"),
     method<commit_method>("commit", R"doc(commit($self, /, group, consumer_id, offsets=None)
 --
 
@@ -185,7 +216,8 @@ Store committed offsets for the group; returns None. Committing never moves
 a position.
 
 Without offsets: the consumer's position on each of its partitions becomes
-the group's committed offset (an idle consumer or non-member commits nothing).
+the group's committed offset (an idle consumer or non-member commits nothing,
+nor does a partition without a position under auto_offset_reset="none").
 
 With offsets, a mapping {partition: offset} such as a dict: every partition
 named must be assigned to this consumer now, else NotAssignedError; every
@@ -197,16 +229,43 @@ nothing is committed. An empty mapping commits nothing.)doc"),
 The group's committed offset (int) for the partition; 0 if it has none (also
 for a group that never existed). Raises IndexError for a partition outside
 0..num_partitions-1.)doc"),
+    method<lag_method>("lag", R"doc(lag($self, /, group)
+--
+
+The group's lag: a dict {partition: end_offset(partition) -
+committed(group, partition)} with every partition of the topic, ascending.
+A group that never existed lags by end_offset everywhere.)doc"),
+    method<rebalances_method>("rebalances", R"doc(rebalances($self, /, group)
+--
+
+The group's rebalance history, oldest first (the most recent 1,000): a list
+of dicts, one per join or leave that changed the membership, with exactly
+the keys
+  "generation"  int, 1 for the group's first rebalance, then counting up
+  "cause"       "join" or "leave"
+  "consumer"    the consumer id that joined or left
+  "members"     the new generation's members, sorted by id: dicts with
+                exactly the keys "id", "assignment" (its partitions after
+                the rebalance), "revoked" and "assigned".
+Eager assignors revoke everything a member owned and assign everything it
+now owns; cooperative-sticky revokes only what moved away from the member
+and assigns only what is new to it. Partition lists are ascending.
+[] for a group that never existed.)doc"),
     {nullptr, nullptr, 0, nullptr},
 };
 
-PyMethodDef partition_for_def =
-    method<partition_for_function>("partition_for", R"doc(partition_for(key, num_partitions)
+PyMethodDef partition_for_def = method<partition_for_function>(
+    "partition_for", R"doc(partition_for(key, num_partitions, partitioner='fnv1a')
 --
 
-The partition (int) a key lands on: 32-bit FNV-1a over the key's bytes
-(UTF-8 for a str), modulo num_partitions. key is str or bytes.
-Raises ValueError if num_partitions < 1, TypeError for other types.)doc");
+The partition (int) a key lands on, with the given partitioner, over the
+key's bytes (UTF-8 for a str):
+  "fnv1a"    32-bit FNV-1a, modulo num_partitions (the lab's default).
+  "murmur2"  Kafka's default partitioner: murmur2 & 0x7fffffff, modulo
+             num_partitions.
+key is str or bytes, partitioner a str. Raises ValueError if
+num_partitions < 1 or the partitioner is not one of those, TypeError for
+other types.)doc");
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "key_value.h"
 #include "kgroups/errors.h"
 #include "offsets_arg.h"
+#include "rebalances.h"
 #include "records.h"
 #include "text_args.h"
 
@@ -173,6 +174,25 @@ py::object committed(const Topic& topic, py::handle group, py::handle partition)
   require_int(partition, "partition");
   const int checked_partition = partition_arg(topic, partition, "committed");
   return new_int(topic.committed(utf8_view(group), checked_partition));
+}
+
+py::object lag(const Topic& topic, py::handle group) {
+  require_text(group, "group");
+  const std::map<int, std::int64_t> lags = topic.lag(utf8_view(group));
+  py::dict dict;
+  for (const auto& [partition, lag_of_partition] : lags) {
+    py::object key = new_int(partition);
+    py::object value = new_int(lag_of_partition);
+    if (!key || !value || PyDict_SetItem(dict.ptr(), key.ptr(), value.ptr()) != 0) {
+      throw py::error_already_set();
+    }
+  }
+  return dict;
+}
+
+py::object rebalances(const Topic& topic, py::handle group) {
+  require_text(group, "group");
+  return rebalances_to_python(topic.rebalances(utf8_view(group)));
 }
 
 }  // namespace kgroups::python

@@ -26,5 +26,7 @@ pybind11::object commit(kgroups::Topic& topic, pybind11::handle group, pybind11:
                         pybind11::handle offsets);
 pybind11::object committed(const kgroups::Topic& topic, pybind11::handle group,
                            pybind11::handle partition);
+pybind11::object lag(const kgroups::Topic& topic, pybind11::handle group);
+pybind11::object rebalances(const kgroups::Topic& topic, pybind11::handle group);
 
 }  // namespace kgroups::python

@@ -5,6 +5,8 @@ It is the oracle of test_differential.py and the pure-Python baseline of
 bench/python_bench.py. It has the same API, return types and exception types
 as the kgroups module, and checks arguments in SPEC.md's order: types first,
 then partition ranges and max_records, then assignment, then offset ranges.
+It implements the options of SPEC.md's "Options" section too (partitioners,
+assignors in reference_assignors.py, auto_offset_reset, lag, rebalances).
 Not thread-safe.
 """
 
@@ -13,21 +15,69 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping
 
-__all__ = ["NotAssignedError", "Topic", "partition_for", "fnv1a_32"]
+from reference_assignors import ASSIGNORS, COOPERATIVE_ASSIGNORS
+
+__all__ = ["NoOffsetError", "NotAssignedError", "Topic", "partition_for", "fnv1a_32",
+           "murmur2"]
 
 _FNV_OFFSET_BASIS = 2166136261
 _FNV_PRIME = 16777619
+_MASK32 = 0xFFFFFFFF
+
+PARTITIONERS = ("fnv1a", "murmur2")
+ASSIGNOR_NAMES = ("range", "roundrobin", "sticky", "cooperative-sticky")
+AUTO_OFFSET_RESETS = ("earliest", "latest", "none")
+REBALANCE_HISTORY = 1000
 
 
 class NotAssignedError(Exception):
     """A commit named a partition that is not assigned to the consumer."""
 
 
+class NoOffsetError(Exception):
+    """poll under auto_offset_reset "none" met partitions with no committed offset."""
+
+    def __init__(self, message, partitions=None):
+        super().__init__(message)
+        self.partitions = partitions
+
+
 def fnv1a_32(data: bytes) -> int:
     h = _FNV_OFFSET_BASIS
     for byte in data:
-        h = ((h ^ byte) * _FNV_PRIME) & 0xFFFFFFFF
+        h = ((h ^ byte) * _FNV_PRIME) & _MASK32
     return h
+
+
+def murmur2(data: bytes) -> int:
+    """Kafka's Utils.murmur2 (seed 0x9747b28c), as the Java int it returns."""
+    m = 0x5BD1E995
+    h = (0x9747B28C ^ len(data)) & _MASK32
+    whole = len(data) - len(data) % 4
+    for i in range(0, whole, 4):
+        k = int.from_bytes(data[i : i + 4], "little")
+        k = (k * m) & _MASK32
+        k ^= k >> 24
+        k = (k * m) & _MASK32
+        h = ((h * m) & _MASK32) ^ k
+    tail = data[whole:]
+    if len(tail) == 3:
+        h ^= tail[2] << 16
+    if len(tail) >= 2:
+        h ^= tail[1] << 8
+    if len(tail) >= 1:
+        h ^= tail[0]
+        h = (h * m) & _MASK32
+    h ^= h >> 13
+    h = (h * m) & _MASK32
+    h ^= h >> 15
+    return h - (1 << 32) if h >= (1 << 31) else h
+
+
+def _hash_for(partitioner):
+    if partitioner == "murmur2":
+        return lambda data: murmur2(data) & 0x7FFFFFFF
+    return fnv1a_32
 
 
 def _require_key_value(obj, what):
@@ -58,29 +108,49 @@ def _int(obj, what) -> int:
         raise TypeError(f"{what} must be an int, not {type(obj).__name__}") from None
 
 
-def partition_for(key, num_partitions):
+def _check_choice(value, what, choices):
+    if value not in choices:
+        raise ValueError(f"{what} must be one of {', '.join(choices)}, got {value!r}")
+
+
+def partition_for(key, num_partitions, partitioner="fnv1a"):
     _require_key_value(key, "key")
     n = _int(num_partitions, "num_partitions")
+    _require_text(partitioner, "partitioner")
     if n < 1:
         raise ValueError(f"partition_for: num_partitions must be at least 1, got {n}")
-    return fnv1a_32(_as_bytes(key)) % n
+    _check_choice(partitioner, "partitioner", PARTITIONERS)
+    return _hash_for(partitioner)(_as_bytes(key)) % n
 
 
 class _Group:
     def __init__(self):
         self.members = []  # sorted by UTF-8 bytes
         self.assignment = {}  # consumer -> ascending partitions
-        self.positions = {}  # consumer -> {partition: position}
+        self.positions = {}  # consumer -> {partition: position, or None for no position}
         self.committed = {}  # partition -> committed offset
+        self.generation = 0
+        self.history = []  # the most recent REBALANCE_HISTORY rebalances, oldest first
 
 
 class Topic:
-    def __init__(self, num_partitions):
+    def __init__(self, num_partitions, *, partitioner="fnv1a", assignor="range",
+                 auto_offset_reset="earliest"):
         n = _int(num_partitions, "num_partitions")
+        _require_text(partitioner, "partitioner")
+        _require_text(assignor, "assignor")
+        _require_text(auto_offset_reset, "auto_offset_reset")
         if n < 1:
             raise ValueError(f"Topic: num_partitions must be at least 1, got {n}")
+        _check_choice(partitioner, "partitioner", PARTITIONERS)
+        _check_choice(assignor, "assignor", ASSIGNOR_NAMES)
+        _check_choice(auto_offset_reset, "auto_offset_reset", AUTO_OFFSET_RESETS)
         self._logs = [[] for _ in range(n)]  # per partition: list of (key, value)
         self._groups = {}
+        self._hash = _hash_for(partitioner)
+        self._assign = ASSIGNORS[assignor]
+        self._cooperative = assignor in COOPERATIVE_ASSIGNORS
+        self._auto_offset_reset = auto_offset_reset
 
     @property
     def num_partitions(self):
@@ -95,7 +165,7 @@ class Topic:
     def append(self, key, value):
         _require_key_value(key, "key")
         _require_key_value(value, "value")
-        partition = fnv1a_32(_as_bytes(key)) % len(self._logs)
+        partition = self._hash(_as_bytes(key)) % len(self._logs)
         log = self._logs[partition]
         log.append((_plain(key), _plain(value)))
         return (partition, len(log) - 1)
@@ -103,18 +173,46 @@ class Topic:
     def end_offset(self, partition):
         return len(self._logs[self._check_partition(partition, "end_offset")])
 
-    def _rebalance(self, group):
+    def _start_position(self, group, partition):
+        """Where a member starts on a partition assigned to it: the committed offset,
+        else what auto_offset_reset says (None: no position)."""
+        if partition in group.committed:
+            return group.committed[partition]
+        if self._auto_offset_reset == "earliest":
+            return 0
+        if self._auto_offset_reset == "latest":
+            return len(self._logs[partition])
+        return None
+
+    def _rebalance(self, group, cause, consumer):
         group.members.sort(key=lambda member: member.encode("utf-8"))
-        n, m = len(self._logs), len(group.members)
+        previous = {member: group.assignment.get(member, []) for member in group.members}
+        old_positions = group.positions
         group.assignment = {}
         group.positions = {}
-        start = 0
-        for index, member in enumerate(group.members):
-            count = n // m + (1 if index < n % m else 0)
-            partitions = list(range(start, start + count))
-            start += count
-            group.assignment[member] = partitions
-            group.positions[member] = {p: group.committed.get(p, 0) for p in partitions}
+        if group.members:
+            group.assignment = self._assign(list(group.members), len(self._logs), previous)
+        members = []
+        for member in group.members:
+            before, now = previous[member], group.assignment[member]
+            positions = {}
+            for partition in now:
+                if self._cooperative and partition in before:
+                    positions[partition] = old_positions[member][partition]
+                else:
+                    positions[partition] = self._start_position(group, partition)
+            group.positions[member] = positions
+            if self._cooperative:
+                revoked = [p for p in before if p not in now]
+                assigned = [p for p in now if p not in before]
+            else:
+                revoked, assigned = list(before), list(now)
+            members.append({"id": member, "assignment": list(now), "revoked": revoked,
+                            "assigned": assigned})
+        group.generation += 1
+        group.history.append({"generation": group.generation, "cause": cause,
+                              "consumer": consumer, "members": members})
+        del group.history[:-REBALANCE_HISTORY]
 
     def join(self, group, consumer_id):
         _require_text(group, "group")
@@ -123,7 +221,7 @@ class Topic:
         if consumer_id in state.assignment:
             return
         state.members.append(consumer_id)
-        self._rebalance(state)
+        self._rebalance(state, "join", consumer_id)
 
     def leave(self, group, consumer_id):
         _require_text(group, "group")
@@ -132,7 +230,7 @@ class Topic:
         if state is None or consumer_id not in state.assignment:
             return
         state.members.remove(consumer_id)
-        self._rebalance(state)
+        self._rebalance(state, "leave", consumer_id)
 
     def assignment(self, group, consumer_id):
         _require_text(group, "group")
@@ -149,9 +247,18 @@ class Topic:
         if limit < 0:
             raise ValueError(f"poll: max_records must be 0 or more, got {limit}")
         state = self._groups.get(group)
-        if state is None or consumer_id not in state.positions:
+        if state is None or consumer_id not in state.positions or limit == 0:
             return []
         positions = state.positions[consumer_id]
+        # Partitions without a position look for a committed offset once more; if
+        # some still have none, nothing changes.
+        found = {p: state.committed[p] for p, position in positions.items()
+                 if position is None and p in state.committed}
+        missing = [p for p, position in sorted(positions.items())
+                   if position is None and p not in state.committed]
+        if missing:
+            raise NoOffsetError(f"poll: no committed offset for partitions {missing}", missing)
+        positions.update(found)
         records = []
         for partition in state.assignment[consumer_id]:
             room = limit - len(records)
@@ -174,7 +281,9 @@ class Topic:
         state = self._groups.get(group)
         if offsets is None:
             if state is not None and consumer_id in state.positions:
-                state.committed.update(state.positions[consumer_id])
+                for partition, position in state.positions[consumer_id].items():
+                    if position is not None:
+                        state.committed[partition] = position
             return
         pairs = [
             (_int(p, "offsets: each partition (key)"), _int(o, "offsets: each offset (value)"))
@@ -195,3 +304,22 @@ class Topic:
         p = self._check_partition(partition, "committed")
         state = self._groups.get(group)
         return 0 if state is None else state.committed.get(p, 0)
+
+    def lag(self, group):
+        _require_text(group, "group")
+        state = self._groups.get(group)
+        committed = {} if state is None else state.committed
+        return {p: len(log) - committed.get(p, 0) for p, log in enumerate(self._logs)}
+
+    def rebalances(self, group):
+        _require_text(group, "group")
+        state = self._groups.get(group)
+        if state is None:
+            return []
+        return [
+            {**entry, "members": [{**member, "assignment": list(member["assignment"]),
+                                    "revoked": list(member["revoked"]),
+                                    "assigned": list(member["assigned"])}
+                                   for member in entry["members"]]}
+            for entry in state.history
+        ]

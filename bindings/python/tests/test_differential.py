@@ -2,7 +2,8 @@
 """Randomized differential test: kgroups against reference_model.py, a pure-Python
 implementation written from SPEC.md. Thousands of random operations, valid and
 invalid, must give equal results (values and types) and the same exception types,
-and leave equal observable state."""
+and leave equal observable state: with the lab's defaults and with random
+combinations of SPEC.md's options."""
 
 import random
 
@@ -19,7 +20,15 @@ BAD_KEY_VALUE = [1, 2.5, None, bytearray(b"x"), {"a": 1}, ["x"]]
 BAD_INT = [1.5, "1", None, b"1"]
 HUGE_INTS = [2**31, -(2**31) - 1, 2**63, -(2**63) - 1, 2**64, 2**100]
 
-EXCEPTION_PAIRS = {reference_model.NotAssignedError: kgroups.NotAssignedError}
+PARTITIONERS = ["fnv1a", "murmur2"]
+ASSIGNORS = ["range", "roundrobin", "sticky", "cooperative-sticky"]
+AUTO_OFFSET_RESETS = ["earliest", "latest", "none"]
+BAD_CHOICES = ["", "bogus", "Range", "murmur", "latest ", 1, None, b"fnv1a"]
+
+EXCEPTION_PAIRS = {
+    reference_model.NotAssignedError: kgroups.NotAssignedError,
+    reference_model.NoOffsetError: kgroups.NoOffsetError,
+}
 
 
 class Ops:
@@ -68,8 +77,8 @@ class Ops:
         rng = self.rng
         op = rng.choices(
             ["append", "end_offset", "join", "leave", "assignment", "poll", "commit",
-             "commit_offsets", "committed", "partition_for"],
-            weights=[30, 5, 8, 5, 5, 20, 8, 10, 6, 3],
+             "commit_offsets", "committed", "partition_for", "lag", "rebalances"],
+            weights=[30, 5, 8, 5, 5, 20, 8, 10, 6, 3, 2, 2],
         )[0]
         group, consumer = self.text(GROUPS), self.text(CONSUMERS)
         if op == "append":
@@ -98,8 +107,16 @@ class Ops:
             return "commit", (group, consumer, offsets), {}
         if op == "committed":
             return op, (group, self.partition()), {}
+        if op in ("lag", "rebalances"):
+            return op, (group,), {}
         n = rng.choice([1, 2, 6, 7, 0, -3, 1.5])
-        return op, (self.key_value(KEYS), n), {}
+        r = rng.random()
+        if r < 0.4:
+            return op, (self.key_value(KEYS), n), {}
+        partitioner = rng.choice(BAD_CHOICES) if r > 0.95 else rng.choice(PARTITIONERS)
+        if r < 0.7:
+            return op, (self.key_value(KEYS), n, partitioner), {}
+        return op, (self.key_value(KEYS), n), {"partitioner": partitioner}
 
 
 def call(target, module, op, args, kwargs):
@@ -107,14 +124,15 @@ def call(target, module, op, args, kwargs):
     try:
         return "ok", function(*args, **kwargs)
     except Exception as error:  # noqa: BLE001 - the type is what we compare
-        return "error", type(error)
+        return "error", type(error), getattr(error, "partitions", None)
 
 
 def assert_same_result(expected, actual, context):
-    kind, value = expected
+    kind, value = expected[:2]
     assert actual[0] == kind, f"{context}: model {expected}, kgroups {actual}"
     if kind == "error":
         assert actual[1] is EXCEPTION_PAIRS.get(value, value), f"{context}: {expected} vs {actual}"
+        assert actual[2] == expected[2], f"{context}: NoOffsetError.partitions differ"
         return
     assert actual[1] == value, context
     assert type(actual[1]) is type(value), context
@@ -131,7 +149,73 @@ def observable_state(topic, num_partitions):
         [topic.end_offset(p) for p in range(num_partitions)],
         [topic.assignment(g, c) for g in GROUPS for c in CONSUMERS],
         [topic.committed(g, p) for g in GROUPS for p in range(num_partitions)],
+        [topic.lag(g) for g in GROUPS],
+        [topic.rebalances(g) for g in GROUPS],
     )
+
+
+def run_against_the_model(rng, num_partitions, options, steps, context):
+    """Runs `steps` random operations on both; returns how many raised."""
+    model = reference_model.Topic(num_partitions, **options)
+    native = kgroups.Topic(num_partitions, **options)
+    ops = Ops(rng, model)
+    errors = 0
+    for step in range(steps):
+        op, args, kwargs = ops.draw()
+        where = f"{context} step {step}: {op}{args!r} {kwargs!r}"
+        expected = call(model, reference_model, op, args, kwargs)
+        actual = call(native, kgroups, op, args, kwargs)
+        assert_same_result(expected, actual, where)
+        errors += expected[0] == "error"
+        if step % 50 == 0:
+            assert observable_state(native, num_partitions) == observable_state(
+                model, num_partitions
+            ), where
+    assert observable_state(native, num_partitions) == observable_state(model, num_partitions)
+    return errors
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_random_operations_with_random_options_match_the_reference_model(seed):
+    rng = random.Random(1000 + seed)
+    # Every assignor and policy appears across the seeds; the rest is random.
+    options = {
+        "partitioner": rng.choice(PARTITIONERS),
+        "assignor": ASSIGNORS[seed % len(ASSIGNORS)],
+        "auto_offset_reset": AUTO_OFFSET_RESETS[seed // len(ASSIGNORS) % 3],
+    }
+    num_partitions = rng.choice([1, 2, 3, 5, 6, 7])
+    errors = run_against_the_model(rng, num_partitions, options, 1200, f"seed {seed} {options}")
+    assert errors > 20, "the random operations must exercise the error paths too"
+
+
+def construct(module, num_partitions, options):
+    try:
+        topic = module.Topic(num_partitions, **options)
+    except Exception as error:  # noqa: BLE001 - the type is what we compare
+        return "error", type(error)
+    return "ok", topic.num_partitions
+
+
+def test_construction_with_random_options_matches_the_reference_model():
+    rng = random.Random(14)
+    names = {"partitioner": PARTITIONERS, "assignor": ASSIGNORS,
+             "auto_offset_reset": AUTO_OFFSET_RESETS}
+    outcomes = set()
+    for _ in range(400):
+        options = {}
+        for name, choices in names.items():
+            r = rng.random()
+            if r < 0.6:
+                options[name] = rng.choice(choices)
+            elif r < 0.8:
+                options[name] = rng.choice(BAD_CHOICES)
+        num_partitions = rng.choice([1, 3, 0, -1, 1.5, "2", None])
+        expected = construct(reference_model, num_partitions, options)
+        actual = construct(kgroups, num_partitions, options)
+        assert actual == expected, f"Topic({num_partitions!r}, **{options!r})"
+        outcomes.add(expected[1] if expected[0] == "error" else "ok")
+    assert outcomes == {"ok", ValueError, TypeError}
 
 
 @pytest.mark.parametrize("seed", range(8))

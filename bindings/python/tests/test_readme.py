@@ -1,18 +1,25 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The Python example in README.md's "## Python" section runs and its asserts hold."""
+"""The Python examples in README.md's "## Python" and "## Beyond the lab" sections run and
+their asserts hold."""
 
 import re
 
 from support import REPO_ROOT
 
 
-def python_section_code():
+def section_code(title):
+    """The one python block of the README section whose title starts with `title`."""
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    section = re.search(r"^## Python\n(.*?)(?=^## |\Z)", readme, re.S | re.M)
-    assert section, "README.md needs a '## Python' section"
+    heading = r"^## " + re.escape(title) + r"[^\n]*\n"
+    section = re.search(heading + r"(.*?)(?=^## |\Z)", readme, re.S | re.M)
+    assert section, f"README.md needs a '## {title}' section"
     blocks = re.findall(r"^```python\n(.*?)^```", section.group(1), re.S | re.M)
-    assert len(blocks) == 1, "the Python section has exactly one python code block"
+    assert len(blocks) == 1, f"the {title} section has exactly one python code block"
     return blocks[0]
+
+
+def python_section_code():
+    return section_code("Python")
 
 
 def test_readme_python_example_runs(capsys):
@@ -21,3 +28,9 @@ def test_readme_python_example_runs(capsys):
     exec(compile(code, "README.md (## Python)", "exec"), {"__name__": "readme_example"})
     # The example prints the NotAssignedError it catches.
     assert "is not assigned to consumer" in capsys.readouterr().out
+
+
+def test_readme_options_example_runs():
+    code = section_code("Beyond the lab")
+    assert "assert" in code, "the example checks its own results"
+    exec(compile(code, "README.md (## Beyond the lab)", "exec"), {"__name__": "readme_example"})

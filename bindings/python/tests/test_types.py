@@ -24,9 +24,10 @@ class Index:
 
 
 def test_module_exports_exactly_the_spec_names():
-    assert sorted(kgroups.__all__) == ["Broker", "BrokerError", "NotAssignedError", "Topic",
-                                      "partition_for"]
+    assert sorted(kgroups.__all__) == ["Broker", "BrokerError", "NoOffsetError",
+                                      "NotAssignedError", "Topic", "partition_for"]
     assert kgroups.BrokerError.__module__ == "kgroups"
+    assert kgroups.NoOffsetError.__module__ == "kgroups"
     assert kgroups.Topic.__module__ == "kgroups"
     assert kgroups.partition_for.__module__ == "kgroups"
 
@@ -49,6 +50,8 @@ def test_return_types(topic):
     assert topic.commit("g", "A", {}) is None
     assert type(topic.committed("g", 0)) is int
     assert type(kgroups.partition_for("k", 3)) is int
+    assert type(kgroups.partition_for("k", 3, "murmur2")) is int
+    assert type(topic.lag("g")) is dict and type(topic.rebalances("g")) is list
 
 
 def test_keyword_arguments_use_spec_names():
@@ -206,12 +209,16 @@ def test_help_shows_signatures_and_docstrings():
         "poll": "(group, consumer_id, max_records=100)",
         "commit": "(group, consumer_id, offsets=None)",
         "committed": "(group, partition)",
+        "lag": "(group)",
+        "rebalances": "(group)",
     }
     t = kgroups.Topic(1)
     for name, signature in expected.items():
         assert str(inspect.signature(getattr(t, name))) == signature
         assert len(inspect.getdoc(getattr(kgroups.Topic, name))) > 40
-    assert str(inspect.signature(kgroups.partition_for)) == "(key, num_partitions)"
+    assert str(inspect.signature(kgroups.partition_for)) == (
+        "(key, num_partitions, partitioner='fnv1a')"
+    )
     assert "FNV-1a" in kgroups.partition_for.__doc__
 
 
@@ -229,8 +236,16 @@ def test_type_stub_matches_the_runtime_api():
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     assert "partition_for" in functions
-    assert [a.arg for a in functions["partition_for"].args.args] == ["key", "num_partitions"]
+    assert [a.arg for a in functions["partition_for"].args.args] == [
+        "key", "num_partitions", "partitioner"]
     assert "NotAssignedError" in classes
+    assert "NoOffsetError" in classes
+    init = next(node for node in classes["Topic"].body
+                if isinstance(node, ast.FunctionDef) and node.name == "__init__")
+    assert [a.arg for a in init.args.args] == ["self", "num_partitions"]
+    assert [a.arg for a in init.args.kwonlyargs] == ["partitioner", "assignor",
+                                                     "auto_offset_reset"]
+    assert [ast.literal_eval(d) for d in init.args.kw_defaults] == ["fnv1a", "range", "earliest"]
     stub_methods = {
         node.name: [a.arg for a in node.args.args][1:]
         for node in classes["Topic"].body

@@ -3,7 +3,19 @@
 // A small typed use of kgroups (CommonJS side), checked by `tsc --noEmit` in
 // scripts/test-node. The @ts-expect-error lines must stay errors: they check
 // that index.d.ts rejects what SPEC.md calls a TypeError.
-import { NotAssignedError, Topic, partitionFor, type ConsumerRecord, type Offsets } from 'kgroups';
+import {
+  NoOffsetError,
+  NotAssignedError,
+  Topic,
+  partitionFor,
+  type Assignor,
+  type ConsumerRecord,
+  type Lag,
+  type MemberRebalance,
+  type Offsets,
+  type Rebalance,
+  type TopicOptions,
+} from 'kgroups';
 
 const topic: Topic = new Topic(6);
 topic.join('billing', 'A');
@@ -31,6 +43,48 @@ topic.commit('billing', 'A', null);
 const committed: number = topic.committed('billing', 0);
 const home: number = partitionFor('key', 6);
 void [end, partitions, committed, home];
+
+// Options (SPEC.md "Options"): any subset, undefined fields, or none at all.
+const options: TopicOptions = { partitioner: 'murmur2', assignor: 'cooperative-sticky', autoOffsetReset: 'none' };
+const withOptions = new Topic(6, options);
+new Topic(6, {});
+new Topic(6, { assignor: undefined });
+new Topic(6, null);
+new Topic(6, undefined);
+const assignors: Assignor[] = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
+for (const assignor of assignors) new Topic(3, { assignor });
+const murmur: number = partitionFor('key', 6, 'murmur2') + partitionFor(new Uint8Array([1]), 6, 'fnv1a');
+try {
+  withOptions.poll('billing', 'A');
+} catch (error) {
+  if (error instanceof NoOffsetError) {
+    const missing: number[] = error.partitions;
+    void missing;
+  }
+}
+const lag: Lag = withOptions.lag('billing');
+const firstLag: number | undefined = lag[0];
+const history: Rebalance[] = withOptions.rebalances('billing');
+for (const { generation, cause, consumer, members } of history) {
+  const why: 'join' | 'leave' = cause;
+  const each: MemberRebalance[] = members;
+  const lists: number[][] = each.flatMap((m) => [m.assignment, m.revoked, m.assigned]);
+  const ids: string[] = each.map((m) => m.id);
+  void [generation, why, consumer, lists, ids];
+}
+void [murmur, firstLag];
+
+// @ts-expect-error assignor names are Kafka's client spellings, not the Java class names
+new Topic(3, { assignor: 'RoundRobinAssignor' });
+// @ts-expect-error autoOffsetReset is spelled in camelCase in JavaScript
+new Topic(3, { auto_offset_reset: 'none' });
+// @ts-expect-error options values are strings
+new Topic(3, { partitioner: 2 });
+// @ts-expect-error the partitioner is fnv1a or murmur2
+partitionFor('key', 6, 'crc32');
+// @ts-expect-error NoOffsetError's partitions is a list
+const onePartition: number = new NoOffsetError('m', [1]).partitions;
+void onePartition;
 
 // @ts-expect-error keys must be strings or Uint8Arrays
 topic.append(42, 'value');
