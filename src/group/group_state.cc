@@ -63,8 +63,7 @@ bool GroupState::resolve_positions(Member& member, std::vector<int>& unresolved)
   return true;
 }
 
-std::int64_t GroupState::start_position(int partition) const {
-  if (has_committed(partition)) return committed(partition);
+std::int64_t GroupState::reset_position(int partition) const {
   switch (policy_.reset) {
     case OffsetReset::kLatest:
       return policy_.end_offsets->end_offset(partition);
@@ -80,36 +79,63 @@ void GroupState::rebalance(bool joined, std::string_view consumer) {
   const auto partition_count = static_cast<std::size_t>(num_partitions_);
   const std::size_t member_count = members_.size();
   const bool cooperative = policy_.assignor->protocol() == RebalanceProtocol::kCooperative;
-  previous_owner_.assign(partition_count, -1);
-  if (cooperative) previous_position_.resize(partition_count);
+  if (cooperative) remember_positions();
   member_ids_.clear();
   previous_.resize(member_count);
   for (std::size_t i = 0; i < member_count; ++i) {
-    Member& member = members_[i];
-    member_ids_.push_back(member.id);
-    for (std::size_t k = 0; k < member.partitions.size(); ++k) {
-      const auto partition = static_cast<std::size_t>(member.partitions[k]);
-      previous_owner_[partition] = static_cast<int>(i);
-      if (cooperative) previous_position_[partition] = member.positions[k];
-    }
-    previous_[i].swap(member.partitions);
+    member_ids_.push_back(members_[i].id);
+    previous_[i].swap(members_[i].partitions);
   }
   assignments_.resize(member_count);
   policy_.assignor->assign(num_partitions_, member_ids_, previous_, assignments_);
 
-  owners_.assign(partition_count, -1);
+  // With members, every partition gets an owner below; without, none has one.
+  if (member_count == 0) {
+    owners_.assign(partition_count, -1);
+  } else {
+    owners_.resize(partition_count);
+  }
+  // Raw pointers: writing positions through a vector would make the compiler
+  // reload every vector's data pointer on each partition.
+  int* const owners = owners_.data();
+  const std::int64_t* const committed = committed_.data();
+  const bool earliest = policy_.reset == OffsetReset::kEarliest;
   for (std::size_t i = 0; i < member_count; ++i) {
     Member& member = members_[i];
     member.partitions.swap(assignments_[i]);
-    member.positions.clear();
-    for (const int partition : member.partitions) {
-      const auto index = static_cast<std::size_t>(partition);
-      owners_[index] = static_cast<int>(i);
-      const bool kept = cooperative && previous_owner_[index] == static_cast<int>(i);
-      member.positions.push_back(kept ? previous_position_[index] : start_position(partition));
+    const std::size_t count = member.partitions.size();
+    member.positions.resize(count);
+    const int* const partitions = member.partitions.data();
+    std::int64_t* const positions = member.positions.data();
+    const auto owner = static_cast<int>(i);
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto index = static_cast<std::size_t>(partitions[k]);
+      owners[index] = owner;
+      const std::int64_t offset = committed[index];
+      if (cooperative && previous_owner_[index] == owner) {
+        positions[k] = previous_position_[index];
+      } else if (offset != kNoCommit) {
+        positions[k] = offset;
+      } else {
+        positions[k] = earliest ? 0 : reset_position(partitions[k]);
+      }
     }
   }
   history_.record(++generation_, joined, consumer, owners_);
+}
+
+void GroupState::remember_positions() {
+  const auto partition_count = static_cast<std::size_t>(num_partitions_);
+  previous_owner_.assign(partition_count, -1);
+  previous_position_.resize(partition_count);
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    const Member& member = members_[i];
+    for (std::size_t k = 0; k < member.partitions.size(); ++k) {
+      const auto partition = static_cast<std::size_t>(member.partitions[k]);
+      previous_owner_[partition] = static_cast<int>(i);
+      previous_position_[partition] = member.positions[k];
+    }
+  }
 }
 
 }  // namespace kgroups

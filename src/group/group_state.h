@@ -87,7 +87,11 @@ class GroupState {
   static constexpr std::int64_t kNoCommit = -1;
 
   void rebalance(bool joined, std::string_view consumer);
-  [[nodiscard]] std::int64_t start_position(int partition) const;
+  // Fills previous_owner_ and previous_position_ from the members (cooperative).
+  void remember_positions();
+  // Where a member starts on a partition the group never committed, for
+  // auto.offset.reset latest and none.
+  [[nodiscard]] std::int64_t reset_position(int partition) const;
 
   int num_partitions_;
   GroupPolicy policy_;

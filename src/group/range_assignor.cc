@@ -2,6 +2,7 @@
 #include "group/range_assignor.h"
 
 #include <cstddef>
+#include <numeric>
 
 namespace kgroups {
 
@@ -16,8 +17,9 @@ void RangeAssignor::assign(int num_partitions, std::span<const std::string_view>
   for (int member = 0; member < member_count; ++member) {
     const int count = per_member + (member < with_extra ? 1 : 0);
     std::vector<int>& partitions = assignments[static_cast<std::size_t>(member)];
-    partitions.clear();
-    for (int i = 0; i < count; ++i) partitions.push_back(next_partition++);
+    partitions.resize(static_cast<std::size_t>(count));
+    std::iota(partitions.begin(), partitions.end(), next_partition);
+    next_partition += count;
   }
 }
 

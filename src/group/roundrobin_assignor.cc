@@ -10,11 +10,17 @@ void RoundRobinAssignor::assign(int num_partitions, std::span<const std::string_
                                 std::span<std::vector<int>> assignments) const {
   const std::size_t member_count = member_ids.size();
   if (member_count == 0) return;
-  for (std::size_t member = 0; member < member_count; ++member) assignments[member].clear();
-  std::size_t member = 0;
-  for (int partition = 0; partition < num_partitions; ++partition) {
-    assignments[member].push_back(partition);
-    if (++member == member_count) member = 0;
+  const auto partition_count = static_cast<std::size_t>(num_partitions);
+  for (std::size_t member = 0; member < member_count; ++member) {
+    // Member i gets partitions i, i + m, i + 2m, ...
+    std::vector<int>& partitions = assignments[member];
+    partitions.resize(member < partition_count ? (partition_count - member - 1) / member_count + 1
+                                               : 0);
+    int partition = static_cast<int>(member);
+    for (int& slot : partitions) {
+      slot = partition;
+      partition += static_cast<int>(member_count);
+    }
   }
 }
 
