@@ -14,7 +14,7 @@ GroupState::GroupState(int num_partitions, GroupPolicy policy)
     : num_partitions_(num_partitions),
       policy_(policy),
       committed_(static_cast<std::size_t>(num_partitions), kNoCommit),
-      history_(kHistoryCapacity, policy.assignor->protocol()) {}
+      history_(kHistoryCapacity, num_partitions, policy.assignor->protocol()) {}
 
 bool GroupState::join(std::string_view consumer) {
   auto at = std::lower_bound(members_.begin(), members_.end(), consumer, id_less);
@@ -76,7 +76,6 @@ std::int64_t GroupState::reset_position(int partition) const {
 }
 
 void GroupState::rebalance(bool joined, std::string_view consumer) {
-  const auto partition_count = static_cast<std::size_t>(num_partitions_);
   const std::size_t member_count = members_.size();
   const bool cooperative = policy_.assignor->protocol() == RebalanceProtocol::kCooperative;
   if (cooperative) remember_positions();
@@ -89,16 +88,13 @@ void GroupState::rebalance(bool joined, std::string_view consumer) {
   assignments_.resize(member_count);
   policy_.assignor->assign(num_partitions_, member_ids_, previous_, assignments_);
 
-  // With members, every partition gets an owner below; without, none has one.
-  if (member_count == 0) {
-    owners_.assign(partition_count, -1);
-  } else {
-    owners_.resize(partition_count);
-  }
   // Raw pointers: writing positions through a vector would make the compiler
-  // reload every vector's data pointer on each partition.
-  int* const owners = owners_.data();
+  // reload every vector's data pointer on each partition. The history entry is
+  // written in the same pass.
   const std::int64_t* const committed = committed_.data();
+  const RebalanceHistory::Recording recording =
+      history_.record(++generation_, joined, consumer, member_count);
+  std::size_t recorded = 0;
   const bool earliest = policy_.reset == OffsetReset::kEarliest;
   for (std::size_t i = 0; i < member_count; ++i) {
     Member& member = members_[i];
@@ -110,7 +106,7 @@ void GroupState::rebalance(bool joined, std::string_view consumer) {
     const auto owner = static_cast<int>(i);
     for (std::size_t k = 0; k < count; ++k) {
       const auto index = static_cast<std::size_t>(partitions[k]);
-      owners[index] = owner;
+      recording.partitions[recorded + k] = partitions[k];
       const std::int64_t offset = committed[index];
       if (cooperative && previous_owner_[index] == owner) {
         positions[k] = previous_position_[index];
@@ -120,8 +116,9 @@ void GroupState::rebalance(bool joined, std::string_view consumer) {
         positions[k] = earliest ? 0 : reset_position(partitions[k]);
       }
     }
+    recorded += count;
+    recording.ends[i] = recorded;
   }
-  history_.record(++generation_, joined, consumer, owners_);
 }
 
 void GroupState::remember_positions() {
