@@ -139,6 +139,18 @@ Utf8::Utf8(Napi::Value string) {
   view_ = std::string_view(heap_.data(), length);
 }
 
+Napi::Array own_string_keys(const Napi::Object& object) {
+  const Napi::Env env = object.Env();
+  napi_value names = nullptr;
+  if (napi_get_all_property_names(
+          env, object, napi_key_own_only,
+          static_cast<napi_key_filter>(napi_key_enumerable | napi_key_skip_symbols),
+          napi_key_numbers_to_strings, &names) != napi_ok) {
+    throw Napi::Error::New(env);
+  }
+  return {env, names};
+}
+
 std::optional<std::map<int, std::int64_t>> to_offsets(Napi::Value offsets, const char* what) {
   if (offsets.IsUndefined() || offsets.IsNull()) return std::nullopt;
   const Napi::Env env = offsets.Env();
@@ -159,14 +171,7 @@ std::optional<std::map<int, std::int64_t>> to_offsets(Napi::Value offsets, const
     not_plain();
   }
 
-  napi_value names = nullptr;
-  if (napi_get_all_property_names(
-          env, object, napi_key_own_only,
-          static_cast<napi_key_filter>(napi_key_enumerable | napi_key_skip_symbols),
-          napi_key_numbers_to_strings, &names) != napi_ok) {
-    throw Napi::Error::New(env);
-  }
-  const Napi::Array keys(env, names);
+  const Napi::Array keys = own_string_keys(object);
 
   // Types first: every value must be a number.
   std::vector<std::pair<std::string, Napi::Value>> entries;

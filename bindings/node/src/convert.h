@@ -57,6 +57,9 @@ class Utf8 {
   std::string_view view_;           // the bytes, in inline_ or heap_
 };
 
+// The object's own enumerable string keys (Object.keys), numbers as strings.
+[[nodiscard]] Napi::Array own_string_keys(const Napi::Object& object);
+
 // commit's `offsets`: undefined or null give std::nullopt ("no offsets"); a
 // plain object gives its {partition: offset} map. Throws a TypeError for any
 // other value (an array, a Map, a string, ...) or an offset that is not a

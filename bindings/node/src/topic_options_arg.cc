@@ -40,14 +40,7 @@ std::string field_list() {
 // that is not one of kOptionFields.
 void check_no_unknown_fields(const Napi::Object& object, const char* what) {
   const Napi::Env env = object.Env();
-  napi_value names = nullptr;
-  if (napi_get_all_property_names(
-          env, object, napi_key_own_only,
-          static_cast<napi_key_filter>(napi_key_enumerable | napi_key_skip_symbols),
-          napi_key_numbers_to_strings, &names) != napi_ok) {
-    throw Napi::Error::New(env);
-  }
-  const Napi::Array keys(env, names);
+  const Napi::Array keys = own_string_keys(object);
   for (std::uint32_t i = 0; i < keys.Length(); ++i) {
     const std::string key = keys.Get(i).As<Napi::String>().Utf8Value();
     bool known = false;

@@ -12,6 +12,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Topic, partitionFor } = require('kgroups');
 const { ModelTopic } = require('./model.js');
+const { random } = require('./seeded_random.js');
 
 const EAGER = ['range', 'roundrobin', 'sticky'];
 const STICKY = ['sticky', 'cooperative-sticky'];
@@ -20,17 +21,6 @@ function assignments(topic, group, consumers) {
   return Object.fromEntries(consumers.map((c) => [c, topic.assignment(group, c)]));
 }
 
-// mulberry32: a small deterministic PRNG.
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Appends `count` records on every partition of `topic` (keys found by trying).
 function fillPartitions(topic, numPartitions, count) {

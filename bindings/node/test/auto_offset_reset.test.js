@@ -6,19 +6,10 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Topic, NoOffsetError, NotAssignedError, partitionFor } = require('kgroups');
+const { Topic, NoOffsetError, NotAssignedError } = require('kgroups');
 const { snapshot } = require('./topic_state.js');
+const { appendTo } = require('./append_to_partition.js');
 
-// Appends `count` records to partition `partition` of an n-partition topic.
-function appendTo(topic, numPartitions, partition, count) {
-  let appended = 0;
-  for (let i = 0; appended < count; i++) {
-    if (partitionFor(`k${i}`, numPartitions) === partition) {
-      topic.append(`k${i}`, `v${i}`);
-      appended += 1;
-    }
-  }
-}
 
 const offsetsOf = (records) => records.map((r) => [r.partition, r.offset]);
 

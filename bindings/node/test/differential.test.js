@@ -12,6 +12,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Topic, NotAssignedError, NoOffsetError, partitionFor } = require('kgroups');
 const { ModelTopic, modelPartitionFor, OPTION_CHOICES } = require('./model.js');
+const { random } = require('./seeded_random.js');
 
 const SEEDS = [1, 2, 3, 4, 5, 6];
 const STEPS_PER_SEED = 2500;
@@ -19,17 +20,6 @@ const STEPS_PER_OPTIONS = 1200;
 const BAD_OPTIONS = ['sticky', 5, [], { assignor: 5 }, { assignor: 'nope' }, { partitioner: 'crc' },
   { autoOffsetReset: 'smallest' }, { autoOffsetReset: null }, { auto_offset_reset: 'none' }];
 
-// mulberry32: a small deterministic PRNG.
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const GROUPS = ['billing', 'analytics', '', 'é'];
 const CONSUMERS = ['A', 'B', 'C', 'a', '', '\uFFFF', '\u{10000}', 'Ä'];

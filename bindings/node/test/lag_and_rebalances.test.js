@@ -8,17 +8,9 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Topic, partitionFor } = require('kgroups');
+const { Topic } = require('kgroups');
+const { appendTo } = require('./append_to_partition.js');
 
-function appendTo(topic, numPartitions, partition, count) {
-  let appended = 0;
-  for (let i = 0; appended < count; i++) {
-    if (partitionFor(`k${i}`, numPartitions) === partition) {
-      topic.append(`k${i}`, `v${i}`);
-      appended += 1;
-    }
-  }
-}
 
 const member = (id, assignment, revoked, assigned) => ({ id, assignment, revoked, assigned });
 

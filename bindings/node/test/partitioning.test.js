@@ -8,6 +8,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Topic, partitionFor } = require('kgroups');
 const { murmur2, fnv1a32 } = require('./model.js');
+const { random } = require('./seeded_random.js');
 
 // Kafka's murmur2 as the Java int it returns, from Kafka's own tests
 // (clients/.../common/utils/UtilsTest.java, testMurmur2), plus a byte key whose
@@ -23,17 +24,6 @@ const KAFKA_MURMUR2 = [
 ];
 const PARTITION_COUNTS = [1, 2, 3, 6, 7, 10, 1000, 65521, 2147483647];
 
-// mulberry32: a small deterministic PRNG.
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // SPEC.md's reference hashes.
 const REFERENCE_HASHES = { '': 2166136261, a: 3826002220, foobar: 3214735720 };

@@ -12,18 +12,6 @@ namespace py = pybind11;
 namespace kgroups::python {
 namespace {
 
-py::list partitions_to_python(const std::vector<int>& partitions) {
-  py::list list(partitions.size());
-  for (std::size_t i = 0; i < partitions.size(); ++i) {
-    PyObject* partition = PyLong_FromLong(partitions[i]);
-    if (partition == nullptr) {
-      throw py::error_already_set();
-    }
-    PyList_SET_ITEM(list.ptr(), static_cast<Py_ssize_t>(i), partition);
-  }
-  return list;
-}
-
 // Names and causes are the UTF-8 the bindings passed in, so decoding cannot fail
 // for them; a failure is reported as the Python error it raised.
 py::str text_to_python(const std::string& text) {
@@ -58,6 +46,18 @@ py::dict rebalance_to_python(const kgroups::Rebalance& rebalance) {
 }
 
 }  // namespace
+
+py::list partitions_to_python(const std::vector<int>& partitions) {
+  py::list list(partitions.size());
+  for (std::size_t i = 0; i < partitions.size(); ++i) {
+    PyObject* partition = PyLong_FromLong(partitions[i]);
+    if (partition == nullptr) {
+      throw py::error_already_set();
+    }
+    PyList_SET_ITEM(list.ptr(), static_cast<Py_ssize_t>(i), partition);
+  }
+  return list;
+}
 
 py::list rebalances_to_python(const std::vector<kgroups::Rebalance>& rebalances) {
   py::list list(rebalances.size());

@@ -4,6 +4,7 @@
 // SPEC.md specifies: each entry has exactly the keys "generation", "cause",
 // "consumer" and "members"; each member exactly "id", "assignment", "revoked"
 // and "assigned" (ascending lists of ints). Call with the GIL held.
+// partitions_to_python also serves Topic.assignment.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -13,6 +14,9 @@
 #include "kgroups/rebalance.h"
 
 namespace kgroups::python {
+
+// An ascending partition list -> a Python list of ints.
+pybind11::list partitions_to_python(const std::vector<int>& partitions);
 
 pybind11::list rebalances_to_python(const std::vector<kgroups::Rebalance>& rebalances);
 

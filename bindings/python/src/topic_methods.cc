@@ -104,16 +104,7 @@ py::object leave(Topic& topic, py::handle group, py::handle consumer_id) {
 py::object assignment(const Topic& topic, py::handle group, py::handle consumer_id) {
   require_group_and_consumer(group, consumer_id);
   const GroupAndConsumer names = group_and_consumer(group, consumer_id);
-  const std::vector<int> partitions = topic.assignment(names.group, names.consumer);
-  py::list list(partitions.size());
-  for (std::size_t i = 0; i < partitions.size(); ++i) {
-    PyObject* partition = PyLong_FromLong(partitions[i]);
-    if (partition == nullptr) {
-      throw py::error_already_set();
-    }
-    PyList_SET_ITEM(list.ptr(), static_cast<Py_ssize_t>(i), partition);
-  }
-  return list;
+  return partitions_to_python(topic.assignment(names.group, names.consumer));
 }
 
 py::object poll(Topic& topic, py::handle group, py::handle consumer_id, py::handle max_records) {

@@ -222,22 +222,7 @@ def test_construction_with_random_options_matches_the_reference_model():
 def test_random_operations_match_the_reference_model(seed):
     rng = random.Random(seed)
     num_partitions = rng.choice([1, 2, 3, 6, 7])
-    model = reference_model.Topic(num_partitions)
-    native = kgroups.Topic(num_partitions)
-    ops = Ops(rng, model)
-    errors = 0
-    for step in range(2500):
-        op, args, kwargs = ops.draw()
-        context = f"seed {seed} step {step}: {op}{args!r} {kwargs!r}"
-        expected = call(model, reference_model, op, args, kwargs)
-        actual = call(native, kgroups, op, args, kwargs)
-        assert_same_result(expected, actual, context)
-        errors += expected[0] == "error"
-        if step % 50 == 0:
-            assert observable_state(native, num_partitions) == observable_state(
-                model, num_partitions
-            ), context
-    assert observable_state(native, num_partitions) == observable_state(model, num_partitions)
+    errors = run_against_the_model(rng, num_partitions, {}, 2500, f"seed {seed}")
     assert errors > 50, "the random operations must exercise the error paths too"
 
 
