@@ -21,7 +21,7 @@ test: deps
 
 serve: configure
 	@cmake --build --preset release --target kgroupsd
-	@build/release/tools/kgroupsd/kgroupsd --listen 127.0.0.1:9092
+	@build/release/tools/kgroupsd/kgroupsd --listen 127.0.0.1:9092 --http 127.0.0.1:8080
 
 bench: deps
 	@scripts/run-benchmarks

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kgroups/kgroups.h"
@@ -113,6 +114,9 @@ class Walkthrough {
 
 }  // namespace
 
+// Where `make serve` puts kgroupsd's console (its --http address).
+constexpr std::string_view kConsoleUrl = "http://127.0.0.1:8080/";
+
 int run_demo(std::ostream& out) {
   Walkthrough demo(out);
   out << "kgroups demo: SPEC.md's worked example on a topic of 6 partitions\n";
@@ -160,6 +164,10 @@ int run_demo(std::ostream& out) {
            " records and cooperative-sticky " + std::to_string(cooperative.replayed) +
            ": only C's uncommitted records");
   demo.say("must be read again; eagerly A and B also re-read their own uncommitted ones.");
+
+  demo.heading("Watch it live");
+  demo.say("make serve, then open the console at " + std::string(kConsoleUrl));
+  demo.say("its playground starts consumers in a group and draws each rebalance as it happens.");
   return 0;
 }
 

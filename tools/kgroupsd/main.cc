@@ -238,6 +238,12 @@ int run_kgroupsd(int argc, char** argv) {
                               std::to_string(config.default_partitions) + " partitions");
     std::printf("kgroupsd listening on %s\n", bound.c_str());
     std::fflush(stdout);
+    if (http_server) {
+      const std::string& host = http_server->host();
+      const std::string url_host = host.find(':') == std::string::npos ? host : "[" + host + "]";
+      kgroups::broker::log_info("console: http://" + url_host + ":" +
+                                std::to_string(http_server->port()) + "/ (open it in a browser)");
+    }
     io.run();
     kgroups::broker::log_info("stopped");
     // Exit without destroying the connections and the broker: freeing gigabytes of stored
