@@ -64,7 +64,7 @@ FetchSessionCache::Request session_request(const protocol::FetchRequest& request
 struct FetchTarget {
   const FetchSessionPartition* partition;
   const BatchLog* log = nullptr;                                  // nullptr: missing_error
-  std::string_view topic_name{};  // with a log: its topic's name
+  std::string_view topic_name{};                                  // with a log: its topic's name
   ErrorCode missing_error = ErrorCode::kUnknownTopicOrPartition;  // UNKNOWN_TOPIC_ID by id
 };
 
@@ -253,7 +253,8 @@ asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
                             .has_records = !partition.records.empty()});
       }
       const FetchSessionCache::Answer answer = sessions_.answer(context, outcomes, steady_now_ms());
-      if (delivery_observer_ != nullptr && client != nullptr && is_consumer_fetch(request, version)) {
+      if (delivery_observer_ != nullptr && client != nullptr &&
+          is_consumer_fetch(request, version)) {
         report_deliveries(*delivery_observer_, *client, targets, collected, answer);
       }
       co_return build_response(context, answer, collected);

@@ -25,8 +25,8 @@ bool host_matches(std::string_view client_host, std::string_view peer) {
 
 std::size_t ReplayTracker::PartitionHash::operator()(PartitionRef ref) const noexcept {
   const std::size_t topic = std::hash<std::string_view>{}(ref.topic);
-  return topic ^ (std::hash<std::int32_t>{}(ref.partition) + 0x9e3779b97f4a7c15ULL +
-                  (topic << 6U) + (topic >> 2U));
+  return topic ^ (std::hash<std::int32_t>{}(ref.partition) + 0x9e3779b97f4a7c15ULL + (topic << 6U) +
+                  (topic >> 2U));
 }
 
 ReplayTracker::TrackedGroup& ReplayTracker::group_for(GroupType type, std::string_view group_id) {
@@ -43,8 +43,9 @@ ReplayTracker::TrackedGroup& ReplayTracker::group_for(GroupType type, std::strin
 void ReplayTracker::on_member_joined(GroupType type, std::string_view group_id,
                                      const ObservedMember& member) {
   TrackedGroup& group = group_for(type, group_id);
-  auto same = std::find_if(group.members.begin(), group.members.end(),
-                           [&](const Member& known) { return known.member_id == member.member_id; });
+  auto same = std::find_if(group.members.begin(), group.members.end(), [&](const Member& known) {
+    return known.member_id == member.member_id;
+  });
   if (same == group.members.end()) same = group.members.insert(group.members.end(), Member{});
   same->member_id = std::string(member.member_id);
   same->client_id = std::string(member.client_id);
@@ -166,7 +167,8 @@ void ReplayTracker::on_records_delivered(const FetchingClient& client, std::stri
     const Member* member = matching_member(*claim.group, *claim.mark, client, found);
     if (!found) continue;
     PartitionMark& mark = *claim.mark;
-    const bool asked_again = mark.last_fetch_offset == fetch_offset && mark.last_peer == client.peer;
+    const bool asked_again =
+        mark.last_fetch_offset == fetch_offset && mark.last_peer == client.peer;
     if (!asked_again && fetch_offset < mark.delivered_end) {
       publish_replay(*claim.group, member, topic, partition, fetch_offset,
                      std::min(end_offset, mark.delivered_end));

@@ -39,9 +39,15 @@ std::vector<Json> replays(const EventLog& log) {
 
 Json replay(std::string_view group_id, std::int32_t generation, Json member_id,
             std::string_view topic, std::int32_t partition, std::int64_t from, std::int64_t to) {
-  return Json{{"group_id", group_id}, {"group_type", "classic"}, {"generation", generation},
-              {"member_id", std::move(member_id)}, {"topic", topic}, {"partition", partition},
-              {"from", from}, {"to", to}, {"count", to - from}};
+  return Json{{"group_id", group_id},
+              {"group_type", "classic"},
+              {"generation", generation},
+              {"member_id", std::move(member_id)},
+              {"topic", topic},
+              {"partition", partition},
+              {"from", from},
+              {"to", to},
+              {"count", to - from}};
 }
 
 // A tracker over its own event log, with helpers playing the coordinators' observations.
@@ -49,14 +55,16 @@ class ReplayTrackerTest : public ::testing::Test {
  protected:
   void join(std::string_view group_id, std::string_view member_id, std::string_view client_id,
             std::string_view client_host = "/127.0.0.1") {
-    tracker_.on_member_joined(GroupType::kClassic, group_id,
-                              ObservedMember{.member_id = member_id,
-                                             .client_id = client_id,
-                                             .client_host = client_host});
+    ObservedMember member;
+    member.member_id = member_id;
+    member.client_id = client_id;
+    member.client_host = client_host;
+    tracker_.on_member_joined(GroupType::kClassic, group_id, member);
   }
   void leave(std::string_view group_id, std::string_view member_id) {
-    tracker_.on_member_left(GroupType::kClassic, group_id, ObservedMember{.member_id = member_id},
-                            "left");
+    ObservedMember member;
+    member.member_id = member_id;
+    tracker_.on_member_left(GroupType::kClassic, group_id, member, "left");
   }
   // A completed rebalance of `group_id` giving each member its partitions of "orders".
   void rebalance(std::string_view group_id, std::int32_t generation,
@@ -65,10 +73,10 @@ class ReplayTrackerTest : public ::testing::Test {
     completed.group_id = group_id;
     completed.generation = generation;
     for (const auto& [member_id, partitions] : shares) {
-      completed.assignment.push_back(
-          ObservedAssignment{.member_id = member_id,
-                             .partitions = std::vector<AssignedTopicPartitions>{
-                                 AssignedTopicPartitions{"orders", partitions}}});
+      completed.assignment.push_back(ObservedAssignment{
+          .member_id = member_id,
+          .partitions =
+              std::vector<AssignedTopicPartitions>{AssignedTopicPartitions{"orders", partitions}}});
     }
     tracker_.on_rebalance_completed(completed);
   }
@@ -236,8 +244,8 @@ TEST(ReplayTrackerInBroker, AClassicGroupsReplayIsAnEventUntilTheGroupIsDeleted)
   broker.replays().on_records_delivered(restarted, "orders", 1, 30, 100);
   std::vector<Json> published = replays(broker.events());
   ASSERT_EQ(published.size(), 1U);
-  EXPECT_EQ(published[0], replay("g1", joined.generation_id, joined.member_id, "orders", 1, 30,
-                                 100));
+  EXPECT_EQ(published[0],
+            replay("g1", joined.generation_id, joined.member_id, "orders", 1, 30, 100));
 
   // With a committed offset the group outlives its last member, and so do its marks.
   OffsetCommitParams commit;
