@@ -19,6 +19,7 @@ TIMEOUT_S = 30
 TOPIC = "replays"
 PER_PARTITION = 50
 COMMITTED = 30
+SECOND_CLIENT_ID = "replay-second"
 
 
 def produce_records(bootstrap):
@@ -79,8 +80,9 @@ def check_replays(broker, group, second):
     second.subscribe([TOPIC])
     offsets = read_records(second, 2 * (PER_PARTITION - COMMITTED))
     assert offsets == {p: list(range(COMMITTED, PER_PARTITION)) for p in (0, 1)}
-    member_id = second.memberid()
     events = events_log(broker, group)
+    (member_id,) = [e["member_id"] for e in events
+                    if e["type"] == "member_joined" and e["client_id"] == SECOND_CLIENT_ID]
     replays = [e for e in events if e["type"] == "records_replayed"]
     # The last rebalance before the replays is the one that gave the second member both
     # partitions; its generation is theirs.
@@ -117,7 +119,7 @@ def test_a_member_closing_without_commit_leaves_its_records_to_be_replayed(start
         assert not [e for e in events_log(broker, group) if e["type"] == "records_replayed"]
     finally:
         first.close()
-    second = Consumer(consumer_config(broker.bootstrap, group, "replay-second"))
+    second = Consumer(consumer_config(broker.bootstrap, group, SECOND_CLIENT_ID))
     try:
         check_replays(broker, group, second)
     finally:
@@ -153,7 +155,7 @@ def test_a_killed_members_records_are_replayed_to_the_next_member(start_kgroupsd
         first.stdout.close()
     # The coordinator expires the killed member after its 6 s session timeout, then the
     # second member gets both partitions.
-    second = Consumer(consumer_config(broker.bootstrap, group, "replay-second"))
+    second = Consumer(consumer_config(broker.bootstrap, group, SECOND_CLIENT_ID))
     try:
         check_replays(broker, group, second)
         expired = [e for e in events_log(broker, group) if e["type"] == "member_expired"]
