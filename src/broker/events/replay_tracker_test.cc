@@ -276,7 +276,7 @@ TEST(ReplayTrackerInBroker, AGroupForgottenWithoutOffsetsTakesItsMarks) {
   sync.generation_id = joined.generation_id;
   sync.member_id = joined.member_id;
   sync.assignments = {{joined.member_id, consumer_assignment_bytes({{"orders", {0}}})}};
-  groups.sync_group(std::move(sync), [](SyncGroupResult /*result*/) {});
+  groups.sync_group(std::move(sync), [](const SyncGroupResult& /*result*/) {});
   EXPECT_EQ(broker.replays().assigned_partition_count(), 1U);
   ASSERT_EQ(groups.leave_group("g1", leaving({joined.member_id})).member_errors.at(0),
             GroupError::kNone);
