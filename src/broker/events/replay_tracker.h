@@ -10,8 +10,8 @@
 // the fetch's client id (and host, when the member recorded one). Per (group, partition) the
 // tracker keeps the mark: one past the highest offset delivered to the group. A delivery
 // [fetch offset, end) that starts below the mark is a replay of [fetch offset, min(end,
-// mark)), unless the same connection asked for the same fetch offset in its previous delivery
-// of that partition (a client asking again for records whose answer it dropped).
+// mark)), unless the group's previous delivery of that partition went to the same connection
+// from the same fetch offset (a client asking again for records whose answer it dropped).
 //
 // Cost on the fetch path: one hash lookup by (topic, partition) without allocating; the
 // groups holding it, their members compared by client id. Memory: one entry per partition in
