@@ -105,7 +105,10 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
     }
   }
   cluster_.set_observer(&event_recorder_);
-  groups_.set_observer(&event_recorder_);
+  group_observers_.add(&event_recorder_);
+  group_observers_.add(&replays_);
+  groups_.set_observer(&group_observers_);
+  fetches_.set_delivery_observer(&replays_);
   for (const SeedTopic& seed : config_.seed_topics) {
     (void)cluster_.create_topic(seed.name, seed.partitions);
   }
@@ -122,6 +125,7 @@ bool Broker::delete_topic(std::string_view name) {
   }
   const std::string deleted = topic->name;  // `name` may view the topic's own name
   groups_.delete_topic_offsets(deleted);
+  replays_.forget_topic(deleted);
   return cluster_.delete_topic(deleted);
 }
 

@@ -4,7 +4,7 @@
 // address resolved once the listener is bound), the memory plan and the byte budgets of the
 // network buffers, the topics (Cluster), the notifier that wakes long-polling fetches, Fetch's
 // service with its fetch sessions, the group coordinator, and the event log of what happens
-// to groups and topics.
+// to groups and topics (with the records delivered to a group again, from ReplayTracker).
 //
 // Threading model: the whole broker runs on ONE thread, the thread running its
 // asio::io_context. The acceptor, every connection's coroutines, every handler and all state
@@ -21,9 +21,11 @@
 #include "broker/byte_budget.h"
 #include "broker/cluster.h"
 #include "broker/cluster_topic_catalog.h"
+#include "broker/coordinator/group_observer_list.h"
 #include "broker/coordinator_service.h"
 #include "broker/events/event_log.h"
 #include "broker/events/event_recorder.h"
+#include "broker/events/replay_tracker.h"
 #include "broker/faults/fault_injector.h"
 #include "broker/fetch_service.h"
 #include "broker/log_cleaner_timer.h"
@@ -74,6 +76,9 @@ class Broker {
   // What happened to groups and topics: the newest --max-events events, and their
   // subscribers (the HTTP API's /v1/events).
   EventLog& events() { return events_; }
+  // Which records each consumer group was delivered, to publish the records delivered again
+  // (records_replayed events).
+  ReplayTracker& replays() { return replays_; }
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
   // Requests, errors, bytes and connections counted for GET /metrics.
@@ -115,6 +120,8 @@ class Broker {
   // Declared before what they observe (the Cluster, the coordinators), so they outlive them.
   EventLog events_;
   EventRecorder event_recorder_{events_};
+  ReplayTracker replays_{events_};
+  GroupObserverList group_observers_;  // event_recorder_, then replays_
   Cluster cluster_;
   AppendNotifier append_notifier_;
   ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "broker/fetch_partition_read.h"
+#include "protocol/record_batch.h"
 
 namespace kgroups::broker {
 namespace {
@@ -63,6 +64,7 @@ FetchSessionCache::Request session_request(const protocol::FetchRequest& request
 struct FetchTarget {
   const FetchSessionPartition* partition;
   const BatchLog* log = nullptr;                                  // nullptr: missing_error
+  std::string_view topic_name{};                                  // with a log: its topic's name
   ErrorCode missing_error = ErrorCode::kUnknownTopicOrPartition;  // UNKNOWN_TOPIC_ID by id
 };
 
@@ -82,6 +84,7 @@ std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Cont
     };
     if (!context.uses_topic_ids) {
       if (!injected(key.topic)) target.log = cluster.find_partition(key.topic, key.partition);
+      target.topic_name = key.topic;
       continue;
     }
     const Topic* topic = cluster.find_topic(key.topic_id);
@@ -91,6 +94,7 @@ std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Cont
     } else if (key.partition >= 0 &&
                static_cast<std::size_t>(key.partition) < topic->partitions.size()) {
       target.log = &topic->partitions[static_cast<std::size_t>(key.partition)];
+      target.topic_name = topic->name;
     }
   }
   return targets;
@@ -144,6 +148,38 @@ protocol::FetchResponse build_response(const FetchSessionCache::Context& context
   return response;
 }
 
+// Whether `request` comes from a consumer rather than a follower replica.
+bool is_consumer_fetch(const protocol::FetchRequest& request, std::int16_t version) {
+  constexpr std::int16_t kFirstReplicaStateVersion = 15;
+  const std::int32_t replica_id =
+      version >= kFirstReplicaStateVersion ? request.replica_state.replica_id : request.replica_id;
+  return replica_id < 0;
+}
+
+// One past the last offset of the last batch in `records` (stored batches, so their headers
+// parse); nullopt for no batch.
+std::optional<std::int64_t> end_offset_of(const std::vector<protocol::ByteView>& records) {
+  if (records.empty()) return std::nullopt;
+  const auto header = protocol::parse_record_batch_header(records.back());
+  if (!header) return std::nullopt;
+  return header->base_offset + header->last_offset_delta + 1;
+}
+
+// Tells `observer` each partition of the answer that carries records.
+void report_deliveries(FetchDeliveryObserver& observer, const FetchingClient& client,
+                       const std::vector<FetchTarget>& targets, const Collected& collected,
+                       const FetchSessionCache::Answer& answer) {
+  if (answer.error != ErrorCode::kNone) return;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (!answer.include[i]) continue;
+    const std::optional<std::int64_t> end = end_offset_of(collected.partitions[i].records);
+    const FetchSessionPartition& partition = *targets[i].partition;
+    if (!end || *end <= partition.params.fetch_offset) continue;
+    observer.on_records_delivered(client, targets[i].topic_name, partition.key.partition,
+                                  partition.params.fetch_offset, *end);
+  }
+}
+
 // The answer to a request that cannot be served as a whole (an isolation_level other than 0
 // or 1): every partition named gets `error`, as does the top level (v7+); no session changes.
 protocol::FetchResponse refusal(const protocol::FetchRequest& request, ErrorCode error) {
@@ -175,7 +211,8 @@ FetchService::FetchService(const BrokerConfig& config, Cluster& cluster, AppendN
                 static_cast<std::size_t>(config.max_partitions)) {}
 
 asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
-    const protocol::FetchRequest& request, std::int16_t version, PartitionFaults* faults) {
+    const protocol::FetchRequest& request, std::int16_t version, PartitionFaults* faults,
+    const FetchingClient* client) {
   const std::optional<IsolationLevel> isolation = isolation_level_from(request.isolation_level);
   if (!isolation) co_return refusal(request, ErrorCode::kInvalidRequest);
   const FetchSessionCache::Context context =
@@ -216,6 +253,10 @@ asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
                             .has_records = !partition.records.empty()});
       }
       const FetchSessionCache::Answer answer = sessions_.answer(context, outcomes, steady_now_ms());
+      if (delivery_observer_ != nullptr && client != nullptr &&
+          is_consumer_fetch(request, version)) {
+        report_deliveries(*delivery_observer_, *client, targets, collected, answer);
+      }
       co_return build_response(context, answer, collected);
     }
     co_await notifier_.wait_until(deadline, logs);

@@ -16,6 +16,7 @@
 #include "broker/byte_budget.h"
 #include "broker/cluster.h"
 #include "broker/faults/partition_faults.h"
+#include "broker/fetch_delivery_observer.h"
 #include "broker/fetch_session_cache.h"
 #include "protocol/messages/fetch.h"
 
@@ -34,9 +35,15 @@ class FetchService {
   // before anything else runs on this thread. std::nullopt if the calling coroutine was
   // cancelled while waiting (the connection is closing). A partition that `faults` (when
   // given; it must outlive the call) has an error for answers it at once, without records.
+  // With `client` (it must outlive the call) and a delivery observer, a consumer fetch (replica
+  // id -1) tells the observer each partition it answers records of, as it answers.
   asio::awaitable<std::optional<protocol::FetchResponse>> fetch(
       const protocol::FetchRequest& request, std::int16_t version,
-      PartitionFaults* faults = nullptr);
+      PartitionFaults* faults = nullptr, const FetchingClient* client = nullptr);
+
+  // Tells `observer` (nullptr: no one) the records each consumer fetch delivers from now on.
+  // It must outlive the service, or be replaced first.
+  void set_delivery_observer(FetchDeliveryObserver* observer) { delivery_observer_ = observer; }
 
   FetchSessionCache& sessions() { return sessions_; }
 
@@ -46,6 +53,7 @@ class FetchService {
   AppendNotifier& notifier_;
   const ByteBudget& response_memory_;
   FetchSessionCache sessions_;
+  FetchDeliveryObserver* delivery_observer_ = nullptr;  // not owned; nullptr: nobody observes
 };
 
 }  // namespace kgroups::broker

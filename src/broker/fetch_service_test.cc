@@ -7,6 +7,7 @@
 #include <asio/detached.hpp>
 #include <asio/io_context.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "broker/transaction_batches_for_tests.h"
@@ -31,6 +32,7 @@ struct FetchFixture {
   FetchService service{config, cluster, notifier, response_memory};
   asio::io_context io;
   BatchLog* log = nullptr;
+  const FetchingClient* client = nullptr;  // who the fetches started come from
 
   FetchFixture() {
     EXPECT_EQ(cluster.create_topic("t", 1), ErrorCode::kNone);
@@ -53,7 +55,7 @@ struct FetchFixture {
     asio::co_spawn(
         io,
         [this, request = std::move(request), &answer]() -> asio::awaitable<void> {
-          answer = co_await service.fetch(request, kVersion);
+          answer = co_await service.fetch(request, kVersion, nullptr, client);
         },
         asio::detached);
     poll();
@@ -173,6 +175,58 @@ TEST(FetchService, AnUnknownIsolationLevelIsAnInvalidRequestAndOpensNoSession) {
   EXPECT_EQ(only_partition(*answer).error_code, ErrorCode::kInvalidRequest);
   EXPECT_TRUE(only_partition(*answer).records.empty());
   EXPECT_EQ(fixture.service.sessions().size(), 0U);
+}
+
+// Records each delivery it is told, as "client peer topic partition fetch_offset end_offset".
+class RecordingDeliveries : public FetchDeliveryObserver {
+ public:
+  void on_records_delivered(const FetchingClient& client, std::string_view topic,
+                            std::int32_t partition, std::int64_t fetch_offset,
+                            std::int64_t end_offset) override {
+    deliveries.push_back(std::string(client.client_id) + " " + std::string(client.peer) + " " +
+                         std::string(topic) + " " + std::to_string(partition) + " " +
+                         std::to_string(fetch_offset) + " " + std::to_string(end_offset));
+  }
+  std::vector<std::string> deliveries;
+};
+
+TEST(FetchService, AConsumerFetchTellsTheDeliveryObserverWhatItSent) {
+  FetchFixture fixture;
+  testing::append_batch(*fixture.log, testing::plain_batch({"a", "b", "c"}));  // 0-2
+  testing::append_batch(*fixture.log, testing::plain_batch({"d", "e"}));       // 3-4
+  RecordingDeliveries observer;
+  fixture.service.set_delivery_observer(&observer);
+  const FetchingClient client{.client_id = "app", .peer = "127.0.0.1:5000"};
+  fixture.client = &client;
+
+  std::optional<FetchResponse> answer;
+  // From the middle of the first batch: both batches are sent, the end is after the second.
+  fixture.start(FetchFixture::request(kReadUncommitted, 1), answer);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(only_partition(*answer).records.size(), 2U);
+  EXPECT_EQ(observer.deliveries, std::vector<std::string>{"app 127.0.0.1:5000 t 0 1 5"});
+
+  // Nothing to send at the high watermark: no delivery.
+  answer.reset();
+  fixture.start(FetchFixture::request(kReadUncommitted, 5), answer);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(observer.deliveries.size(), 1U);
+
+  // A follower's fetch (replica id 1) is no consumer's delivery.
+  answer.reset();
+  FetchRequest follower = FetchFixture::request(kReadUncommitted, 0);
+  follower.replica_id = 1;
+  fixture.start(follower, answer);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(only_partition(*answer).records.size(), 2U);
+  EXPECT_EQ(observer.deliveries.size(), 1U);
+
+  // Without the client (a caller that does not say who fetches), nothing is told.
+  fixture.client = nullptr;
+  answer.reset();
+  fixture.start(FetchFixture::request(kReadUncommitted, 0), answer);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(observer.deliveries.size(), 1U);
 }
 
 }  // namespace

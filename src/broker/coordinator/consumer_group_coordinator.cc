@@ -123,6 +123,9 @@ void ConsumerGroupCoordinator::settle_touched_groups() {
     if (group.size() == 0 && group.offsets().empty()) {
       deadlines_.remove(group.group_id());
       log("consumer group \"" + group.group_id() + "\" forgotten: no members, no offsets");
+      if (observer_ != nullptr) {
+        observer_->on_group_forgotten(GroupType::kConsumer, group.group_id());
+      }
       groups_.erase(entry);
       continue;
     }

@@ -10,6 +10,7 @@ ObservedMember ConsumerGroupCoordinator::observed(const ConsumerGroupMember& mem
   ObservedMember identity;
   identity.member_id = member.member_id;
   identity.client_id = member.client_id;
+  identity.client_host = member.client_host;
   if (member.instance_id) identity.instance_id = *member.instance_id;
   return identity;
 }

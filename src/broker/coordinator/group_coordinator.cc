@@ -248,6 +248,7 @@ void GroupCoordinator::erase_group_if_unused(std::string_view group_id) {
     stored_bytes_ -= group.stored_bytes();
   }
   deadlines_.remove(group.group_id());
+  if (observer_ != nullptr) observer_->on_group_forgotten(GroupType::kClassic, group.group_id());
   groups_.erase(found);  // `group_id` may view the erased group's id: not used below
 }
 

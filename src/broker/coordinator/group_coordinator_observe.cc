@@ -14,6 +14,7 @@ ObservedMember observed(const GroupMember& member) {
   ObservedMember identity;
   identity.member_id = member.member_id;
   identity.client_id = member.client_id;
+  identity.client_host = member.client_host;
   if (member.group_instance_id) identity.instance_id = *member.group_instance_id;
   return identity;
 }

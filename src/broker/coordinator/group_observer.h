@@ -2,9 +2,10 @@
 //
 // GroupObserver: what the group coordinators (GroupCoordinator, ConsumerGroupCoordinator)
 // tell whoever watches their groups — members joining, leaving and expiring, rebalances
-// starting and completing with their assignment, offsets committed, groups deleted. The
-// coordinators call it at the moment each thing happens, in the order it happens, and stay
-// plain logic: the broker's EventRecorder (broker/events/) turns observations into events.
+// starting and completing with their assignment, offsets committed, groups deleted or
+// forgotten. The coordinators call it at the moment each thing happens, in the order it
+// happens, and stay plain logic: the broker's EventRecorder (broker/events/) turns
+// observations into events, its ReplayTracker follows assignments.
 // Every method is a no-op by default, so an observer overrides only what it wants.
 //
 // Lifetimes: every view (string_view, span, reference) an observation carries is valid only
@@ -35,6 +36,7 @@ constexpr std::string_view group_type_name(GroupType type) {
 struct ObservedMember {
   std::string_view member_id;
   std::string_view client_id;
+  std::string_view client_host;                 // Kafka's form, "/127.0.0.1"
   std::optional<std::string_view> instance_id;  // a static member's group instance id
 };
 
@@ -87,6 +89,9 @@ class GroupObserver {
                                     std::span<const PartitionOffset> /*offsets*/) {}
   // DeleteGroups deleted the group.
   virtual void on_group_deleted(GroupType /*type*/, std::string_view /*group_id*/) {}
+  // The coordinator dropped a group that has neither members nor committed offsets (it keeps
+  // no state for it; a later join creates it anew). May follow on_group_deleted.
+  virtual void on_group_forgotten(GroupType /*type*/, std::string_view /*group_id*/) {}
 };
 
 }  // namespace kgroups::broker

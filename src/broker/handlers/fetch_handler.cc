@@ -50,6 +50,9 @@
 //   session.
 // - Injected errors (POST /v1/faults): a partition an armed Fetch fault matches answers its
 //   error at once, without records (high watermark -1), as an unknown partition does.
+// - Records delivered again to a consumer group (docs/HTTP-API.md's records_replayed): each
+//   partition answered with records is told to the broker's ReplayTracker with the request's
+//   client id and the connection's address.
 // - Not implemented: follower fetching (replica_id is ignored).
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/fetch.h"
@@ -60,7 +63,10 @@ asio::awaitable<Reply> handle_fetch(RequestContext& ctx) {
   const auto request = protocol::FetchRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kFetch);
-  const auto response = co_await ctx.broker.fetches().fetch(*request, ctx.version(), &faults);
+  const FetchingClient client{.client_id = ctx.header.client_id.value_or(std::string_view{}),
+                              .peer = ctx.peer};
+  const auto response =
+      co_await ctx.broker.fetches().fetch(*request, ctx.version(), &faults, &client);
   faults.settle();
   if (!response) co_return ctx.close_because("connection closing during a long-polling fetch");
   ctx.count_error(response->error_code);
