@@ -52,6 +52,7 @@ SimulatedConsumer::SimulatedConsumer(int id, ConsumerSettings settings, Broker& 
       timer_(executor_) {}
 
 void SimulatedConsumer::start() {
+  last_commit_ = Clock::now();  // the auto-commit interval counts from the start
   join();
   schedule_tick();
 }
