@@ -13,16 +13,16 @@
 namespace kgroups::broker::http {
 namespace {
 
-using json = nlohmann::ordered_json;
+using Json = nlohmann::ordered_json;
 using playground::Playground;
 using playground::PlaygroundRefusal;
 using playground::SimulatedConsumer;
 using playground::SimulatedProducer;
 
-HttpResponse json_response(const json& body, int status = 200) {
+HttpResponse json_response(const Json& body, int status = 200) {
   HttpResponse response;
   response.status = status;
-  response.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  response.body = body.dump(-1, ' ', false, Json::error_handler_t::replace);
   return response;
 }
 
@@ -39,14 +39,15 @@ std::string_view state_name(SimulatedConsumer::State state) {
   return "stopped";
 }
 
-json consumer_json(const SimulatedConsumer& consumer) {
-  json out = {
+Json consumer_json(const SimulatedConsumer& consumer) {
+  Json out = {
       {"id", consumer.id()},
       {"group", consumer.settings().group},
       {"topic", consumer.settings().topic},
       {"assignor", consumer.settings().assignor->name()},
-      {"protocol", consumer.protocol() == RebalanceProtocol::kCooperative ? "cooperative" : "eager"},
-      {"member_id", consumer.member_id().empty() ? json(nullptr) : json(consumer.member_id())},
+      {"protocol",
+       consumer.protocol() == RebalanceProtocol::kCooperative ? "cooperative" : "eager"},
+      {"member_id", consumer.member_id().empty() ? Json(nullptr) : Json(consumer.member_id())},
       {"state", state_name(consumer.state())},
       {"assignment", consumer.assignment()},
       {"consumed", consumer.consumed()},
@@ -56,27 +57,27 @@ json consumer_json(const SimulatedConsumer& consumer) {
   return out;
 }
 
-json producer_json(const SimulatedProducer& producer) {
+Json producer_json(const SimulatedProducer& producer) {
   return {{"id", producer.id()},
           {"topic", producer.topic()},
           {"rate", producer.rate()},
           {"produced", producer.produced()}};
 }
 
-json playground_json(const Playground& playground) {
-  json consumers = json::array();
+Json playground_json(const Playground& playground) {
+  Json consumers = Json::array();
   for (const auto& consumer : playground.consumers()) consumers.push_back(consumer_json(*consumer));
-  json producers = json::array();
+  Json producers = Json::array();
   for (const auto& producer : playground.producers()) producers.push_back(producer_json(*producer));
   return {{"consumers", std::move(consumers)}, {"producers", std::move(producers)}};
 }
 
 // The body as a JSON object ({} when empty); throws std::invalid_argument (400) otherwise, or
 // when it has a field other than `allowed`.
-json body_object(const std::string& body, std::initializer_list<std::string_view> allowed,
+Json body_object(const std::string& body, std::initializer_list<std::string_view> allowed,
                  std::string_view example) {
-  if (body.empty()) return json::object();
-  json parsed = json::parse(body, nullptr, false);
+  if (body.empty()) return Json::object();
+  Json parsed = Json::parse(body, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_object()) {
     throw std::invalid_argument("the body must be a JSON object such as " + std::string(example));
   }
@@ -89,7 +90,7 @@ json body_object(const std::string& body, std::initializer_list<std::string_view
   return parsed;
 }
 
-void read_string(const json& body, const char* field, std::string& out) {
+void read_string(const Json& body, const char* field, std::string& out) {
   if (!body.contains(field)) return;
   if (!body[field].is_string()) {
     throw std::invalid_argument(std::string(field) + " must be a string");
@@ -97,28 +98,26 @@ void read_string(const json& body, const char* field, std::string& out) {
   out = body[field].get<std::string>();
 }
 
-void read_int(const json& body, const char* field, std::int32_t& out, const std::string& range) {
+void read_int(const Json& body, const char* field, std::int32_t& out, const std::string& range) {
   if (!body.contains(field)) return;
-  const json& value = body[field];
+  const Json& value = body[field];
   const std::string expected = std::string(field) + " must be a whole number " + range;
   if (!value.is_number_integer()) throw std::invalid_argument(expected);
-  if (value.is_number_unsigned() ? value.get<std::uint64_t>() >
-                                       static_cast<std::uint64_t>(
-                                           std::numeric_limits<std::int32_t>::max())
-                                 : (value.get<std::int64_t>() <
-                                        std::numeric_limits<std::int32_t>::min() ||
-                                    value.get<std::int64_t>() >
-                                        std::numeric_limits<std::int32_t>::max())) {
+  if (value.is_number_unsigned()
+          ? value.get<std::uint64_t>() >
+                static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())
+          : (value.get<std::int64_t>() < std::numeric_limits<std::int32_t>::min() ||
+             value.get<std::int64_t>() > std::numeric_limits<std::int32_t>::max())) {
     throw std::invalid_argument(expected);
   }
   out = value.get<std::int32_t>();
 }
 
 playground::ConsumerRequest consumer_request(const std::string& body) {
-  const json parsed = body_object(
-      body, {"group", "topic", "assignor", "session_timeout_ms"},
-      R"({"group": "playground", "topic": "playground", "assignor": "range", )"
-      R"("session_timeout_ms": 10000})");
+  const Json parsed =
+      body_object(body, {"group", "topic", "assignor", "session_timeout_ms"},
+                  R"({"group": "playground", "topic": "playground", "assignor": "range", )"
+                  R"("session_timeout_ms": 10000})");
   playground::ConsumerRequest request;
   read_string(parsed, "group", request.group);
   read_string(parsed, "topic", request.topic);
@@ -129,7 +128,7 @@ playground::ConsumerRequest consumer_request(const std::string& body) {
 }
 
 playground::ProducerRequest producer_request(const std::string& body) {
-  const json parsed =
+  const Json parsed =
       body_object(body, {"topic", "rate"}, R"({"topic": "playground", "rate": 10})");
   playground::ProducerRequest request;
   read_string(parsed, "topic", request.topic);
@@ -174,20 +173,24 @@ void add_playground_routes(HttpRouter& router, Broker& broker,
                            const asio::any_io_executor& executor,
                            const playground::PlaygroundTiming& timing) {
   auto playground = std::make_shared<Playground>(broker, executor, timing);
-  router.add("GET", "/v1/playground",
-             [playground](const HttpRequest&) { return json_response(playground_json(*playground)); });
+  router.add("GET", "/v1/playground", [playground](const HttpRequest&) {
+    return json_response(playground_json(*playground));
+  });
   router.add("POST", "/v1/playground/consumers", [playground](const HttpRequest& request) {
     const playground::ConsumerRequest wanted = consumer_request(request.body);
-    return answer([&] { return json_response(consumer_json(playground->add_consumer(wanted)), 201); });
+    return answer(
+        [&] { return json_response(consumer_json(playground->add_consumer(wanted)), 201); });
   });
   router.add("DELETE", "/v1/playground/consumers/{id}", [playground](const HttpRequest& request) {
     const int id = id_param(request, "consumer");
     const bool crash = crash_param(request);
-    return answer([&] { return json_response(consumer_json(*playground->stop_consumer(id, crash))); });
+    return answer(
+        [&] { return json_response(consumer_json(*playground->stop_consumer(id, crash))); });
   });
   router.add("POST", "/v1/playground/producers", [playground](const HttpRequest& request) {
     const playground::ProducerRequest wanted = producer_request(request.body);
-    return answer([&] { return json_response(producer_json(playground->add_producer(wanted)), 201); });
+    return answer(
+        [&] { return json_response(producer_json(playground->add_producer(wanted)), 201); });
   });
   router.add("DELETE", "/v1/playground/producers/{id}", [playground](const HttpRequest& request) {
     const int id = id_param(request, "producer");

@@ -68,8 +68,8 @@ class PlaygroundRoutesTest : public ::testing::Test {
   json call_json(const std::string& method, const std::string& path, const std::string& body,
                  int status) {
     const HttpResponse response = call(method, path, body);
-    EXPECT_EQ(response.status, status) << method << " " << path << " " << body << ": "
-                                       << response.body;
+    EXPECT_EQ(response.status, status)
+        << method << " " << path << " " << body << ": " << response.body;
     return json::parse(response.body);
   }
 
@@ -102,8 +102,8 @@ class PlaygroundRoutesTest : public ::testing::Test {
       if (consumer["state"] != "stable") return false;
       for (const json& partition : consumer["assignment"]) owned.insert(partition.get<int>());
     }
-    return owned.size() == partitions && std::set<int>(owned.begin(), owned.end()).size() ==
-                                              partitions;
+    return owned.size() == partitions &&
+           std::set<int>(owned.begin(), owned.end()).size() == partitions;
   }
 
   std::int64_t total(const char* field) {
@@ -295,8 +295,8 @@ TEST_F(PlaygroundCrashTest, CrashedMemberExpiresAndItsUncommittedRecordsAreRepla
 }
 
 TEST_F(PlaygroundRoutesTest, ProducerAppendsAtItsRateUntilStopped) {
-  const json created = call_json("POST", "/v1/playground/producers",
-                                 R"({"topic": "made", "rate": 1000})", 201);
+  const json created =
+      call_json("POST", "/v1/playground/producers", R"({"topic": "made", "rate": 1000})", 201);
   EXPECT_EQ(created["id"], 1);
   EXPECT_EQ(created["rate"], 1000);
   ASSERT_NE(broker_.cluster().find_topic("made"), nullptr);
@@ -369,13 +369,12 @@ TEST_F(PlaygroundRoutesTest, BoundsAnswer409) {
   const json mixed = call_json("DELETE", "/v1/playground/consumers/1", "", 200);
   EXPECT_EQ(mixed["state"], "stopped");
   EXPECT_EQ(call("DELETE", "/v1/playground/consumers/1?crash=maybe").status, 400);
-  EXPECT_NE(call_json("POST", "/v1/playground/consumers", R"({"assignor": "sticky"})", 409)
-                ["error"]["message"]
+  EXPECT_NE(call_json("POST", "/v1/playground/consumers", R"({"assignor": "sticky"})",
+                      409)["error"]["message"]
                 .get<std::string>()
                 .find("range"),
             std::string::npos);
-  call_json("POST", "/v1/playground/consumers", R"({"assignor": "sticky", "group": "other"})",
-            201);
+  call_json("POST", "/v1/playground/consumers", R"({"assignor": "sticky", "group": "other"})", 201);
 }
 
 }  // namespace

@@ -12,15 +12,16 @@ void write_partitions(protocol::WireWriter& writer, std::string_view topic,
   writer.write_array_length(partitions.empty() ? 0 : 1);
   if (partitions.empty()) return;
   writer.write_string(topic);
-  writer.write_array(partitions,
-                     [](protocol::WireWriter& out, std::int32_t partition) { out.write_int32(partition); });
+  writer.write_array(partitions, [](protocol::WireWriter& out, std::int32_t partition) {
+    out.write_int32(partition);
+  });
 }
 
 AssignedTopicPartitions read_topic_partitions(protocol::WireReader& reader) {
   AssignedTopicPartitions entry;
   entry.topic = std::string(reader.read_string());
-  entry.partitions = reader.read_array<std::int32_t>(
-      [](protocol::WireReader& in) { return in.read_int32(); }, 4);
+  entry.partitions =
+      reader.read_array<std::int32_t>([](protocol::WireReader& in) { return in.read_int32(); }, 4);
   return entry;
 }
 

@@ -20,8 +20,8 @@ namespace kgroups::broker::playground {
 
 struct LeaderView {
   std::string member_id;
-  bool subscribed = false;            // subscribed to the topic being assigned
-  std::vector<std::int32_t> owned;    // partitions of the topic it owns now, any order
+  bool subscribed = false;          // subscribed to the topic being assigned
+  std::vector<std::int32_t> owned;  // partitions of the topic it owns now, any order
 };
 
 // One partition list per member of `members`, in the same order (empty for members not

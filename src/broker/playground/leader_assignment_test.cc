@@ -14,8 +14,7 @@ namespace {
 using Partitions = std::vector<std::int32_t>;
 
 TEST(LeaderAssignmentTest, RangeSplitsInMemberIdOrderWhateverTheJoinOrder) {
-  const std::vector<LeaderView> members = {
-      {"m-c", true, {}}, {"m-a", true, {}}, {"m-b", true, {}}};
+  const std::vector<LeaderView> members = {{"m-c", true, {}}, {"m-a", true, {}}, {"m-b", true, {}}};
   const auto result = assign_as_leader(*assignor_named("range"), 6, members);
   EXPECT_EQ(result[1], (Partitions{0, 1}));
   EXPECT_EQ(result[2], (Partitions{2, 3}));
@@ -40,8 +39,8 @@ TEST(LeaderAssignmentTest, CooperativeStickyWithholdsPartitionsStillOwnedByAnoth
   std::vector<LeaderView> members = {{"m-a", true, {5, 4, 3, 2, 1, 0}}, {"m-b", true, {}}};
   const auto first = assign_as_leader(*assignor_named("cooperative-sticky"), 6, members);
   EXPECT_EQ(first[0], (Partitions{0, 1, 2}));  // keeps these, revokes 3-5
-  EXPECT_TRUE(first[1].empty());                // 3-5 wait for their revocation
-  members[0].owned = first[0];                  // the second rebalance, after revoking
+  EXPECT_TRUE(first[1].empty());               // 3-5 wait for their revocation
+  members[0].owned = first[0];                 // the second rebalance, after revoking
   const auto second = assign_as_leader(*assignor_named("cooperative-sticky"), 6, members);
   EXPECT_EQ(second[0], (Partitions{0, 1, 2}));
   EXPECT_EQ(second[1], (Partitions{3, 4, 5}));

@@ -37,14 +37,15 @@ const SimulatedConsumer& Playground::add_consumer(const ConsumerRequest& request
 void Playground::check_consumer_request(const ConsumerRequest& request) const {
   const Assignor* assignor = assignor_named(request.assignor);
   if (assignor == nullptr) {
-    throw PlaygroundRefusal(400, "assignor must be one of \"range\", \"roundrobin\", \"sticky\", "
-                                 "\"cooperative-sticky\"; got " +
-                                     quoted(request.assignor));
+    throw PlaygroundRefusal(400,
+                            "assignor must be one of \"range\", \"roundrobin\", \"sticky\", "
+                            "\"cooperative-sticky\"; got " +
+                                quoted(request.assignor));
   }
   const auto max_id = static_cast<std::size_t>(broker_.config().max_id_length);
   if (request.group.empty() || request.group.size() > max_id) {
-    throw PlaygroundRefusal(400, "group must be a non-empty string of at most " +
-                                     std::to_string(max_id) + " bytes");
+    throw PlaygroundRefusal(
+        400, "group must be a non-empty string of at most " + std::to_string(max_id) + " bytes");
   }
   if (!Cluster::is_valid_topic_name(request.topic)) {
     throw PlaygroundRefusal(400, "topic " + quoted(request.topic) +
@@ -54,12 +55,11 @@ void Playground::check_consumer_request(const ConsumerRequest& request) const {
   const BrokerConfig& config = broker_.config();
   if (request.session_timeout_ms < config.group_min_session_timeout_ms ||
       request.session_timeout_ms > config.group_max_session_timeout_ms) {
-    throw PlaygroundRefusal(
-        400, "session_timeout_ms must be from " +
-                 std::to_string(config.group_min_session_timeout_ms) + " to " +
-                 std::to_string(config.group_max_session_timeout_ms) +
-                 " (the broker's group.min/max.session.timeout.ms); got " +
-                 std::to_string(request.session_timeout_ms));
+    throw PlaygroundRefusal(400, "session_timeout_ms must be from " +
+                                     std::to_string(config.group_min_session_timeout_ms) + " to " +
+                                     std::to_string(config.group_max_session_timeout_ms) +
+                                     " (the broker's group.min/max.session.timeout.ms); got " +
+                                     std::to_string(request.session_timeout_ms));
   }
   if (running_consumers() >= kMaxConsumers) {
     throw PlaygroundRefusal(409, "the playground runs " + std::to_string(kMaxConsumers) +
@@ -68,8 +68,7 @@ void Playground::check_consumer_request(const ConsumerRequest& request) const {
   }
   for (const auto& running : consumers_) {
     if (running->state() == SimulatedConsumer::State::kStopped ||
-        running->settings().group != request.group ||
-        running->settings().assignor == assignor) {
+        running->settings().group != request.group || running->settings().assignor == assignor) {
       continue;
     }
     throw PlaygroundRefusal(
@@ -95,8 +94,8 @@ std::shared_ptr<const SimulatedConsumer> Playground::stop_consumer(int id, bool 
   const auto found = std::find_if(consumers_.begin(), consumers_.end(),
                                   [id](const auto& consumer) { return consumer->id() == id; });
   if (found == consumers_.end()) {
-    throw PlaygroundRefusal(404, "no simulated consumer " + std::to_string(id) +
-                                     "; GET /v1/playground lists them");
+    throw PlaygroundRefusal(
+        404, "no simulated consumer " + std::to_string(id) + "; GET /v1/playground lists them");
   }
   if (crash) {
     (*found)->crash();
@@ -136,8 +135,8 @@ void Playground::stop_producer(int id) {
   const auto found = std::find_if(producers_.begin(), producers_.end(),
                                   [id](const auto& producer) { return producer->id() == id; });
   if (found == producers_.end()) {
-    throw PlaygroundRefusal(404, "no simulated producer " + std::to_string(id) +
-                                     "; GET /v1/playground lists them");
+    throw PlaygroundRefusal(
+        404, "no simulated producer " + std::to_string(id) + "; GET /v1/playground lists them");
   }
   (*found)->stop();
   producers_.erase(found);

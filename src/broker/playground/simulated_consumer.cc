@@ -18,8 +18,7 @@ namespace {
 
 bool is_retriable_join_error(GroupError error) {
   return error == GroupError::kCoordinatorLoadInProgress ||
-         error == GroupError::kCoordinatorNotAvailable ||
-         error == GroupError::kRebalanceInProgress;
+         error == GroupError::kCoordinatorNotAvailable || error == GroupError::kRebalanceInProgress;
 }
 
 // The partitions of `topic` in a consumer-protocol assignment, ascending.
@@ -112,21 +111,20 @@ void SimulatedConsumer::join() {
   params.session_timeout_ms = settings_.session_timeout_ms;
   params.rebalance_timeout_ms = settings_.session_timeout_ms;
   params.protocol_type = "consumer";
-  params.protocols.push_back(GroupProtocol{
-      std::string(settings_.assignor->name()),
-      encode_consumer_subscription(settings_.topic, assignment())});
+  params.protocols.push_back(
+      GroupProtocol{std::string(settings_.assignor->name()),
+                    encode_consumer_subscription(settings_.topic, assignment())});
   params.require_known_member_id = true;
   // Completions come back through the executor, never inside another coordinator call.
-  broker_.groups().join_group(
-      std::move(params),
-      [weak = weak_from_this(), executor = executor_, epoch](JoinGroupResult result) {
-        // A consumer already gone (the playground shut down) has nothing to be told, and its
-        // executor may be gone too.
-        if (weak.expired()) return;
-        asio::post(executor, [weak, epoch, result = std::move(result)] {
-          if (const auto self = weak.lock()) self->on_joined(epoch, result);
-        });
-      });
+  broker_.groups().join_group(std::move(params), [weak = weak_from_this(), executor = executor_,
+                                                  epoch](JoinGroupResult result) {
+    // A consumer already gone (the playground shut down) has nothing to be told, and its
+    // executor may be gone too.
+    if (weak.expired()) return;
+    asio::post(executor, [weak, epoch, result = std::move(result)] {
+      if (const auto self = weak.lock()) self->on_joined(epoch, result);
+    });
+  });
 }
 
 void SimulatedConsumer::on_joined(std::uint64_t epoch, const JoinGroupResult& result) {
@@ -160,14 +158,13 @@ void SimulatedConsumer::on_joined(std::uint64_t epoch, const JoinGroupResult& re
   params.protocol_name = result.protocol_name;
   if (result.leader_id == member_id_ && !result.skip_assignment) params.assignments = lead(result);
   const std::uint64_t sync_epoch = epoch_;
-  broker_.groups().sync_group(
-      std::move(params),
-      [weak = weak_from_this(), executor = executor_, sync_epoch](SyncGroupResult synced) {
-        if (weak.expired()) return;
-        asio::post(executor, [weak, sync_epoch, synced = std::move(synced)] {
-          if (const auto self = weak.lock()) self->on_synced(sync_epoch, synced);
-        });
-      });
+  broker_.groups().sync_group(std::move(params), [weak = weak_from_this(), executor = executor_,
+                                                  sync_epoch](SyncGroupResult synced) {
+    if (weak.expired()) return;
+    asio::post(executor, [weak, sync_epoch, synced = std::move(synced)] {
+      if (const auto self = weak.lock()) self->on_synced(sync_epoch, synced);
+    });
+  });
 }
 
 std::vector<MemberAssignment> SimulatedConsumer::lead(const JoinGroupResult& result) const {
@@ -194,8 +191,8 @@ std::vector<MemberAssignment> SimulatedConsumer::lead(const JoinGroupResult& res
   std::vector<MemberAssignment> assignments;
   assignments.reserve(views.size());
   for (std::size_t i = 0; i < views.size(); ++i) {
-    assignments.push_back(
-        MemberAssignment{views[i].member_id, encode_consumer_assignment(settings_.topic, split[i])});
+    assignments.push_back(MemberAssignment{views[i].member_id,
+                                           encode_consumer_assignment(settings_.topic, split[i])});
   }
   return assignments;
 }
@@ -335,16 +332,17 @@ void SimulatedConsumer::consume_partition(const Topic& topic, std::int32_t parti
     replayed_ += replayed->to - replayed->from;
     broker_.events().publish(
         "records_replayed", settings_.group,
-        nlohmann::ordered_json{{"group_id", settings_.group},
-                               {"group_type", "classic"},
-                               {"generation", generation_},
-                               {"member_id", member_id_.empty() ? nlohmann::ordered_json(nullptr)
-                                                                : nlohmann::ordered_json(member_id_)},
-                               {"topic", settings_.topic},
-                               {"partition", partition},
-                               {"from", replayed->from},
-                               {"to", replayed->to},
-                               {"count", replayed->to - replayed->from}});
+        nlohmann::ordered_json{
+            {"group_id", settings_.group},
+            {"group_type", "classic"},
+            {"generation", generation_},
+            {"member_id", member_id_.empty() ? nlohmann::ordered_json(nullptr)
+                                             : nlohmann::ordered_json(member_id_)},
+            {"topic", settings_.topic},
+            {"partition", partition},
+            {"from", replayed->from},
+            {"to", replayed->to},
+            {"count", replayed->to - replayed->from}});
   }
   position = end;
 }

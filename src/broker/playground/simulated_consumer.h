@@ -58,9 +58,8 @@ class SimulatedConsumer : public std::enable_shared_from_this<SimulatedConsumer>
   enum class State { kJoining, kSyncing, kStable, kStopped };
 
   // `broker` and `delivered` must outlive the consumer.
-  SimulatedConsumer(int id, ConsumerSettings settings, Broker& broker,
-                    DeliveredOffsets& delivered, asio::any_io_executor executor,
-                    const PlaygroundTiming& timing);
+  SimulatedConsumer(int id, ConsumerSettings settings, Broker& broker, DeliveredOffsets& delivered,
+                    asio::any_io_executor executor, const PlaygroundTiming& timing);
 
   // Joins the group and starts ticking.
   void start();

@@ -13,14 +13,14 @@
 namespace kgroups::broker::playground {
 
 SimulatedProducer::SimulatedProducer(int id, std::string topic, std::int32_t rate, Broker& broker,
-                                     asio::any_io_executor executor,
+                                     const asio::any_io_executor& executor,
                                      const PlaygroundTiming& timing)
     : id_(id),
       topic_(std::move(topic)),
       rate_(rate),
       broker_(broker),
       timing_(timing),
-      timer_(std::move(executor)) {}
+      timer_(executor) {}
 
 void SimulatedProducer::start() {
   running_ = true;
@@ -38,9 +38,8 @@ void SimulatedProducer::schedule_tick() {
     if (error) return;
     const auto self = weak.lock();
     if (!self || !self->running_) return;
-    const double per_tick =
-        static_cast<double>(self->rate_) * static_cast<double>(self->timing_.producer_tick.count()) /
-        1000.0;
+    const double per_tick = static_cast<double>(self->rate_) *
+                            static_cast<double>(self->timing_.producer_tick.count()) / 1000.0;
     self->owed_ += per_tick;
     const auto records = static_cast<std::int64_t>(std::floor(self->owed_));
     self->owed_ -= static_cast<double>(records);
@@ -62,7 +61,7 @@ void SimulatedProducer::produce(std::int64_t records) {
     const std::string value =
         "record " + std::to_string(n) + " from playground producer " + std::to_string(id_);
     builders[static_cast<int>(n % partitions)].add(protocol::ByteView::of(key),
-                                                  protocol::ByteView::of(value), now_ms);
+                                                   protocol::ByteView::of(value), now_ms);
   }
   std::vector<std::vector<std::uint8_t>> batches;
   batches.reserve(builders.size());

@@ -24,7 +24,7 @@ class SimulatedProducer : public std::enable_shared_from_this<SimulatedProducer>
  public:
   // `broker` must outlive the producer. `rate`: records per second, >= 1.
   SimulatedProducer(int id, std::string topic, std::int32_t rate, Broker& broker,
-                    asio::any_io_executor executor, const PlaygroundTiming& timing);
+                    const asio::any_io_executor& executor, const PlaygroundTiming& timing);
 
   void start();
   void stop();
