@@ -6,6 +6,7 @@
 #include "broker/http/fault_routes.h"
 #include "broker/http/inspection_routes.h"
 #include "broker/http/metrics_routes.h"
+#include "broker/http/playground_routes.h"
 
 namespace kgroups::broker::http {
 
@@ -15,6 +16,7 @@ void build_http_routes(HttpRouter& router, Broker& broker, const asio::any_io_ex
   add_clock_routes(router, broker);
   add_event_routes(router, broker, executor);
   add_fault_routes(router, broker);
+  add_playground_routes(router, broker, executor);
 }
 
 }  // namespace kgroups::broker::http

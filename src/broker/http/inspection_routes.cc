@@ -122,6 +122,11 @@ json endpoint_list() {
       {"DELETE /v1/faults", "disarm every fault"},
       {"GET /v1/clock", "the coordinator clock"},
       {"POST /v1/clock/advance", "with --manual-clock: move group timers forward"},
+      {"GET /v1/playground", "the simulated consumers and producers kgroupsd runs"},
+      {"POST /v1/playground/consumers", "start a simulated consumer in a group"},
+      {"DELETE /v1/playground/consumers/{id}", "stop one (LeaveGroup; ?crash=true: no leave)"},
+      {"POST /v1/playground/producers", "start a simulated producer at a rate"},
+      {"DELETE /v1/playground/producers/{id}", "stop one simulated producer"},
       {"GET /metrics", "Prometheus text format"},
   };
   json list = json::array();

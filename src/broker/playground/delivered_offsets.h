@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// DeliveredOffsets: what the playground's simulated consumers have delivered, per group and
+// partition: the end (exclusive) of the highest offset delivered to any of the group's
+// simulated consumers. A delivery that starts below it is a replay (after a rebalance or a
+// crash, records consumed but not committed are read again by the partition's next owner).
+// Partitions are keyed by topic id, so a topic deleted and created again starts afresh.
+// Bounded by the partitions simulated consumers read (at most 32 consumers at once, each on
+// one topic). Not thread-safe: lives on the broker's network thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "protocol/uuid.h"
+
+namespace kgroups::broker::playground {
+
+struct OffsetRange {
+  std::int64_t from = 0;  // first offset
+  std::int64_t to = 0;    // end offset, exclusive
+};
+
+class DeliveredOffsets {
+ public:
+  // Records that [delivered.from, delivered.to) of the partition was delivered to the group;
+  // returns the part of it the group had been delivered before, or nullopt if none.
+  std::optional<OffsetRange> deliver(std::string_view group_id, const protocol::Uuid& topic_id,
+                                     std::int32_t partition, OffsetRange delivered);
+
+ private:
+  using Key = std::tuple<std::string, protocol::Uuid, std::int32_t>;
+  std::map<Key, std::int64_t> delivered_end_;
+};
+
+}  // namespace kgroups::broker::playground
