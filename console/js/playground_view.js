@@ -37,6 +37,7 @@ export class PlaygroundView {
 
   // Runs one API call, says how it went, and refreshes the lists.
   async act(call, describe) {
+    delete this.status.dataset.unavailable; // this action's outcome stays until the next one
     try {
       const result = await call();
       this.say(describe(result), false);

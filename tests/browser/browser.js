@@ -19,7 +19,7 @@ async function openConsole(url) {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     // CI runs as root, where Chromium's sandbox cannot start.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-proxy-server'],
     timeout: STEP_TIMEOUT_MS,
   });
   const page = await browser.newPage();

@@ -174,7 +174,11 @@ test('the console shows a kafkajs group, its rebalance after a member is killed,
   assert.equal(before[before.length - 1].owners[killedId]?.length > 0, true, 'member-b had partitions before');
   const announced = await page.$eval('#announcer', (el) => el.textContent);
   assert.match(announced, new RegExp(`Group ${GROUP} rebalanced: generation ${last.generation}, 1 member`));
-  await until(async () => (await consoleGroup(page)).members.length === 1, 'one member left in the group view');
+  const alone = await until(async () => {
+    const view = await consoleGroup(page);
+    return view.members.length === 1 && view.members[0].partitions.length === PARTITIONS ? view : null;
+  }, 'the survivor alone in the group view with every partition');
+  assert.equal(alone.members[0].memberId, survivorId);
   await screenshot(page, 'group-2-after-kill');
 
   // Step 3: once writes stop and member-a has read and committed everything, the lag rows

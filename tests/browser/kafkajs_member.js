@@ -3,7 +3,8 @@
 // One kafkajs group member in a process of its own, so a test can kill it (SIGKILL: no
 // LeaveGroup, the coordinator expires it after its session timeout). It joins GROUP on TOPIC
 // at BOOTSTRAP as client CLIENT_ID with SESSION_TIMEOUT_MS, prints "joined MEMBER_ID" on each
-// join, reads TOPIC from the beginning and commits what it read (kafkajs's auto-commit).
+// join, reads TOPIC from the beginning and commits what it read after each batch (kafkajs's
+// auto-commit).
 // Usage: node kafkajs_member.js BOOTSTRAP TOPIC GROUP CLIENT_ID SESSION_TIMEOUT_MS
 'use strict';
 
@@ -22,7 +23,7 @@ consumer.on(consumer.events.GROUP_JOIN, (event) => {
 (async () => {
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({ autoCommitInterval: 200, eachMessage: async () => {} });
+  await consumer.run({ eachMessage: async () => {} }); // commits after each batch
 })().catch((error) => {
   process.stderr.write(`kafkajs_member: ${error.stack}\n`);
   process.exit(1);

@@ -123,6 +123,8 @@ json endpoint_list() {
       {"GET /v1/clock", "the coordinator clock"},
       {"POST /v1/clock/advance", "with --manual-clock: move group timers forward"},
       {"GET /metrics", "Prometheus text format"},
+      {"GET /", "the web console (console/index.html)"},
+      {"GET /console/{path}", "the web console's files"},
   };
   json list = json::array();
   for (const auto& [route, what] : endpoints) list.push_back({{"route", route}, {"what", what}});
