@@ -122,7 +122,7 @@ function offsetsTable(offsets) {
   if (offsets.length === 0) return html('p', { class: 'muted', text: 'No committed or assigned partitions.' });
   const scale = Math.max(1, ...offsets.map((o) => o.end_offset ?? 0));
   return html('table', { class: 'data offsets' },
-    html('thead', {}, html('tr', {}, ['Topic', 'Partition', 'End offset', 'Committed', 'Lag', 'Committed ▮ and lag ▯']
+    html('thead', {}, html('tr', {}, ['Topic', 'Partition', 'End offset', 'Committed', 'Lag', 'Committed (filled) and lag (outlined)']
       .map((name) => html('th', { scope: 'col', text: name })))),
     html('tbody', {}, offsets.map((o) => html('tr', {
       class: 'lag-row',

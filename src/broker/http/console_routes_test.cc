@@ -18,7 +18,9 @@
 namespace kgroups::broker::http {
 namespace {
 
-const std::filesystem::path kConsoleDir = std::filesystem::path(KGROUPS_SOURCE_DIR) / "console";
+std::filesystem::path console_dir() {
+  return std::filesystem::path(KGROUPS_SOURCE_DIR) / "console";
+}
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -46,11 +48,12 @@ class ConsoleRoutesTest : public ::testing::Test {
 };
 
 TEST_F(ConsoleRoutesTest, EmbedsEveryConsoleFileByteForByte) {
+  const std::filesystem::path dir = console_dir();
   std::size_t files_on_disk = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(kConsoleDir)) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
     ++files_on_disk;
-    const std::string relative = entry.path().lexically_relative(kConsoleDir).generic_string();
+    const std::string relative = entry.path().lexically_relative(dir).generic_string();
     const HttpResponse response = get(router_, "/console/" + relative);
     EXPECT_EQ(response.status, 200) << relative;
     EXPECT_EQ(response.body, read_file(entry.path())) << relative;
@@ -63,7 +66,7 @@ TEST_F(ConsoleRoutesTest, EmbedsEveryConsoleFileByteForByte) {
 TEST_F(ConsoleRoutesTest, RootServesIndexHtmlWithContentSecurityPolicy) {
   const HttpResponse response = get(router_, "/");
   EXPECT_EQ(response.status, 200);
-  EXPECT_EQ(response.body, read_file(kConsoleDir / "index.html"));
+  EXPECT_EQ(response.body, read_file(console_dir() / "index.html"));
   EXPECT_EQ(response.content_type, "text/html; charset=utf-8");
   EXPECT_NE(header(response, "Content-Security-Policy").find("default-src 'self'"),
             std::string::npos);
