@@ -6,9 +6,12 @@
 
 const MAX_COLUMNS = 200; // oldest columns are dropped beyond this
 
-// "kafkajs-6f1c2e3d-..." → "kafkajs-6f1c2e": enough to tell members apart at a glance.
+// "kafkajs-6f1c2e3d-4299-..." → "kafkajs-6f1c2e3d…": the client id and the first part of the
+// UUID Kafka appends, enough to tell members of one client apart at a glance.
 export function shortMemberId(memberId) {
-  return memberId.length > 16 ? `${memberId.slice(0, 14)}…` : memberId;
+  const uuid = /^(.*-[0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.exec(memberId);
+  if (uuid) return `${uuid[1]}…`;
+  return memberId.length > 24 ? `${memberId.slice(0, 23)}…` : memberId;
 }
 
 export class TimelineModel {

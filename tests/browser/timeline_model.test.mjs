@@ -5,7 +5,7 @@
 // records per generation, other groups' and repeated events ignored.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { TimelineModel } from '../../console/js/timeline_model.js';
+import { TimelineModel, shortMemberId } from '../../console/js/timeline_model.js';
 
 const A = 'rdkafka-8064db55-4299-45e8-b4a4-d26eb73a1c92';
 const B = 'rdkafka-e21a9ed9-8dc2-413b-8fad-1d802dbb9972';
@@ -48,4 +48,9 @@ test('other groups and events already applied change nothing', () => {
   assert.equal(model.apply(done), null);
   assert.equal(model.apply({ ...completed(2, {}), group_id: 'other' }), null);
   assert.equal(model.columns.length, 1);
+});
+
+test('short member ids keep the client id and the first part of the UUID', () => {
+  assert.equal(shortMemberId('kgroups-playground-6d5d7139-3fa0-4d20-8671-513cbd65f56c'), 'kgroups-playground-6d5d7139…');
+  assert.equal(shortMemberId('static-a'), 'static-a');
 });
