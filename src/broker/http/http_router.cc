@@ -79,7 +79,9 @@ std::vector<std::string> HttpRouter::split_pattern(std::string_view pattern) {
   std::vector<std::string> segments;
   for (std::string_view segment : split_path(pattern)) {
     const bool parameter = segment.size() >= 2 && segment.front() == '{' && segment.back() == '}';
-    segments.emplace_back(parameter ? std::string_view("{}") : segment);
+    const bool rest = parameter && segment.ends_with("...}");
+    segments.emplace_back(rest ? std::string_view("{...}")
+                               : (parameter ? std::string_view("{}") : segment));
   }
   return segments;
 }
@@ -98,9 +100,21 @@ void HttpRouter::add_stream(std::string_view method, std::string_view pattern,
 bool HttpRouter::matches(const Route& route, std::string_view path,
                          std::vector<std::string>& params) {
   const std::vector<std::string_view> segments = split_path(path);
-  if (segments.size() != route.segments.size()) return false;
+  const bool rest = !route.segments.empty() && route.segments.back() == "{...}";
+  if (rest ? segments.size() < route.segments.size() : segments.size() != route.segments.size()) {
+    return false;
+  }
   params.clear();
   for (std::size_t i = 0; i < segments.size(); ++i) {
+    if (rest && i + 1 == route.segments.size()) {
+      std::string joined;
+      for (std::size_t j = i; j < segments.size(); ++j) {
+        joined += j == i ? "" : "/";
+        joined += percent_decode(segments[j], false);
+      }
+      params.push_back(std::move(joined));
+      return true;
+    }
     if (route.segments[i] == "{}") {
       params.push_back(percent_decode(segments[i], false));
     } else if (route.segments[i] != segments[i]) {

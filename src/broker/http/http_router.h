@@ -2,10 +2,11 @@
 //
 // HttpRouter: the table of the control endpoint's routes — method, path pattern and the
 // function that answers. Patterns are literal segments and {name} segments that match any one
-// non-empty segment: "/v1/groups/{id}". A path that matches no pattern gets 404; one whose
-// pattern exists for other methods gets 405 with an Allow header. Each area of the API adds
-// its routes with one function (add_inspection_routes, add_fault_routes, ...) so the server
-// knows nothing of them.
+// non-empty segment: "/v1/groups/{id}"; a last segment {name...} matches the rest of the
+// path, one or more segments, as one parameter joined by '/': "/console/{path...}".
+// A path that matches no pattern gets 404; one whose pattern exists for other methods gets
+// 405 with an Allow header. Each area of the API adds its routes with one function
+// (add_inspection_routes, add_fault_routes, ...) so the server knows nothing of them.
 // Not thread-safe: build it before the server starts; dispatch on the broker's network thread.
 #pragma once
 
@@ -42,7 +43,7 @@ class HttpRouter {
  private:
   struct Route {
     std::string method;
-    std::vector<std::string> segments;  // "{}" for a parameter
+    std::vector<std::string> segments;  // "{}" for a parameter, "{...}" for the rest
     Handler handler;
     StreamHandler stream;
   };

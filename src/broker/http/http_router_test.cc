@@ -40,6 +40,20 @@ TEST(HttpRouter, MatchesLiteralAndParameterSegmentsAndDecodesParameters) {
   EXPECT_EQ(router.dispatch(two).response.body, "[orders][3]");
 }
 
+TEST(HttpRouter, RestParameterMatchesOneOrMoreTrailingSegments) {
+  HttpRouter router;
+  router.add("GET", "/console/{path...}", echo_params);
+
+  HttpRequest one = request("GET", "/console/index.html");
+  EXPECT_EQ(router.dispatch(one).response.body, "[index.html]");
+  HttpRequest nested = request("GET", "/console/js/main%20x.js");
+  EXPECT_EQ(router.dispatch(nested).response.body, "[js/main x.js]");
+  HttpRequest none = request("GET", "/console");
+  EXPECT_EQ(router.dispatch(none).response.status, 404);
+  HttpRequest other = request("GET", "/elsewhere/index.html");
+  EXPECT_EQ(router.dispatch(other).response.status, 404);
+}
+
 TEST(HttpRouter, UnknownPathIs404AndWrongMethodIs405WithAllow) {
   HttpRouter router;
   router.add("GET", "/v1/faults", [](const HttpRequest&) { return HttpResponse{}; });

@@ -2,6 +2,7 @@
 #include "broker/http/http_routes.h"
 
 #include "broker/http/clock_routes.h"
+#include "broker/http/console_routes.h"
 #include "broker/http/event_routes.h"
 #include "broker/http/fault_routes.h"
 #include "broker/http/inspection_routes.h"
@@ -17,6 +18,7 @@ void build_http_routes(HttpRouter& router, Broker& broker, const asio::any_io_ex
   add_event_routes(router, broker, executor);
   add_fault_routes(router, broker);
   add_playground_routes(router, broker, executor);
+  add_console_routes(router);
 }
 
 }  // namespace kgroups::broker::http

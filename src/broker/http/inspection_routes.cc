@@ -128,6 +128,8 @@ json endpoint_list() {
       {"POST /v1/playground/producers", "start a simulated producer at a rate"},
       {"DELETE /v1/playground/producers/{id}", "stop one simulated producer"},
       {"GET /metrics", "Prometheus text format"},
+      {"GET /", "the web console (console/index.html)"},
+      {"GET /console/{path}", "the web console's files"},
   };
   json list = json::array();
   for (const auto& [route, what] : endpoints) list.push_back({{"route", route}, {"what", what}});

@@ -1,0 +1,150 @@
+// Groups view: every group (GET /v1/groups) as a list of buttons; the selected group in full
+// (GET /v1/groups/{id}): state, protocol, generation, members with their assignment, and per
+// partition its end offset, committed offset and lag, drawn as bars. Refreshed every 2 s and
+// soon after each event of the group.
+
+import { getJson } from './api.js';
+import { html, svg, syncKeyed } from './dom.js';
+
+const REFRESH_MS = 2000;
+const EVENT_DELAY_MS = 150; // events come in bursts: refresh once after a burst
+const BAR_WIDTH = 240;
+const BAR_HEIGHT = 16;
+
+export class GroupsView {
+  constructor(feed, onSelect) {
+    this.onSelect = onSelect;
+    this.list = document.getElementById('group-list');
+    this.empty = document.getElementById('groups-empty');
+    this.error = document.getElementById('groups-error');
+    this.detail = document.getElementById('group-detail');
+    this.selected = null;
+    this.pending = null;
+    feed.subscribe((event) => { if (event.group_id) this.refreshSoon(); });
+    setInterval(() => this.refresh(), REFRESH_MS);
+    this.refresh();
+  }
+
+  refreshSoon() {
+    if (this.pending) return;
+    this.pending = setTimeout(() => { this.pending = null; this.refresh(); }, EVENT_DELAY_MS);
+  }
+
+  async refresh() {
+    try {
+      const { groups } = await getJson('/v1/groups');
+      this.renderList(groups);
+      this.error.textContent = '';
+      this.onGroups?.(groups.map((g) => g.group_id));
+    } catch (error) {
+      this.error.textContent = error.message;
+    }
+    if (this.selected) await this.refreshDetail();
+  }
+
+  renderList(groups) {
+    this.empty.hidden = groups.length > 0;
+    syncKeyed(this.list, groups, (g) => g.group_id,
+      (g) => {
+        const button = html('button', { type: 'button', class: 'group-button',
+          onclick: () => this.select(g.group_id) });
+        return html('li', {}, button);
+      },
+      (li, g) => {
+        const button = li.firstElementChild;
+        button.setAttribute('aria-pressed', String(g.group_id === this.selected));
+        button.dataset.groupId = g.group_id;
+        button.replaceChildren(html('strong', { text: g.group_id }),
+          html('span', { class: 'group-summary',
+            text: `${g.state} · ${g.members} member${g.members === 1 ? '' : 's'} · generation ${g.generation}` }));
+      });
+  }
+
+  async select(groupId) {
+    this.selected = groupId;
+    for (const button of this.list.querySelectorAll('button')) {
+      button.setAttribute('aria-pressed', String(button.dataset.groupId === groupId));
+    }
+    this.onSelect(groupId);
+    await this.refreshDetail();
+  }
+
+  async refreshDetail() {
+    const groupId = this.selected;
+    let group;
+    try {
+      group = await getJson(`/v1/groups/${encodeURIComponent(groupId)}`);
+    } catch (error) {
+      if (groupId !== this.selected) return;
+      this.detail.replaceChildren(html('h3', { text: groupId }), html('p', { class: 'error', text: error.message }));
+      return;
+    }
+    if (groupId === this.selected) this.detail.replaceChildren(...renderGroup(group));
+  }
+}
+
+function renderGroup(group) {
+  const facts = [
+    ['State', group.state], ['Type', group.type], ['Protocol type', group.protocol_type || '—'],
+    ['Assignor (protocol)', group.protocol || '—'], ['Generation', group.generation],
+    ['Leader', group.leader ?? '—'], ['Total lag', group.lag],
+  ];
+  return [
+    html('h3', { text: `Group ${group.group_id}` }),
+    html('dl', { class: 'facts', 'data-group-id': group.group_id },
+      facts.flatMap(([name, value]) => [html('dt', { text: name }), html('dd', { text: value })])),
+    html('h4', { text: `Members (${group.members.length})` }),
+    membersTable(group.members),
+    html('h4', { text: 'Offsets and lag per partition' }),
+    offsetsTable(group.offsets),
+  ];
+}
+
+function assignmentText(assignment) {
+  if (assignment === null) return 'not decodable';
+  if (assignment.length === 0) return 'none';
+  return assignment.map((t) => `${t.topic}: ${t.partitions.join(', ')}`).join('; ');
+}
+
+function membersTable(members) {
+  if (members.length === 0) return html('p', { class: 'muted', text: 'No members.' });
+  return html('table', { class: 'data members' },
+    html('thead', {}, html('tr', {}, ['Member id', 'Client id', 'Host', 'Assignment']
+      .map((name) => html('th', { scope: 'col', text: name })))),
+    html('tbody', {}, members.map((m) => html('tr', {
+      'data-member-id': m.member_id,
+      'data-partitions': JSON.stringify(m.assignment ?? []),
+    }, html('td', { class: 'mono', text: m.member_id }), html('td', { text: m.client_id }),
+    html('td', { text: m.host }), html('td', { class: 'assignment', text: assignmentText(m.assignment) })))));
+}
+
+function offsetsTable(offsets) {
+  if (offsets.length === 0) return html('p', { class: 'muted', text: 'No committed or assigned partitions.' });
+  const scale = Math.max(1, ...offsets.map((o) => o.end_offset ?? 0));
+  return html('table', { class: 'data offsets' },
+    html('thead', {}, html('tr', {}, ['Topic', 'Partition', 'End offset', 'Committed', 'Lag', 'Committed (filled) and lag (outlined)']
+      .map((name) => html('th', { scope: 'col', text: name })))),
+    html('tbody', {}, offsets.map((o) => html('tr', {
+      class: 'lag-row',
+      'data-topic': o.topic,
+      'data-partition': o.partition,
+      'data-end-offset': o.end_offset ?? '',
+      'data-committed': o.committed ?? '',
+      'data-lag': o.lag ?? '',
+    }, html('td', { text: o.topic }), html('td', { text: o.partition }),
+    html('td', { class: 'num', text: o.end_offset ?? '—' }), html('td', { class: 'num', text: o.committed ?? '—' }),
+    html('td', { class: 'num lag', text: o.lag ?? '—' }), html('td', {}, lagBar(o, scale))))));
+}
+
+// The partition's log up to its end offset: the committed part filled, the lag outlined.
+function lagBar(offset, scale) {
+  const end = offset.end_offset ?? 0;
+  const lag = offset.lag ?? 0;
+  const done = Math.max(0, end - lag);
+  const x = (value) => (value / scale) * BAR_WIDTH;
+  return svg('svg', { class: 'lag-bar', width: BAR_WIDTH, height: BAR_HEIGHT, role: 'img',
+    'aria-label': `end offset ${end}, committed ${offset.committed ?? 'none'}, lag ${lag}` },
+  svg('rect', { class: 'bar-track', x: 0, y: 2, width: BAR_WIDTH, height: BAR_HEIGHT - 4 }),
+  svg('rect', { class: 'bar-committed', x: 0, y: 2, width: x(done), height: BAR_HEIGHT - 4 }),
+  svg('rect', { class: 'bar-lag', x: x(done), y: 2, width: x(lag), height: BAR_HEIGHT - 4 }));
+}

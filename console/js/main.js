@@ -1,0 +1,36 @@
+// The console's entry point: opens the event feed, builds each view and wires them together
+// (choosing a group in the Groups view shows its timeline; rebalances are announced to screen
+// readers through the aria-live region).
+
+import { EventFeed } from './event_feed.js';
+import { GroupsView } from './groups_view.js';
+import { PlaygroundView } from './playground_view.js';
+import { TimelineView } from './timeline_view.js';
+import { TopicsView } from './topics_view.js';
+
+const ANNOUNCEMENTS_KEPT = 5;
+
+function announce(text) {
+  const region = document.getElementById('announcer');
+  region.append(Object.assign(document.createElement('p'), { textContent: text }));
+  while (region.childElementCount > ANNOUNCEMENTS_KEPT) region.firstElementChild.remove();
+}
+
+function showFeedStatus(text, live) {
+  const status = document.getElementById('feed-status');
+  status.textContent = text;
+  status.classList.toggle('live', live);
+}
+
+async function start() {
+  const feed = new EventFeed(showFeedStatus);
+  await feed.open();
+  const timeline = new TimelineView(feed, announce);
+  const groups = new GroupsView(feed, (groupId) => timeline.show(groupId));
+  groups.onGroups = (ids) => timeline.setGroups(ids);
+  new TopicsView();
+  new PlaygroundView(announce);
+  document.body.dataset.ready = 'true';
+}
+
+start();
