@@ -3,9 +3,8 @@
 // The console's playground in headless Chromium: clicking "Start consumer" three times starts
 // three simulated consumers (kgroupsd's playground API, docs/HTTP-API.md) and the timeline
 // shows three generations, with 1, 2 and 3 members; while the timeline is paused the third
-// rebalance waits and appears on resume. On a kgroupsd without the playground (GET
-// /v1/playground answers 404) that test skips, and the console must show the API's error
-// instead.
+// rebalance waits and appears on resume. A request the playground refuses (a second assignor
+// in one group) shows the API's own error message in the panel and starts nothing.
 'use strict';
 
 const test = require('node:test');
@@ -63,10 +62,7 @@ function stableConsumers(page) {
 
 test('three simulated consumers started from the console make three generations', async (t) => {
   const { broker, playground, page, problems } = await withConsole(t, ['--group-min-session-timeout-ms', '1000']);
-  if (playground.status === 404) {
-    t.skip(`this kgroupsd has no playground (GET /v1/playground answered 404: ${playground.body.error?.message})`);
-    return;
-  }
+  assert.equal(playground.status, 200, `GET /v1/playground: ${JSON.stringify(playground.body)}`);
 
   await startConsumer(page, 'range');
   await until(async () => (await stableConsumers(page)) === 1, 'the first consumer to be stable');
@@ -108,18 +104,20 @@ test('three simulated consumers started from the console make three generations'
   assert.deepEqual(problems, []);
 });
 
-test('without a playground backend the console shows the API error', async (t) => {
-  const { playground, page } = await withConsole(t, []);
-  if (playground.status !== 404) {
-    t.skip('this kgroupsd has the playground; the other test covers it');
-    return;
-  }
+test('a request the playground refuses shows the API error and starts nothing', async (t) => {
+  const { broker, page, problems } = await withConsole(t, []);
+  await startConsumer(page, 'range');
+  await until(async () => (await stableConsumers(page)) === 1, 'the first consumer to be stable');
+  // The coordinator would refuse a second protocol in the group, so the playground answers 409.
   await startConsumer(page, 'cooperative-sticky');
   const status = await until(async () => {
     const text = await page.$eval('#playground-status', (el) => el.textContent);
-    return text.includes('POST /v1/playground/consumers failed (404)') ? text : null;
+    return text.includes('POST /v1/playground/consumers failed (409)') ? text : null;
   }, 'the POST error in the playground status');
-  assert.match(status, /no such endpoint/);
+  assert.match(status, /range/);
   assert.ok(await page.$eval('#playground-status', (el) => el.classList.contains('error')));
-  await screenshot(page, 'playground-absent');
+  const { body } = await getJson(broker, '/v1/playground');
+  assert.equal(body.consumers.length, 1, `one consumer: ${JSON.stringify(body.consumers)}`);
+  await screenshot(page, 'playground-refused');
+  assert.deepEqual(problems, []);
 });
