@@ -217,6 +217,25 @@ TEST_F(ReplayTrackerTest, ADeletedTopicsMarksAreForgotten) {
   EXPECT_TRUE(replays(log_).empty());
 }
 
+// Joins one member to `group` and, as its leader, syncs it with `partitions`; the join's
+// result (its error is the sync's when the join succeeded but the sync did not).
+JoinGroupResult join_sole_member(
+    CoordinatorService& groups, const std::string& group,
+    const std::vector<std::pair<std::string, std::vector<int>>>& partitions) {
+  JoinGroupResult joined;
+  groups.join_group(CoordinatorHarness::join_params(group),
+                    [&](JoinGroupResult result) { joined = std::move(result); });
+  if (joined.error != GroupError::kNone) return joined;
+  SyncGroupParams sync;
+  sync.group_id = group;
+  sync.generation_id = joined.generation_id;
+  sync.member_id = joined.member_id;
+  sync.assignments = {{joined.member_id, consumer_assignment_bytes(partitions)}};
+  groups.sync_group(std::move(sync),
+                    [&](const SyncGroupResult& result) { joined.error = result.error; });
+  return joined;
+}
+
 // Through a Broker: its coordinator tells the tracker the group's members (with their client
 // id and host) and assignment, and a deletion.
 TEST(ReplayTrackerInBroker, AClassicGroupsReplayIsAnEventUntilTheGroupIsDeleted) {
@@ -225,18 +244,8 @@ TEST(ReplayTrackerInBroker, AClassicGroupsReplayIsAnEventUntilTheGroupIsDeleted)
   config.seed_topics = {{"orders", 2}};
   Broker broker(config, kMachineBytes);
   CoordinatorService& groups = broker.groups();
-  JoinGroupResult joined;
-  groups.join_group(CoordinatorHarness::join_params("g1"),
-                    [&](JoinGroupResult result) { joined = std::move(result); });
+  const JoinGroupResult joined = join_sole_member(groups, "g1", {{"orders", {0, 1}}});
   ASSERT_EQ(joined.error, GroupError::kNone);
-  SyncGroupParams sync;
-  sync.group_id = "g1";
-  sync.generation_id = joined.generation_id;
-  sync.member_id = joined.member_id;
-  sync.assignments = {{joined.member_id, consumer_assignment_bytes({{"orders", {0, 1}}})}};
-  SyncGroupResult synced;
-  groups.sync_group(std::move(sync), [&](SyncGroupResult result) { synced = std::move(result); });
-  ASSERT_EQ(synced.error, GroupError::kNone);
 
   const FetchingClient client{.client_id = "client", .peer = "127.0.0.1:40000"};
   const FetchingClient restarted{.client_id = "client", .peer = "127.0.0.1:40001"};
@@ -267,16 +276,8 @@ TEST(ReplayTrackerInBroker, AGroupForgottenWithoutOffsetsTakesItsMarks) {
   config.seed_topics = {{"orders", 1}};
   Broker broker(config, kMachineBytes);
   CoordinatorService& groups = broker.groups();
-  JoinGroupResult joined;
-  groups.join_group(CoordinatorHarness::join_params("g1"),
-                    [&](JoinGroupResult result) { joined = std::move(result); });
+  const JoinGroupResult joined = join_sole_member(groups, "g1", {{"orders", {0}}});
   ASSERT_EQ(joined.error, GroupError::kNone);
-  SyncGroupParams sync;
-  sync.group_id = "g1";
-  sync.generation_id = joined.generation_id;
-  sync.member_id = joined.member_id;
-  sync.assignments = {{joined.member_id, consumer_assignment_bytes({{"orders", {0}}})}};
-  groups.sync_group(std::move(sync), [](const SyncGroupResult& /*result*/) {});
   EXPECT_EQ(broker.replays().assigned_partition_count(), 1U);
   ASSERT_EQ(groups.leave_group("g1", leaving({joined.member_id})).member_errors.at(0),
             GroupError::kNone);

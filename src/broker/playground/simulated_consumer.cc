@@ -199,22 +199,26 @@ std::vector<MemberAssignment> SimulatedConsumer::lead(const JoinGroupResult& res
 
 void SimulatedConsumer::on_synced(std::uint64_t epoch, const SyncGroupResult& result) {
   if (epoch != epoch_ || state_ != State::kSyncing) return;
-  switch (result.error) {
-    case GroupError::kNone:
-      apply_assignment(assigned_partitions(result.assignment, settings_.topic));
-      return;
+  if (result.error == GroupError::kNone) {
+    apply_assignment(assigned_partitions(result.assignment, settings_.topic));
+  } else if (!rejoin_after(result.error)) {
+    stop("SyncGroup failed with " + std::string(group_error_name(result.error)));
+  }
+}
+
+bool SimulatedConsumer::rejoin_after(GroupError error) {
+  switch (error) {
     case GroupError::kRebalanceInProgress:
       rejoin_for_rebalance();
-      return;
+      return true;
     case GroupError::kUnknownMemberId:
       rejoin_lost(true);
-      return;
+      return true;
     case GroupError::kIllegalGeneration:
       rejoin_lost(false);
-      return;
+      return true;
     default:
-      stop("SyncGroup failed with " + std::string(group_error_name(result.error)));
-      return;
+      return false;
   }
 }
 
@@ -277,19 +281,7 @@ void SimulatedConsumer::heartbeat() {
   last_heartbeat_ = Clock::now();
   const GroupError error =
       broker_.groups().heartbeat(settings_.group, generation_, member_id_, std::nullopt);
-  switch (error) {
-    case GroupError::kNone:
-      return;
-    case GroupError::kRebalanceInProgress:
-      rejoin_for_rebalance();
-      return;
-    case GroupError::kUnknownMemberId:
-      rejoin_lost(true);
-      return;
-    default:
-      rejoin_lost(false);
-      return;
-  }
+  if (error != GroupError::kNone && !rejoin_after(error)) rejoin_lost(false);
 }
 
 void SimulatedConsumer::rejoin_for_rebalance() {

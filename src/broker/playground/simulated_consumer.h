@@ -96,6 +96,9 @@ class SimulatedConsumer : public std::enable_shared_from_this<SimulatedConsumer>
   void rejoin_for_rebalance();
   // The coordinator no longer knows this member (or its generation): drop everything, rejoin.
   void rejoin_lost(bool forget_member_id);
+  // Rejoins as the coordinator's `error` asks (rebalance in progress, unknown member, illegal
+  // generation); returns false for any other error.
+  bool rejoin_after(GroupError error);
   void consume();
   void consume_partition(const Topic& topic, std::int32_t partition, std::int64_t& position);
   // Commits the positions of `partitions` (every owned one when empty) that moved since the
