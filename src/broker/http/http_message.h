@@ -8,6 +8,7 @@
 // Not thread-safe: lives on the broker's network thread.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,6 +39,8 @@ struct HttpResponse {
   // A JSON error body {"error": {"status": S, "message": M}}; `message` says what was wrong
   // and what to do.
   static HttpResponse error(int status, std::string_view message);
+  // `body` as JSON text (invalid UTF-8 in its strings replaced by U+FFFD) with `status`.
+  static HttpResponse json(const nlohmann::ordered_json& body, int status = 200);
 };
 
 // A response that stays open: the route sends chunks (e.g. "data: ...\n\n") until the client

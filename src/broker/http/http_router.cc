@@ -75,6 +75,13 @@ HttpResponse HttpResponse::error(int status, std::string_view message) {
   return response;
 }
 
+HttpResponse HttpResponse::json(const nlohmann::ordered_json& body, int status) {
+  HttpResponse response;
+  response.status = status;
+  response.body = body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return response;
+}
+
 std::vector<std::string> HttpRouter::split_pattern(std::string_view pattern) {
   std::vector<std::string> segments;
   for (std::string_view segment : split_path(pattern)) {

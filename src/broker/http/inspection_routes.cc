@@ -30,13 +30,6 @@ std::string topic_id_text(const protocol::Uuid& id) {
   return out;
 }
 
-HttpResponse json_response(const json& body, int status = 200) {
-  HttpResponse response;
-  response.status = status;
-  response.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
-  return response;
-}
-
 json topic_json(const Topic& topic, bool with_configs) {
   json partitions = json::array();
   for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
@@ -139,13 +132,13 @@ json endpoint_list() {
 }  // namespace
 
 void add_inspection_routes(HttpRouter& router, Broker& broker) {
-  router.add("GET", "/v1", [](const HttpRequest&) { return json_response(endpoint_list()); });
+  router.add("GET", "/v1", [](const HttpRequest&) { return HttpResponse::json(endpoint_list()); });
   router.add("GET", "/v1/topics", [&broker](const HttpRequest&) {
     json topics = json::array();
     for (const auto& [name, topic] : broker.cluster().topics()) {
       topics.push_back(topic_json(*topic, false));
     }
-    return json_response({{"topics", std::move(topics)}});
+    return HttpResponse::json({{"topics", std::move(topics)}});
   });
   router.add("GET", "/v1/topics/{name}", [&broker](const HttpRequest& request) {
     const Topic* topic = broker.cluster().find_topic(request.path_params[0]);
@@ -153,12 +146,12 @@ void add_inspection_routes(HttpRouter& router, Broker& broker) {
       return HttpResponse::error(
           404, "no topic named \"" + request.path_params[0] + "\"; GET /v1/topics lists them");
     }
-    return json_response(topic_json(*topic, true));
+    return HttpResponse::json(topic_json(*topic, true));
   });
   router.add("GET", "/v1/groups", [&broker](const HttpRequest&) {
     json groups = json::array();
     for (const GroupView& group : view_groups(broker)) groups.push_back(group_summary_json(group));
-    return json_response({{"groups", std::move(groups)}});
+    return HttpResponse::json({{"groups", std::move(groups)}});
   });
   router.add("GET", "/v1/groups/{id}", [&broker](const HttpRequest& request) {
     const std::optional<GroupView> group = view_group(broker, request.path_params[0]);
@@ -166,7 +159,7 @@ void add_inspection_routes(HttpRouter& router, Broker& broker) {
       return HttpResponse::error(
           404, "no group \"" + request.path_params[0] + "\"; GET /v1/groups lists them");
     }
-    return json_response(group_json(*group));
+    return HttpResponse::json(group_json(*group));
   });
 }
 

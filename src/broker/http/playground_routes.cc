@@ -19,13 +19,6 @@ using playground::PlaygroundRefusal;
 using playground::SimulatedConsumer;
 using playground::SimulatedProducer;
 
-HttpResponse json_response(const Json& body, int status = 200) {
-  HttpResponse response;
-  response.status = status;
-  response.body = body.dump(-1, ' ', false, Json::error_handler_t::replace);
-  return response;
-}
-
 std::string_view state_name(SimulatedConsumer::State state) {
   switch (state) {
     case SimulatedConsumer::State::kJoining:
@@ -174,29 +167,29 @@ void add_playground_routes(HttpRouter& router, Broker& broker,
                            const playground::PlaygroundTiming& timing) {
   auto playground = std::make_shared<Playground>(broker, executor, timing);
   router.add("GET", "/v1/playground", [playground](const HttpRequest&) {
-    return json_response(playground_json(*playground));
+    return HttpResponse::json(playground_json(*playground));
   });
   router.add("POST", "/v1/playground/consumers", [playground](const HttpRequest& request) {
     const playground::ConsumerRequest wanted = consumer_request(request.body);
     return answer(
-        [&] { return json_response(consumer_json(playground->add_consumer(wanted)), 201); });
+        [&] { return HttpResponse::json(consumer_json(playground->add_consumer(wanted)), 201); });
   });
   router.add("DELETE", "/v1/playground/consumers/{id}", [playground](const HttpRequest& request) {
     const int id = id_param(request, "consumer");
     const bool crash = crash_param(request);
     return answer(
-        [&] { return json_response(consumer_json(*playground->stop_consumer(id, crash))); });
+        [&] { return HttpResponse::json(consumer_json(*playground->stop_consumer(id, crash))); });
   });
   router.add("POST", "/v1/playground/producers", [playground](const HttpRequest& request) {
     const playground::ProducerRequest wanted = producer_request(request.body);
     return answer(
-        [&] { return json_response(producer_json(playground->add_producer(wanted)), 201); });
+        [&] { return HttpResponse::json(producer_json(playground->add_producer(wanted)), 201); });
   });
   router.add("DELETE", "/v1/playground/producers/{id}", [playground](const HttpRequest& request) {
     const int id = id_param(request, "producer");
     return answer([&] {
       playground->stop_producer(id);
-      return json_response({{"id", id}, {"stopped", true}});
+      return HttpResponse::json({{"id", id}, {"stopped", true}});
     });
   });
 }
