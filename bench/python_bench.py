@@ -10,7 +10,9 @@ differential test), measured in one run on the same workload.
 
 Each figure is the best of --repeat runs (default 5); the two implementations
 take turns, so changes in machine load affect both alike. Run with Debian's Python after building
-the module (scripts/test-python builds it in build/python):
+the module optimized: `scripts/run-benchmarks python` builds it with the release preset
+(build/release); a Release build/python (scripts/test-python when the dev preset is not
+configured) is the fallback. The dev preset's module is a Debug build and is not used:
 
     /usr/bin/python3 bench/python_bench.py
 
@@ -27,7 +29,10 @@ sys.path.insert(0, str(ROOT / "bindings/python/tests"))
 try:
     import kgroups
 except ImportError:
-    sys.path.insert(0, str(ROOT / "build/python/bindings/python"))
+    for build_dir in ("build/release", "build/python"):
+        if (ROOT / build_dir / "bindings/python/kgroups").is_dir():
+            sys.path.insert(0, str(ROOT / build_dir / "bindings/python"))
+            break
     import kgroups
 
 import reference_model  # noqa: E402
