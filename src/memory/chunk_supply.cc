@@ -44,14 +44,24 @@ bool populate(std::uint8_t* data, std::size_t bytes) noexcept {
   return true;
 }
 
-// Maps `bytes` at an `alignment` boundary and faults them in as `fault_in` says;
-// throws std::bad_alloc (and leaves nothing mapped) when memory runs out.
-std::uint8_t* map_fault_in(std::size_t bytes, std::size_t alignment, FaultIn fault_in) {
-  // Map alignment - 1 bytes more than needed, then unmap what lies outside the
-  // aligned range (2 MiB alignment lets the kernel back regions with huge pages).
+// Maps `bytes` at an `alignment` boundary (2 MiB lets the kernel back regions
+// with huge pages): first at `hint`, where the kernel usually places it (just
+// below the previous region), else by mapping alignment - 4 KiB more and
+// unmapping what lies outside the aligned range. Unmapping costs a TLB flush,
+// which is slow in a virtual machine, so the hint saves two per region.
+std::uint8_t* map_aligned(std::size_t bytes, std::size_t alignment, std::uint8_t* hint) {
+  constexpr int kProtection = PROT_READ | PROT_WRITE;
+  constexpr int kFlags = MAP_PRIVATE | MAP_ANONYMOUS;
+  if (hint != nullptr) {
+    void* mapped = mmap(hint, bytes, kProtection, kFlags, -1, 0);
+    if (mapped == MAP_FAILED) throw std::bad_alloc();
+    if (reinterpret_cast<std::uintptr_t>(mapped) % alignment == 0) {
+      return static_cast<std::uint8_t*>(mapped);
+    }
+    munmap(mapped, bytes);
+  }
   const std::size_t extra = alignment - kPageBytes;
-  void* mapped =
-      mmap(nullptr, bytes + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* mapped = mmap(nullptr, bytes + extra, kProtection, kFlags, -1, 0);
   if (mapped == MAP_FAILED) throw std::bad_alloc();
   auto* start = static_cast<std::uint8_t*>(mapped);
   const auto address = reinterpret_cast<std::uintptr_t>(start);
@@ -60,6 +70,14 @@ std::uint8_t* map_fault_in(std::size_t bytes, std::size_t alignment, FaultIn fau
   if (std::uint8_t* end = data + bytes; end != start + bytes + extra) {
     munmap(end, static_cast<std::size_t>(start + bytes + extra - end));
   }
+  return data;
+}
+
+// Maps `bytes` and faults them in as `fault_in` says; throws std::bad_alloc
+// (and leaves nothing mapped) when memory runs out.
+std::uint8_t* map_fault_in(std::size_t bytes, std::size_t alignment, std::uint8_t* hint,
+                           FaultIn fault_in) {
+  std::uint8_t* data = map_aligned(bytes, alignment, hint);
   if (fault_in == FaultIn::kPopulateHugePages) (void)madvise(data, bytes, MADV_HUGEPAGE);
   if (fault_in != FaultIn::kOnFirstTouch && !populate(data, bytes)) {
     munmap(data, bytes);
@@ -94,7 +112,7 @@ Chunk ChunkSupply::take(std::size_t min_bytes) {
       const std::lock_guard lock(mutex_);
       return options_.fault_in;
     }();
-    std::uint8_t* data = map_fault_in(bytes, kPageBytes, fault_in);
+    std::uint8_t* data = map_fault_in(bytes, kPageBytes, nullptr, fault_in);
     return {this, data, bytes};
   }
   const std::size_t bytes = std::bit_ceil(min_bytes);
@@ -111,8 +129,12 @@ Chunk ChunkSupply::take(std::size_t min_bytes) {
 
 std::uint8_t* ChunkSupply::carve(std::size_t bytes) {
   if (static_cast<std::size_t>(region_end_ - region_next_) < bytes) {
-    std::uint8_t* region = map_fault_in(kRegionBytes, kRegionBytes, options_.fault_in);
+    std::uint8_t* hint = reinterpret_cast<std::uintptr_t>(last_region_) > kRegionBytes
+                             ? last_region_ - kRegionBytes
+                             : nullptr;
+    std::uint8_t* region = map_fault_in(kRegionBytes, kRegionBytes, hint, options_.fault_in);
     release_region_rest();
+    last_region_ = region;
     region_next_ = region;
     region_end_ = region + kRegionBytes;
   }
