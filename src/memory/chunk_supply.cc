@@ -208,6 +208,11 @@ void ChunkSupply::set_fault_in(FaultIn fault_in) noexcept {
   options_.fault_in = fault_in;
 }
 
+void ChunkSupply::set_max_cached_bytes(std::size_t max_cached_bytes) noexcept {
+  const std::lock_guard lock(mutex_);
+  options_.max_cached_bytes = max_cached_bytes;
+}
+
 std::size_t ChunkSupply::cached_bytes() const noexcept {
   const std::lock_guard lock(mutex_);
   return cached_bytes_;

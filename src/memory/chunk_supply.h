@@ -112,6 +112,10 @@ class ChunkSupply {
   // Applies to regions mapped from now on (for benchmarks comparing strategies).
   void set_fault_in(FaultIn fault_in) noexcept;
 
+  // Applies to chunks given back from now on (a benchmark keeping all freed
+  // memory warm raises it; trim() gives back what a lowered cap left cached).
+  void set_max_cached_bytes(std::size_t max_cached_bytes) noexcept;
+
   // Bytes of free chunks kept for reuse (at most options.max_cached_bytes).
   [[nodiscard]] std::size_t cached_bytes() const noexcept;
 

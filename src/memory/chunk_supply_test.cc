@@ -76,6 +76,15 @@ TEST(ChunkSupply, FreeChunksBeyondTheCapGoBackToTheSystem) {
   std::memset(chunk.data(), 2, chunk.size());
 }
 
+TEST(ChunkSupply, ARaisedCapKeepsMoreFreeChunks) {
+  ChunkSupply supply(ChunkSupplyOptions{.max_cached_bytes = std::size_t{64} << 10});
+  supply.set_max_cached_bytes(std::size_t{1} << 20);
+  std::vector<Chunk> chunks;
+  for (int i = 0; i < 8; ++i) chunks.push_back(supply.take(std::size_t{64} << 10));
+  chunks.clear();
+  EXPECT_EQ(supply.cached_bytes(), std::size_t{512} << 10);
+}
+
 TEST(ChunkSupply, TrimEmptiesTheCache) {
   ChunkSupply supply;
   supply.take(std::size_t{128} << 10).reset();
