@@ -89,8 +89,8 @@ std::uint8_t* map_fault_in(std::size_t bytes, std::size_t alignment, std::uint8_
 }  // namespace
 
 ChunkSupply& ChunkSupply::shared() {
-  static ChunkSupply* const supply = new ChunkSupply();  // never destroyed, on purpose
-  return *supply;
+  static auto* const kSupply = new ChunkSupply();  // never destroyed, on purpose
+  return *kSupply;
 }
 
 ChunkSupply::~ChunkSupply() { trim(); }
@@ -147,7 +147,7 @@ std::uint8_t* ChunkSupply::carve(std::size_t bytes) {
 // each a power of two), or goes back to the system once the cache is full.
 void ChunkSupply::release_region_rest() noexcept {
   while (static_cast<std::size_t>(region_end_ - region_next_) >= kMinChunkBytes) {
-    const std::size_t rest = static_cast<std::size_t>(region_end_ - region_next_);
+    const auto rest = static_cast<std::size_t>(region_end_ - region_next_);
     const std::size_t bytes = std::min(std::bit_floor(rest), kMaxChunkBytes);
     std::uint8_t* data = region_next_;
     region_next_ += bytes;

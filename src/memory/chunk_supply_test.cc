@@ -35,12 +35,13 @@ TEST(ChunkSupply, ChunksArePowersOfTwoAtLeastAsLargeAsAskedFor) {
 TEST(ChunkSupply, ChunksHeldAtTheSameTimeDoNotOverlap) {
   ChunkSupply supply;
   std::vector<Chunk> chunks;
+  chunks.reserve(600);
   for (int i = 0; i < 600; ++i) chunks.push_back(supply.take(std::size_t{4096} << (i % 6)));
   for (std::size_t i = 0; i < chunks.size(); ++i) {
     std::memset(chunks[i].data(), static_cast<int>(i & 0xff), chunks[i].size());
   }
   for (std::size_t i = 0; i < chunks.size(); ++i) {
-    const std::uint8_t expected = static_cast<std::uint8_t>(i & 0xff);
+    const auto expected = static_cast<std::uint8_t>(i & 0xff);
     EXPECT_EQ(chunks[i].data()[0], expected);
     EXPECT_EQ(chunks[i].data()[chunks[i].size() - 1], expected);
   }
@@ -68,6 +69,7 @@ TEST(ChunkSupply, WritingATakenChunkTakesNoPageFault) {
 TEST(ChunkSupply, FreeChunksBeyondTheCapGoBackToTheSystem) {
   ChunkSupply supply(ChunkSupplyOptions{.max_cached_bytes = std::size_t{256} << 10});
   std::vector<Chunk> chunks;
+  chunks.reserve(32);
   for (int i = 0; i < 32; ++i) chunks.push_back(supply.take(std::size_t{64} << 10));
   chunks.clear();
   EXPECT_LE(supply.cached_bytes(), std::size_t{256} << 10);
@@ -80,6 +82,7 @@ TEST(ChunkSupply, ARaisedCapKeepsMoreFreeChunks) {
   ChunkSupply supply(ChunkSupplyOptions{.max_cached_bytes = std::size_t{64} << 10});
   supply.set_max_cached_bytes(std::size_t{1} << 20);
   std::vector<Chunk> chunks;
+  chunks.reserve(8);
   for (int i = 0; i < 8; ++i) chunks.push_back(supply.take(std::size_t{64} << 10));
   chunks.clear();
   EXPECT_EQ(supply.cached_bytes(), std::size_t{512} << 10);
