@@ -113,6 +113,8 @@ Chunk ChunkSupply::take(std::size_t min_bytes) {
       return options_.fault_in;
     }();
     std::uint8_t* data = map_fault_in(bytes, kPageBytes, nullptr, fault_in);
+    const std::lock_guard lock(mutex_);
+    held_mapped_bytes_ += bytes;
     return {this, data, bytes};
   }
   const std::size_t bytes = std::bit_ceil(min_bytes);
@@ -122,9 +124,12 @@ Chunk ChunkSupply::take(std::size_t min_bytes) {
     auto* data = reinterpret_cast<std::uint8_t*>(free);
     free = free->next;
     cached_bytes_ -= bytes;
+    held_mapped_bytes_ += bytes;
     return {this, data, bytes};
   }
-  return {this, carve(bytes), bytes};
+  std::uint8_t* data = carve(bytes);
+  held_mapped_bytes_ += bytes;
+  return {this, data, bytes};
 }
 
 std::uint8_t* ChunkSupply::carve(std::size_t bytes) {
@@ -170,10 +175,13 @@ void ChunkSupply::give_back(std::uint8_t* data, std::size_t bytes) noexcept {
   }
   if (bytes > kMaxChunkBytes) {
     munmap(data, bytes);
+    const std::lock_guard lock(mutex_);
+    held_mapped_bytes_ -= bytes;
     return;
   }
   {
     const std::lock_guard lock(mutex_);
+    held_mapped_bytes_ -= bytes;
     if (cached_bytes_ + bytes <= options_.max_cached_bytes) {
       auto* chunk = new (data) FreeChunk{free_[size_class(bytes)]};
       free_[size_class(bytes)] = chunk;
@@ -216,6 +224,11 @@ void ChunkSupply::set_max_cached_bytes(std::size_t max_cached_bytes) noexcept {
 std::size_t ChunkSupply::cached_bytes() const noexcept {
   const std::lock_guard lock(mutex_);
   return cached_bytes_;
+}
+
+std::size_t ChunkSupply::held_mapped_bytes() const noexcept {
+  const std::lock_guard lock(mutex_);
+  return held_mapped_bytes_;
 }
 
 }  // namespace kgroups::memory

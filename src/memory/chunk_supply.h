@@ -119,6 +119,10 @@ class ChunkSupply {
   // Bytes of free chunks kept for reuse (at most options.max_cached_bytes).
   [[nodiscard]] std::size_t cached_bytes() const noexcept;
 
+  // Bytes of the chunks of 4 KiB and more that are taken and not yet given
+  // back (smaller ones come from operator new, where heap accounting sees them).
+  [[nodiscard]] std::size_t held_mapped_bytes() const noexcept;
+
  private:
   friend class Chunk;
   static constexpr std::size_t kSizeClasses = 9;  // 4 KiB .. 1 MiB
@@ -135,6 +139,7 @@ class ChunkSupply {
   ChunkSupplyOptions options_;
   std::array<FreeChunk*, kSizeClasses> free_{};  // one list per power-of-two size
   std::size_t cached_bytes_ = 0;
+  std::size_t held_mapped_bytes_ = 0;
   std::uint8_t* region_next_ = nullptr;  // first uncarved byte of the current region
   std::uint8_t* region_end_ = nullptr;
   std::uint8_t* last_region_ = nullptr;  // where the latest region was mapped

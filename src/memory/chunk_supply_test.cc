@@ -47,6 +47,17 @@ TEST(ChunkSupply, ChunksHeldAtTheSameTimeDoNotOverlap) {
   }
 }
 
+TEST(ChunkSupply, CountsTheMappedBytesItsChunksHold) {
+  ChunkSupply supply;
+  Chunk regular = supply.take(5000);
+  Chunk large = supply.take(2 * ChunkSupply::kMaxChunkBytes);
+  const Chunk small = supply.take(100);  // from the heap: not counted here
+  EXPECT_EQ(supply.held_mapped_bytes(), regular.size() + large.size());
+  regular.reset();
+  large.reset();
+  EXPECT_EQ(supply.held_mapped_bytes(), 0U);
+}
+
 TEST(ChunkSupply, AGivenBackChunkIsHandedOutAgain) {
   ChunkSupply supply;
   Chunk first = supply.take(8192);
