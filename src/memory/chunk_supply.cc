@@ -7,7 +7,9 @@
 #include <bit>
 #include <cerrno>
 #include <cstdint>
+#include <functional>
 #include <new>
+#include <utility>
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels answer EINVAL
@@ -157,9 +159,7 @@ void ChunkSupply::release_region_rest() noexcept {
     std::uint8_t* data = region_next_;
     region_next_ += bytes;
     if (cached_bytes_ + bytes <= options_.max_cached_bytes) {
-      auto* chunk = new (data) FreeChunk{free_[size_class(bytes)]};
-      free_[size_class(bytes)] = chunk;
-      cached_bytes_ += bytes;
+      cache(data, bytes);
     } else {
       munmap(data, bytes);
     }
@@ -183,9 +183,7 @@ void ChunkSupply::give_back(std::uint8_t* data, std::size_t bytes) noexcept {
     const std::lock_guard lock(mutex_);
     held_mapped_bytes_ -= bytes;
     if (cached_bytes_ + bytes <= options_.max_cached_bytes) {
-      auto* chunk = new (data) FreeChunk{free_[size_class(bytes)]};
-      free_[size_class(bytes)] = chunk;
-      cached_bytes_ += bytes;
+      cache(data, bytes);
       return;
     }
   }
@@ -194,21 +192,64 @@ void ChunkSupply::give_back(std::uint8_t* data, std::size_t bytes) noexcept {
   munmap(data, bytes);
 }
 
+void ChunkSupply::cache(std::uint8_t* data, std::size_t bytes) noexcept {
+  FreeChunk*& free = free_[size_class(bytes)];
+  free = new (data) FreeChunk{free, bytes};
+  cached_bytes_ += bytes;
+}
+
+// Gathers every free chunk and the rest of the current region into one list by
+// address and unmaps each run of adjacent ones at once: a whole region in one
+// call when all of it is free (so its huge page is not split first).
 void ChunkSupply::trim() noexcept {
   const std::lock_guard lock(mutex_);
-  if (region_next_ != nullptr)
-    munmap(region_next_, static_cast<std::size_t>(region_end_ - region_next_));
+  FreeChunk* all = nullptr;
+  if (static_cast<std::size_t>(region_end_ - region_next_) >= sizeof(FreeChunk)) {
+    all =
+        new (region_next_) FreeChunk{nullptr, static_cast<std::size_t>(region_end_ - region_next_)};
+  }
   region_next_ = nullptr;
   region_end_ = nullptr;
-  for (std::size_t size_class = 0; size_class < kSizeClasses; ++size_class) {
-    const std::size_t bytes = kMinChunkBytes << size_class;
-    while (free_[size_class] != nullptr) {
-      FreeChunk* chunk = free_[size_class];
-      free_[size_class] = chunk->next;
-      munmap(chunk, bytes);
+  for (FreeChunk*& free : free_) {
+    while (free != nullptr) {
+      FreeChunk* chunk = std::exchange(free, free->next);
+      chunk->next = std::exchange(all, chunk);
     }
   }
+  all = sorted_by_address(all);
+  while (all != nullptr) {
+    auto* start = reinterpret_cast<std::uint8_t*>(all);
+    std::size_t run = 0;
+    while (all != nullptr && reinterpret_cast<std::uint8_t*>(all) == start + run) {
+      run += all->bytes;
+      all = all->next;
+    }
+    munmap(start, run);
+  }
   cached_bytes_ = 0;
+}
+
+// Merge sort of a singly linked list (no allocation; recursion depth log n).
+ChunkSupply::FreeChunk* ChunkSupply::sorted_by_address(FreeChunk* list) noexcept {
+  if (list == nullptr || list->next == nullptr) return list;
+  FreeChunk* slow = list;
+  for (FreeChunk* fast = list->next; fast != nullptr && fast->next != nullptr;
+       fast = fast->next->next) {
+    slow = slow->next;
+  }
+  FreeChunk* second = sorted_by_address(std::exchange(slow->next, nullptr));
+  FreeChunk* first = sorted_by_address(list);
+  FreeChunk head{nullptr, 0};
+  FreeChunk* tail = &head;
+  const std::less<> before;
+  while (first != nullptr && second != nullptr) {
+    FreeChunk*& smaller = before(first, second) ? first : second;
+    tail->next = smaller;
+    tail = smaller;
+    smaller = smaller->next;
+  }
+  tail->next = first != nullptr ? first : second;
+  return head.next;
 }
 
 void ChunkSupply::set_fault_in(FaultIn fault_in) noexcept {

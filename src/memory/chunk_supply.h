@@ -127,13 +127,16 @@ class ChunkSupply {
   friend class Chunk;
   static constexpr std::size_t kSizeClasses = 9;  // 4 KiB .. 1 MiB
 
-  struct FreeChunk {
+  struct FreeChunk {  // written into the free chunk itself
     FreeChunk* next;
+    std::size_t bytes;
   };
 
   void give_back(std::uint8_t* data, std::size_t size) noexcept;
   std::uint8_t* carve(std::size_t bytes);
   void release_region_rest() noexcept;
+  void cache(std::uint8_t* data, std::size_t bytes) noexcept;
+  static FreeChunk* sorted_by_address(FreeChunk* list) noexcept;
 
   mutable std::mutex mutex_;
   ChunkSupplyOptions options_;

@@ -109,6 +109,19 @@ TEST(ChunkSupply, TrimEmptiesTheCache) {
   std::memset(chunk.data(), 3, chunk.size());
 }
 
+TEST(ChunkSupply, TrimLeavesHeldChunksBetweenFreedOnesIntact) {
+  ChunkSupply supply;
+  std::vector<Chunk> chunks;
+  chunks.reserve(300);
+  for (int i = 0; i < 300; ++i) chunks.push_back(supply.take(std::size_t{4096} << (i % 4)));
+  for (std::size_t i = 0; i < chunks.size(); i += 2) chunks[i].reset();
+  supply.trim();
+  for (std::size_t i = 1; i < chunks.size(); i += 2) {
+    std::memset(chunks[i].data(), 7, chunks[i].size());
+    EXPECT_EQ(chunks[i].data()[chunks[i].size() - 1], 7);
+  }
+}
+
 TEST(ChunkSupply, SmallAndLargeRequestsWork) {
   ChunkSupply supply;
   const Chunk small = supply.take(100);
