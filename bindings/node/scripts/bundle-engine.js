@@ -28,6 +28,7 @@ const ENGINE_FILES = [
   'src/CMakeLists.txt',
   'src/group',
   'src/log',
+  'src/memory',
   'src/partitioner',
   'src/topic',
 ];
