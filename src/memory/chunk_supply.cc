@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memory/chunk_supply.h"
 
+#include <sanitizer/asan_interface.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -125,6 +126,7 @@ Chunk ChunkSupply::take(std::size_t min_bytes) {
   if (free != nullptr) {
     auto* data = reinterpret_cast<std::uint8_t*>(free);
     free = free->next;
+    ASAN_UNPOISON_MEMORY_REGION(data, bytes);
     cached_bytes_ -= bytes;
     held_mapped_bytes_ += bytes;
     return {this, data, bytes};
@@ -192,9 +194,12 @@ void ChunkSupply::give_back(std::uint8_t* data, std::size_t bytes) noexcept {
   munmap(data, bytes);
 }
 
+// Under AddressSanitizer a cached chunk's bytes after its list entry are poisoned until it is
+// handed out again, so a write through a pointer into a given-back chunk is reported.
 void ChunkSupply::cache(std::uint8_t* data, std::size_t bytes) noexcept {
   FreeChunk*& free = free_[size_class(bytes)];
   free = new (data) FreeChunk{free, bytes};
+  ASAN_POISON_MEMORY_REGION(data + sizeof(FreeChunk), bytes - sizeof(FreeChunk));
   cached_bytes_ += bytes;
 }
 
@@ -224,6 +229,7 @@ void ChunkSupply::trim() noexcept {
       run += all->bytes;
       all = all->next;
     }
+    ASAN_UNPOISON_MEMORY_REGION(start, run);  // the addresses may be mapped again by anyone
     munmap(start, run);
   }
   cached_bytes_ = 0;
