@@ -11,20 +11,22 @@
 function defineTopic(addon) {
   const { NativeTopic } = addon;
 
-  // [key0, value0, ..., runs, bytes, byteLengths] -> records (src/record_batch.h):
-  // a key or value is a string, or undefined for bytes: a Buffer view of the
-  // next byteLengths entry's count of bytes. runs holds (partition, first
-  // offset, count) triples in record order.
+  // [string0, ..., refs, runs, bytes, byteLengths] -> records
+  // (src/record_batch.h): refs holds two entries per record (key, value), the
+  // index of its string, or -1 for bytes: a Buffer view of the next
+  // byteLengths entry's count of bytes. runs holds (partition, first offset,
+  // count) triples in record order.
   function recordsFromBatch(batch) {
     const byteLengths = batch[batch.length - 1];
     const bytes = batch[batch.length - 2];
     const runs = batch[batch.length - 3];
+    const refs = batch[batch.length - 4];
     const records = [];
     let index = 0;
     let byteOffset = 0;
     let byteEntry = 0;
-    const take = (element) => {
-      if (element !== undefined) return element;
+    const take = (ref) => {
+      if (ref >= 0) return batch[ref];
       const size = byteLengths[byteEntry++];
       byteOffset += size;
       return Buffer.from(bytes, byteOffset - size, size);
@@ -34,8 +36,8 @@ function defineTopic(addon) {
       const firstOffset = runs[run + 1];
       const count = runs[run + 2];
       for (let i = 0; i < count; i++, index += 2) {
-        const key = take(batch[index]);
-        records.push({ partition, offset: firstOffset + i, key, value: take(batch[index + 1]) });
+        const key = take(refs[index]);
+        records.push({ partition, offset: firstOffset + i, key, value: take(refs[index + 1]) });
       }
     }
     return records;
