@@ -4,7 +4,9 @@
 // implementation of the same model (bindings/node/test/model.js, the oracle of
 // the differential test) in one run. Measures appends/s, and records/s for
 // poll + commit with maxRecords = 500 by 4 consumers of one group taking turns,
-// for text and for byte keys/values. Prints each figure and the addon/JS ratio.
+// for text and for byte keys/values, and for text values that are all distinct
+// ("text, unique values": nothing repeats within a poll batch). Prints each
+// figure and the addon/JS ratio.
 //
 //   node bench/node_bench.mjs [--records N] [--repeat R]
 //
@@ -30,12 +32,13 @@ const PARTITIONS = 8;
 const CONSUMERS = ['consumer-1', 'consumer-2', 'consumer-3', 'consumer-4'];
 const MAX_RECORDS = 500;
 
-// Keys and values: 1000 distinct keys (`user-42`), 64 distinct 100-byte values,
-// as strings or as Buffers.
+// Keys and values: 1000 distinct keys (`user-42`), 64 distinct 100-byte values
+// (or RECORDS distinct ones for 'text, unique values'), as strings or as Buffers.
 function makeData(kind) {
   const keys = Array.from({ length: 1000 }, (_, i) => `user-${i}`);
-  const values = Array.from({ length: 64 }, (_, i) => `${i}:`.padEnd(100, 'abcdefghij'));
-  if (kind === 'text') return { keys, values };
+  const distinctValues = kind === 'text, unique values' ? RECORDS : 64;
+  const values = Array.from({ length: distinctValues }, (_, i) => `${i}:`.padEnd(100, 'abcdefghij'));
+  if (kind !== 'bytes') return { keys, values };
   return { keys: keys.map((k) => Buffer.from(k)), values: values.map((v) => Buffer.from(v)) };
 }
 
@@ -98,7 +101,7 @@ function pollCommitRates(data) {
 
 const format = (rate) => `${(rate / 1e6).toFixed(2)} M/s`;
 const rows = [];
-for (const kind of ['text', 'bytes']) {
+for (const kind of ['text', 'text, unique values', 'bytes']) {
   const data = makeData(kind);
   for (const [label, measure] of [['append', appendRates], ['poll+commit (maxRecords=500)', pollCommitRates]]) {
     const { addon, pureJs } = measure(data);
@@ -108,9 +111,9 @@ for (const kind of ['text', 'bytes']) {
 
 console.log(`kgroups Node binding benchmark: ${RECORDS} records, ${PARTITIONS} partitions, ` +
   `${CONSUMERS.length} consumers, best of ${REPEAT}; node ${process.version}`);
-console.log('operation'.padEnd(38) + 'addon'.padStart(12) + 'pure JS'.padStart(12) + 'addon/JS'.padStart(10));
+console.log('operation'.padEnd(58) + 'addon'.padStart(12) + 'pure JS'.padStart(12) + 'addon/JS'.padStart(10));
 for (const { operation, addon, pureJs } of rows) {
-  console.log(operation.padEnd(38) + format(addon).padStart(12) + format(pureJs).padStart(12) +
+  console.log(operation.padEnd(58) + format(addon).padStart(12) + format(pureJs).padStart(12) +
     `${(addon / pureJs).toFixed(2)}x`.padStart(10));
 }
 
@@ -122,7 +125,7 @@ const why = {
 };
 for (const { operation, addon, pureJs } of rows) {
   if (addon < pureJs) {
-    const label = operation.slice(0, operation.lastIndexOf(','));
+    const label = operation.slice(0, operation.indexOf(', '));
     console.log(`addon slower for ${operation}: ${why[label]} (docs/PERFORMANCE.md, "Node binding")`);
   }
 }

@@ -6,12 +6,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <string_view>
 
-#include "addon_state.h"
-#include "batch_strings.h"
 #include "js_array.h"
+#include "poll_strings.h"
 
 namespace kgroups::node {
 namespace {
@@ -74,33 +72,37 @@ std::pair<napi_value, Napi::Float64Array> byte_contents(Napi::Env env,
 
 }  // namespace
 
-Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records) {
-  // Identical text within the batch becomes one JS string (batch_strings.h).
-  AddonState& state = addon_state(env);
-  if (!state.key_strings) state.key_strings = std::make_unique<BatchStrings>();
-  if (!state.value_strings) state.value_strings = std::make_unique<BatchStrings>();
-  state.key_strings->begin_batch();
-  state.value_strings->begin_batch();
+Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records,
+                             PollStrings& key_strings, PollStrings& value_strings) {
+  key_strings.begin_batch();
+  value_strings.begin_batch();
+  try {
+    BatchRefs batch;
+    auto refs = Napi::Int32Array::New(env, 2 * records.size());
+    std::int32_t* ref = refs.Data();
+    const auto refer = [&](std::string_view content, Encoding encoding, PollStrings& strings) {
+      *ref++ = encoding == Encoding::kBytes ? -1 : strings.ref_of(env, content, batch);
+    };
+    for (const Record& record : records) {
+      refer(record.key, record.key_encoding, key_strings);
+      refer(record.value, record.value_encoding, value_strings);
+    }
+    auto placements = Napi::Int32Array::New(env, batch.placements.size());
+    std::copy(batch.placements.begin(), batch.placements.end(), placements.Data());
 
-  std::vector<napi_value> elements;  // the distinct strings, then the four arrays
-  auto refs = Napi::Int32Array::New(env, 2 * records.size());
-  std::int32_t* ref = refs.Data();
-  const auto refer = [&](std::string_view content, Encoding encoding, BatchStrings& strings) {
-    *ref++ = encoding == Encoding::kBytes
-                 ? -1
-                 : static_cast<std::int32_t>(strings.index_of(env, content, elements));
-  };
-  for (const Record& record : records) {
-    refer(record.key, record.key_encoding, *state.key_strings);
-    refer(record.value, record.value_encoding, *state.value_strings);
+    const std::vector<double> runs = offset_runs(records);
+    auto run_array = Napi::Float64Array::New(env, runs.size());
+    std::copy(runs.begin(), runs.end(), run_array.Data());
+    const auto [bytes, byte_lengths] = byte_contents(env, records);
+    std::vector<napi_value>& elements = batch.new_strings;
+    elements.insert(elements.end(), {refs, placements, run_array, bytes, byte_lengths});
+    return new_js_array(env, elements);
+  } catch (...) {
+    // topic.js never sees this batch's placements.
+    key_strings.forget();
+    value_strings.forget();
+    throw;
   }
-
-  const std::vector<double> runs = offset_runs(records);
-  auto run_array = Napi::Float64Array::New(env, runs.size());
-  std::copy(runs.begin(), runs.end(), run_array.Data());
-  const auto [bytes, byte_lengths] = byte_contents(env, records);
-  elements.insert(elements.end(), {refs, run_array, bytes, byte_lengths});
-  return new_js_array(env, elements);
 }
 
 }  // namespace kgroups::node

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Text keys and values through poll's per-batch string table
-// (src/batch_strings.h): identical text within one batch becomes one string,
+// Text keys and values through poll's table of recent strings
+// (src/poll_strings.h): text polled again reuses the string handed out before,
 // which must never change what a record holds, whatever the mix of repeated,
 // unique, long, empty, non-ASCII or byte keys and values, and however far a
-// batch goes past the table's bound (512 distinct contents per kind).
+// batch, or a run of batches, goes past the table's bound (512 distinct
+// contents per kind, after which it starts afresh).
 'use strict';
 
 const test = require('node:test');
@@ -83,4 +84,37 @@ test('strings of one batch are not handed out for another batch\'s different tex
   topic.join('g', 'A');
   assert.deepEqual(topic.poll('g', 'A', 1).map((r) => r.value), ['first']);
   assert.deepEqual(topic.poll('g', 'A', 1).map((r) => r.value), ['second']);
+});
+
+test('text repeated across batches and topics comes back right as the table fills and restarts', () => {
+  const topics = [new Topic(2), new Topic(2)];
+  const expected = [[], []];
+  for (let i = 0; i < 6000; i++) {
+    const t = i % 2;
+    // Values cycle through 700 contents (more than one table holds), keys through 40.
+    const pair = [`key-${(i * 7) % 40}`, `value-${(i * 13) % 700}-${t}`];
+    const [partition] = topics[t].append(...pair);
+    expected[t].push([partition, ...pair]);
+  }
+  topics.forEach((topic, t) => {
+    topic.join('g', 'A');
+    const got = [];
+    for (let records; (records = topic.poll('g', 'A', 37)).length > 0;) {
+      for (const r of records) got.push([r.partition, r.key, r.value]);
+    }
+    const sortByPartition = (rows) => [0, 1].flatMap((p) => rows.filter((row) => row[0] === p));
+    assert.deepEqual(got, sortByPartition(expected[t]));
+  });
+});
+
+test('two groups polling the same records see the same text', () => {
+  const topic = new Topic(1);
+  for (let i = 0; i < 300; i++) topic.append(`k${i % 9}`, `v${i % 600}`);
+  topic.join('a', 'A');
+  topic.join('b', 'B');
+  const a = topic.poll('a', 'A', 1000).map((r) => r.value);
+  const b = [];
+  for (let records; (records = topic.poll('b', 'B', 7)).length > 0;) b.push(...records.map((r) => r.value));
+  assert.deepEqual(b, a);
+  assert.deepEqual(a, Array.from({ length: 300 }, (_, i) => `v${i}`));
 });

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// One poll batch's JS strings by content; see batch_strings.h.
-#include "batch_strings.h"
+// The JS strings of a Topic's recent polls, by content; see poll_strings.h.
+#include "poll_strings.h"
 
 #include <array>
 #include <cstring>
@@ -66,45 +66,49 @@ std::uint64_t hash_bytes(std::string_view bytes) noexcept {
 
 }  // namespace
 
-void BatchStrings::begin_batch() noexcept {
-  if (++batch_ == 0) {  // wrapped: old slots could match again
-    slots_.fill(Slot{});
-    batch_ = 1;
-  }
-  entries_ = 0;
+void PollStrings::begin_batch() noexcept {
+  if (entries_ >= kMaxEntries) forget();
   lookups_ = 0;
   hits_ = 0;
 }
 
-bool BatchStrings::worth_looking_up(std::size_t size) const noexcept {
+void PollStrings::forget() noexcept {
+  if (++epoch_ == 0) {  // wrapped: old slots could match again
+    slots_.fill(Slot{});
+    epoch_ = 1;
+  }
+  entries_ = 0;
+}
+
+bool PollStrings::worth_looking_up(std::size_t size) const noexcept {
   if (size > kMaxCachedBytes) return false;
   // After kProbeRecords lookups, go on only if at least 1 in 16 found a string.
   return lookups_ < kProbeRecords || hits_ * 16 >= lookups_;
 }
 
-std::uint32_t BatchStrings::index_of(napi_env env, std::string_view utf8,
-                                     std::vector<napi_value>& strings) {
+std::int32_t PollStrings::ref_of(napi_env env, std::string_view utf8, BatchRefs& refs) {
   const auto add = [&] {
-    strings.push_back(text_to_js(env, utf8));
-    return static_cast<std::uint32_t>(strings.size() - 1);
+    refs.new_strings.push_back(text_to_js(env, utf8));
+    return static_cast<std::int32_t>(refs.new_strings.size() - 1);
   };
-  if (!worth_looking_up(utf8.size())) return add();
+  const auto unplaced = [&] { return -2 - add(); };
+  if (!worth_looking_up(utf8.size())) return unplaced();
   ++lookups_;
   const std::uint64_t hash = hash_bytes(utf8);
   for (std::size_t index = hash & (kSlots - 1);; index = (index + 1) & (kSlots - 1)) {
     Slot& slot = slots_[index];
-    if (slot.batch != batch_) {
-      const std::uint32_t added = add();
-      if (entries_ < kMaxEntries) {
-        slot = Slot{batch_, static_cast<std::uint32_t>(utf8.size()), hash, added, utf8.data()};
-        ++entries_;
-      }
-      return added;
+    if (slot.epoch != epoch_) {
+      if (entries_ >= kMaxEntries) return unplaced();
+      const auto table_slot = static_cast<std::int32_t>(first_slot_ + entries_);
+      refs.placements.insert(refs.placements.end(), {table_slot, add()});
+      slot = Slot{epoch_, static_cast<std::uint32_t>(utf8.size()), hash, utf8.data(), table_slot};
+      ++entries_;
+      return table_slot;
     }
     if (slot.hash == hash && slot.size == utf8.size() &&
         (utf8.empty() || std::memcmp(slot.data, utf8.data(), utf8.size()) == 0)) {
       ++hits_;
-      return slot.index;
+      return slot.slot;
     }
   }
 }
