@@ -4,13 +4,15 @@
 // implementation of the same model (bindings/node/test/model.js, the oracle of
 // the differential test) in one run. Measures appends/s, and records/s for
 // poll + commit with maxRecords = 500 by 4 consumers of one group taking turns,
-// for text and for byte keys/values. Prints each figure and the addon/JS ratio.
+// for text and for byte keys/values, and for text values that are all distinct
+// ("text, unique values": nothing repeats within a poll batch). Prints each
+// figure and the addon/JS ratio.
 //
 //   node bench/node_bench.mjs [--records N] [--repeat R]
 //
 // Needs the addon built (scripts/test-node or `npm install` in bindings/node).
-// Each figure is the best of R runs (default 3) after one warm-up run; the two
-// implementations take turns.
+// Each figure is the best of R runs (default 3) after one warm-up run, in CPU
+// time; the two implementations take turns.
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
@@ -30,12 +32,13 @@ const PARTITIONS = 8;
 const CONSUMERS = ['consumer-1', 'consumer-2', 'consumer-3', 'consumer-4'];
 const MAX_RECORDS = 500;
 
-// Keys and values: 1000 distinct keys (`user-42`), 64 distinct 100-byte values,
-// as strings or as Buffers.
+// Keys and values: 1000 distinct keys (`user-42`), 64 distinct 100-byte values
+// (or RECORDS distinct ones for 'text, unique values'), as strings or as Buffers.
 function makeData(kind) {
   const keys = Array.from({ length: 1000 }, (_, i) => `user-${i}`);
-  const values = Array.from({ length: 64 }, (_, i) => `${i}:`.padEnd(100, 'abcdefghij'));
-  if (kind === 'text') return { keys, values };
+  const distinctValues = kind === 'text, unique values' ? RECORDS : 64;
+  const values = Array.from({ length: distinctValues }, (_, i) => `${i}:`.padEnd(100, 'abcdefghij'));
+  if (kind !== 'bytes') return { keys, values };
   return { keys: keys.map((k) => Buffer.from(k)), values: values.map((v) => Buffer.from(v)) };
 }
 
@@ -43,17 +46,20 @@ function appendAll(topic, { keys, values }) {
   for (let i = 0; i < RECORDS; i++) topic.append(keys[i % keys.length], values[i % values.length]);
 }
 
-// Seconds taken by fn for each implementation, best of REPEAT after a warm-up,
-// each run on a fresh set-up. The implementations take turns, so that changes
-// in machine load hit both alike.
+// CPU seconds (user + system, all of the process's threads, garbage collection
+// included) taken by fn for each implementation, best of REPEAT after a
+// warm-up, each run on a fresh set-up. CPU time rather than wall time, so that
+// waiting for a core on a loaded machine does not count. The implementations
+// take turns, so that changes in machine load hit both alike.
 function best(setUp, fn) {
   const seconds = { addon: Infinity, pureJs: Infinity };
   for (let run = 0; run <= REPEAT; run++) {
     for (const [name, TopicClass] of [['addon', Topic], ['pureJs', ModelTopic]]) {
       const state = setUp(TopicClass);
-      const start = process.hrtime.bigint();
+      const start = process.cpuUsage();
       const processed = fn(state);
-      const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+      const { user, system } = process.cpuUsage(start);
+      const elapsed = (user + system) / 1e6;
       if (processed !== RECORDS) throw new Error(`${name} processed ${processed} records, not ${RECORDS}`);
       if (run > 0) seconds[name] = Math.min(seconds[name], elapsed);
     }
@@ -98,7 +104,7 @@ function pollCommitRates(data) {
 
 const format = (rate) => `${(rate / 1e6).toFixed(2)} M/s`;
 const rows = [];
-for (const kind of ['text', 'bytes']) {
+for (const kind of ['text', 'text, unique values', 'bytes']) {
   const data = makeData(kind);
   for (const [label, measure] of [['append', appendRates], ['poll+commit (maxRecords=500)', pollCommitRates]]) {
     const { addon, pureJs } = measure(data);
@@ -107,22 +113,23 @@ for (const kind of ['text', 'bytes']) {
 }
 
 console.log(`kgroups Node binding benchmark: ${RECORDS} records, ${PARTITIONS} partitions, ` +
-  `${CONSUMERS.length} consumers, best of ${REPEAT}; node ${process.version}`);
-console.log('operation'.padEnd(38) + 'addon'.padStart(12) + 'pure JS'.padStart(12) + 'addon/JS'.padStart(10));
+  `${CONSUMERS.length} consumers, best of ${REPEAT} in CPU time; node ${process.version}`);
+console.log('operation'.padEnd(58) + 'addon'.padStart(12) + 'pure JS'.padStart(12) + 'addon/JS'.padStart(10));
 for (const { operation, addon, pureJs } of rows) {
-  console.log(operation.padEnd(38) + format(addon).padStart(12) + format(pureJs).padStart(12) +
+  console.log(operation.padEnd(58) + format(addon).padStart(12) + format(pureJs).padStart(12) +
     `${(addon / pureJs).toFixed(2)}x`.padStart(10));
 }
 
 const why = {
-  append: 'each append crosses Node-API and copies both strings into the log as UTF-8, ' +
-    'while pure JS keeps a reference; an appendMany taking arrays would amortize the crossing',
-  'poll+commit (maxRecords=500)': 'the engine stores bytes, so every polled value becomes a new V8 string, ' +
-    'while pure JS hands out the strings it was given; Buffers (no strings) or external strings would avoid it',
+  append: 'the engine copies both strings into its log as UTF-8, and about half of that CPU is the first-touch ' +
+    'page faults of new log chunks (the chunk supply of issue 16), while pure JS keeps a reference',
+  'poll+commit (maxRecords=500)': 'per record the addon hashes and compares the key and value bytes to find ' +
+    'the JS string it handed out before (or makes one) and copies bytes out of the log, ' +
+    'while pure JS hands out the objects it was given',
 };
 for (const { operation, addon, pureJs } of rows) {
   if (addon < pureJs) {
-    const label = operation.slice(0, operation.lastIndexOf(','));
+    const label = operation.slice(0, operation.indexOf(', '));
     console.log(`addon slower for ${operation}: ${why[label]} (docs/PERFORMANCE.md, "Node binding")`);
   }
 }

@@ -3,7 +3,7 @@
 // Topic: the public class of SPEC.md's JavaScript section. It forwards every
 // call to the native NativeTopic (which checks and converts arguments, options
 // included, and calls the C++ engine), turns poll's compact batch
-// (src/record_batch.h) into { partition, offset, key, value } objects and
+// (src/record_batch.h, with the Topic's table of recent strings) into { partition, offset, key, value } objects and
 // append's two result slots into [partition, offset]. No rules here.
 'use strict';
 
@@ -11,20 +11,29 @@
 function defineTopic(addon) {
   const { NativeTopic } = addon;
 
-  // [key0, value0, ..., runs, bytes, byteLengths] -> records (src/record_batch.h):
-  // a key or value is a string, or undefined for bytes: a Buffer view of the
-  // next byteLengths entry's count of bytes. runs holds (partition, first
-  // offset, count) triples in record order.
-  function recordsFromBatch(batch) {
+  const { pollStringSlots } = addon;
+
+  // [string0, ..., refs, placements, runs, bytes, byteLengths] -> records
+  // (src/record_batch.h). First the batch's new strings go to their slots of
+  // the Topic's string table (placements: (slot, i) pairs). refs holds two
+  // entries per record (key, value): a string table slot, -2 - i for new
+  // string i, or -1 for bytes: a Buffer view of the next byteLengths entry's
+  // count of bytes. runs holds (partition, first offset, count) triples in
+  // record order.
+  function recordsFromBatch(batch, strings) {
     const byteLengths = batch[batch.length - 1];
     const bytes = batch[batch.length - 2];
     const runs = batch[batch.length - 3];
+    const placements = batch[batch.length - 4];
+    const refs = batch[batch.length - 5];
+    for (let i = 0; i < placements.length; i += 2) strings[placements[i]] = batch[placements[i + 1]];
     const records = [];
     let index = 0;
     let byteOffset = 0;
     let byteEntry = 0;
-    const take = (element) => {
-      if (element !== undefined) return element;
+    const take = (ref) => {
+      if (ref >= 0) return strings[ref];
+      if (ref < -1) return batch[-2 - ref];
       const size = byteLengths[byteEntry++];
       byteOffset += size;
       return Buffer.from(bytes, byteOffset - size, size);
@@ -34,8 +43,8 @@ function defineTopic(addon) {
       const firstOffset = runs[run + 1];
       const count = runs[run + 2];
       for (let i = 0; i < count; i++, index += 2) {
-        const key = take(batch[index]);
-        records.push({ partition, offset: firstOffset + i, key, value: take(batch[index + 1]) });
+        const key = take(refs[index]);
+        records.push({ partition, offset: firstOffset + i, key, value: take(refs[index + 1]) });
       }
     }
     return records;
@@ -44,6 +53,7 @@ function defineTopic(addon) {
   class Topic {
     #native;
     #appendResult = new Float64Array(2); // [partition, offset], written by the addon
+    #strings = null; // the string table of poll batches, made at the first poll
 
     constructor(numPartitions, options) {
       this.#native = new NativeTopic(numPartitions, options, this.#appendResult);
@@ -71,7 +81,9 @@ function defineTopic(addon) {
     }
 
     poll(group, consumerId, maxRecords = 100) {
-      return recordsFromBatch(this.#native.poll(group, consumerId, maxRecords));
+      const batch = this.#native.poll(group, consumerId, maxRecords);
+      this.#strings ??= new Array(pollStringSlots).fill('');
+      return recordsFromBatch(batch, this.#strings);
     }
 
     commit(group, consumerId, offsets) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Registration of the kgroups addon: exports NativeTopic, partitionFor and
-// setErrorClasses, and sets up the per-environment AddonState. index.js is the
-// only intended caller. Safe to load in several environments (worker threads):
-// each gets its own state.
+// Registration of the kgroups addon: exports NativeTopic, partitionFor,
+// setErrorClasses and pollStringSlots (the size of topic.js's string tables), and sets up the
+// per-environment AddonState. index.js is the only intended caller. Safe to load in several
+// environments (worker threads): each gets its own state.
 #include <napi.h>
 
 #include <string>
@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "key_value.h"
 #include "kgroups/partitioner.h"
+#include "poll_strings.h"
 #include "topic_wrap.h"
 
 namespace kgroups::node {
@@ -73,6 +74,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
 
   exports.Set("NativeTopic", TopicWrap::define_class(env));
   exports.Set("partitionFor", Napi::Function::New<partition_for_js>(env, "partitionFor"));
+  exports.Set("pollStringSlots", Napi::Number::New(env, PollStrings::kSlotCount));
   exports.Set("setErrorClasses", Napi::Function::New<set_error_classes>(env, "setErrorClasses"));
   return exports;
 }

@@ -7,10 +7,9 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
-#include <unordered_map>
 
 #include "js_array.h"
-#include "key_value.h"
+#include "poll_strings.h"
 
 namespace kgroups::node {
 namespace {
@@ -36,69 +35,74 @@ void check(napi_env env, napi_status status) {
   if (status != napi_ok) throw Napi::Error::New(env);
 }
 
-}  // namespace
-
-Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records) {
+// The ArrayBuffer holding the bytes of every byte key and value of `records`
+// in order, and their sizes; undefined and an empty array if there are none.
+std::pair<napi_value, Napi::Float64Array> byte_contents(Napi::Env env,
+                                                        const std::vector<Record>& records) {
   std::size_t byte_count = 0;
-  bool any_bytes = false;
+  std::size_t byte_entries = 0;
   for (const Record& record : records) {
     if (record.key_encoding == Encoding::kBytes) {
       byte_count += record.key.size();
-      any_bytes = true;
+      ++byte_entries;
     }
     if (record.value_encoding == Encoding::kBytes) {
       byte_count += record.value.size();
-      any_bytes = true;
+      ++byte_entries;
     }
   }
-
-  napi_value undefined = nullptr;
-  check(env, napi_get_undefined(env, &undefined));
-  napi_value bytes = undefined;
-  char* bytes_cursor = nullptr;
-  if (any_bytes) {
-    void* data = nullptr;
-    check(env, napi_create_arraybuffer(env, byte_count, &data, &bytes));
-    bytes_cursor = static_cast<char*>(data);
-  }
-
-  std::vector<double> byte_lengths;
-  std::vector<napi_value> elements;
-  elements.reserve(2 * records.size() + 3);
-  // Keys repeat (one key's records share a partition), so each distinct text
-  // key becomes one JS string per batch; values are mostly distinct.
-  std::unordered_map<std::string_view, napi_value> text_keys;
-  const auto add = [&](std::string_view content, Encoding encoding, bool is_key) {
-    if (encoding == Encoding::kBytes) {
-      if (!content.empty()) std::memcpy(bytes_cursor, content.data(), content.size());
-      bytes_cursor += content.size();
-      byte_lengths.push_back(static_cast<double>(content.size()));
-      elements.push_back(undefined);
-      return;
-    }
-    napi_value* cached = is_key ? &text_keys[content] : nullptr;
-    if (cached != nullptr && *cached != nullptr) {
-      elements.push_back(*cached);
-      return;
-    }
-    napi_value text = text_to_js(env, content);
-    if (cached != nullptr) *cached = text;
-    elements.push_back(text);
+  auto sizes = Napi::Float64Array::New(env, byte_entries);
+  if (byte_entries == 0) return {env.Undefined(), sizes};
+  napi_value bytes = nullptr;
+  void* data = nullptr;
+  check(env, napi_create_arraybuffer(env, byte_count, &data, &bytes));
+  char* cursor = static_cast<char*>(data);
+  double* size = sizes.Data();
+  const auto copy = [&](std::string_view content) {
+    if (!content.empty()) std::memcpy(cursor, content.data(), content.size());
+    cursor += content.size();
+    *size++ = static_cast<double>(content.size());
   };
   for (const Record& record : records) {
-    add(record.key, record.key_encoding, true);
-    add(record.value, record.value_encoding, false);
+    if (record.key_encoding == Encoding::kBytes) copy(record.key);
+    if (record.value_encoding == Encoding::kBytes) copy(record.value);
   }
+  return {bytes, sizes};
+}
 
-  const std::vector<double> runs = offset_runs(records);
-  auto run_array = Napi::Float64Array::New(env, runs.size());
-  std::copy(runs.begin(), runs.end(), run_array.Data());
-  elements.push_back(run_array);
-  elements.push_back(bytes);
-  auto byte_length_array = Napi::Float64Array::New(env, byte_lengths.size());
-  std::copy(byte_lengths.begin(), byte_lengths.end(), byte_length_array.Data());
-  elements.push_back(byte_length_array);
-  return new_js_array(env, elements);
+}  // namespace
+
+Napi::Array records_to_batch(Napi::Env env, const std::vector<Record>& records,
+                             PollStrings& key_strings, PollStrings& value_strings) {
+  key_strings.begin_batch();
+  value_strings.begin_batch();
+  try {
+    BatchRefs batch;
+    auto refs = Napi::Int32Array::New(env, 2 * records.size());
+    std::int32_t* ref = refs.Data();
+    const auto refer = [&](std::string_view content, Encoding encoding, PollStrings& strings) {
+      *ref++ = encoding == Encoding::kBytes ? -1 : strings.ref_of(env, content, batch);
+    };
+    for (const Record& record : records) {
+      refer(record.key, record.key_encoding, key_strings);
+      refer(record.value, record.value_encoding, value_strings);
+    }
+    auto placements = Napi::Int32Array::New(env, batch.placements.size());
+    std::copy(batch.placements.begin(), batch.placements.end(), placements.Data());
+
+    const std::vector<double> runs = offset_runs(records);
+    auto run_array = Napi::Float64Array::New(env, runs.size());
+    std::copy(runs.begin(), runs.end(), run_array.Data());
+    const auto [bytes, byte_lengths] = byte_contents(env, records);
+    std::vector<napi_value>& elements = batch.new_strings;
+    elements.insert(elements.end(), {refs, placements, run_array, bytes, byte_lengths});
+    return new_js_array(env, elements);
+  } catch (...) {
+    // topic.js never sees this batch's placements.
+    key_strings.forget();
+    value_strings.forget();
+    throw;
+  }
 }
 
 }  // namespace kgroups::node

@@ -119,8 +119,13 @@ Napi::Value TopicWrap::poll(const Napi::CallbackInfo& info) {
     if (has_max) check_number(info[2], "poll: maxRecords");
     const int max_records =
         has_max ? to_clamped_int(info[2], "poll: maxRecords") : kDefaultMaxRecords;
-    return records_to_batch(info.Env(),
-                            topic_->poll(Utf8(info[0]).view(), Utf8(info[1]).view(), max_records));
+    const std::vector<Record> records =
+        topic_->poll(Utf8(info[0]).view(), Utf8(info[1]).view(), max_records);
+    if (!key_strings_) {
+      key_strings_ = std::make_unique<PollStrings>(0);
+      value_strings_ = std::make_unique<PollStrings>(PollStrings::kMaxEntries);
+    }
+    return records_to_batch(info.Env(), records, *key_strings_, *value_strings_);
   });
 }
 

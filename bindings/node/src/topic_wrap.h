@@ -9,9 +9,11 @@
 
 #include <napi.h>
 
+#include <memory>
 #include <optional>
 
 #include "kgroups/topic.h"
+#include "poll_strings.h"
 
 namespace kgroups::node {
 
@@ -41,6 +43,8 @@ class TopicWrap : public Napi::ObjectWrap<TopicWrap> {
   std::optional<Topic> topic_;       // set by the constructor unless it throws
   double* append_result_ = nullptr;  // [partition, offset] of the last append
   Napi::Reference<Napi::Float64Array> append_result_reference_;  // keeps it alive
+  std::unique_ptr<PollStrings> key_strings_;                     // made at the first poll
+  std::unique_ptr<PollStrings> value_strings_;                   // made at the first poll
 };
 
 }  // namespace kgroups::node
