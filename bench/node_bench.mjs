@@ -121,8 +121,8 @@ for (const { operation, addon, pureJs } of rows) {
 }
 
 const why = {
-  append: 'the engine copies both strings into its log as UTF-8, and about half of that CPU is the first-touch ' +
-    'page faults of new log chunks (the chunk supply of issue 16), while pure JS keeps a reference',
+  append: 'each call crosses Node-API and the engine copies both strings into its log as UTF-8, ' +
+    'while pure JS keeps a reference',
   'poll+commit (maxRecords=500)': 'per record the addon hashes and compares the key and value bytes to find ' +
     'the JS string it handed out before (or makes one) and copies bytes out of the log, ' +
     'while pure JS hands out the objects it was given',
