@@ -139,8 +139,8 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
     // Without a roll policy every memory segment is a Kafka segment of its own.
     if (roll_bytes_ == 0 && roll_ms_ == 0) active_segment_start_ = high_watermark_;
     Segment segment;
-    segment.capacity = next_segment_capacity(batch.size());
-    segment.bytes = SegmentBytes::allocate(segment.capacity);
+    segment.bytes = SegmentBytes::allocate(next_segment_capacity(batch.size()));
+    segment.capacity = segment.bytes->capacity();
     segment.sequence = sequence;
     segment.base_offset = high_watermark_;
     segment_bytes_ += segment.capacity;
