@@ -4,18 +4,28 @@
 // 32-byte and 1 KiB values, single-threaded and from two threads; plus memcpy of
 // the same bytes into a warm buffer as the bandwidth ceiling. Each timed batch
 // fills a fresh topic with kBatch records so memory stays bounded.
+//
+// Warm (BM_Append*): freed memory stays mapped between batches, as in a
+// long-running process. Cold (BM_ColdAppend*): before each batch the chunk
+// supply and glibc give every free page back to the kernel, so each batch
+// starts like a new program's first topic and pays for its memory (page faults
+// or pre-faulting); those report process CPU time and the page faults per batch.
 #include <benchmark/benchmark.h>
 
 #include <malloc.h>
+#include <sys/resource.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench_keys.h"
 #include "kgroups/topic.h"
+#include "memory/chunk_supply.h"
 #include "naive_baseline.h"
 
 namespace kgroups::bench {
@@ -29,11 +39,21 @@ constexpr int kBatch = 200000;
 // memcpy baseline. (Without this, glibc returns the previous topic's chunks to
 // the kernel and every batch pays a page fault per 4 KiB; see PERFORMANCE.md.)
 void keep_freed_memory() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    mallopt(M_MMAP_THRESHOLD, 512 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  });
+  mallopt(M_MMAP_THRESHOLD, 512 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
+// glibc's default thresholds (128 KiB), undoing keep_freed_memory() when a cold
+// benchmark runs after a warm one in the same process.
+void return_freed_memory() {
+  mallopt(M_MMAP_THRESHOLD, 128 << 10);
+  mallopt(M_TRIM_THRESHOLD, 128 << 10);
+}
+
+long minor_page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
 }
 
 template <class TopicType>
@@ -59,6 +79,63 @@ void BM_AppendSmall_Kgroups(benchmark::State& state) { append_batches<Topic>(sta
 void BM_AppendSmall_Naive(benchmark::State& state) { append_batches<NaiveTopic>(state, 32); }
 void BM_Append1KiB_Kgroups(benchmark::State& state) { append_batches<Topic>(state, 1024); }
 void BM_Append1KiB_Naive(benchmark::State& state) { append_batches<NaiveTopic>(state, 1024); }
+
+// KGROUPS_BENCH_FAULT_IN=populate (4 KiB pages) or =first-touch makes the chunk
+// supply fault in its regions that way instead of its default (huge pages), to
+// compare the strategies (docs/PERFORMANCE.md, "Cold appends").
+void use_fault_in_from_environment() {
+  const char* name = std::getenv("KGROUPS_BENCH_FAULT_IN");
+  const std::string_view chosen = name == nullptr ? "" : name;
+  memory::FaultIn fault_in = memory::ChunkSupplyOptions{}.fault_in;
+  if (chosen == "populate") fault_in = memory::FaultIn::kPopulate;
+  if (chosen == "first-touch") fault_in = memory::FaultIn::kOnFirstTouch;
+  memory::ChunkSupply::shared().set_fault_in(fault_in);
+}
+
+// Each batch fills a fresh topic after every free page went back to the kernel:
+// the chunk supply's cache, its current region, and glibc's free memory.
+template <class TopicType>
+void append_batches_cold(benchmark::State& state, std::size_t value_size) {
+  return_freed_memory();
+  use_fault_in_from_environment();
+  const std::vector<std::string> keys = make_keys();
+  const std::string value(value_size, 'v');
+  std::unique_ptr<TopicType> topic;
+  long page_faults = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    topic.reset();
+    memory::ChunkSupply::shared().trim();
+    malloc_trim(0);
+    topic = std::make_unique<TopicType>(kPartitions);
+    const long faults_before = minor_page_faults();
+    state.ResumeTiming();
+    for (int i = 0; i < kBatch; ++i) {
+      benchmark::DoNotOptimize(topic->append(keys[i & (kKeyCount - 1)], value));
+    }
+    state.PauseTiming();
+    page_faults += minor_page_faults() - faults_before;
+    state.ResumeTiming();
+  }
+  topic.reset();
+  memory::ChunkSupply::shared().trim();
+  malloc_trim(0);
+  const auto records = static_cast<double>(state.iterations()) * kBatch;
+  state.counters["faults_per_batch"] =
+      benchmark::Counter(static_cast<double>(page_faults), benchmark::Counter::kAvgIterations);
+  state.counters["faults_per_record"] = static_cast<double>(page_faults) / records;
+  state.SetItemsProcessed(state.iterations() * kBatch);
+  state.SetBytesProcessed(state.iterations() * kBatch * static_cast<std::int64_t>(16 + value_size));
+}
+
+void BM_ColdAppendSmall_Kgroups(benchmark::State& state) { append_batches_cold<Topic>(state, 32); }
+void BM_ColdAppendSmall_Naive(benchmark::State& state) {
+  append_batches_cold<NaiveTopic>(state, 32);
+}
+void BM_ColdAppend1KiB_Kgroups(benchmark::State& state) { append_batches_cold<Topic>(state, 1024); }
+void BM_ColdAppend1KiB_Naive(benchmark::State& state) {
+  append_batches_cold<NaiveTopic>(state, 1024);
+}
 
 // The ceiling for 1 KiB appends: copying the same key and value bytes, one
 // record after the other, into a buffer that is already mapped and warm.
@@ -107,6 +184,22 @@ BENCHMARK(BM_AppendSmall_Kgroups)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AppendSmall_Naive)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Append1KiB_Kgroups)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Append1KiB_Naive)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ColdAppendSmall_Kgroups)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_ColdAppendSmall_Naive)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_ColdAppend1KiB_Kgroups)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_ColdAppend1KiB_Naive)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 BENCHMARK(BM_Memcpy1KiB)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AppendSmallTwoThreads_Kgroups)->Threads(2)->UseRealTime()->Iterations(2000);
 BENCHMARK(BM_AppendSmallTwoThreads_Naive)->Threads(2)->UseRealTime()->Iterations(2000);

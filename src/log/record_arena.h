@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // RecordArena: append-only byte storage for one partition's records. Bytes are
-// carved out of large chunks that never move and are freed only with the arena,
-// so a pointer returned by allocate() stays valid for the arena's lifetime.
+// carved out of large chunks that never move and are given back only with the
+// arena, so a pointer returned by allocate() stays valid for the arena's
+// lifetime. Chunks come from memory::ChunkSupply::shared(), already faulted in,
+// and go back to it (warm, for the next arena) when the arena dies.
 // Chunks start small (so thousands of near-empty partitions stay cheap) and
 // double up to kMaxChunkBytes; a request larger than a quarter of that gets a
-// chunk of its own, so the bytes wasted at chunk ends stay a small fraction.
+// chunk of its own, so the bytes wasted at chunk ends stay a small fraction
+// (the supply rounds it up to a power of two; when that leaves more room than
+// the current chunk has, later records go there).
 // Each allocation can ask for `spare` bytes that stay free right after it in
 // the same chunk (PartitionLog writes a jump to the next chunk there).
 // Not thread-safe: the owner serializes calls.
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <vector>
+
+#include "memory/chunk_supply.h"
 
 namespace kgroups {
 
@@ -47,15 +52,15 @@ class RecordArena {
     if (at == next_) next_ += size;
   }
 
-  // Bytes obtained from the system for chunks (capacity, not just the used part).
+  // Bytes of the chunks held (their full capacity, not just the used part).
   [[nodiscard]] std::size_t reserved_bytes() const noexcept { return reserved_bytes_; }
 
  private:
   char* allocate_slow(std::size_t size, std::size_t spare);
 
-  std::vector<std::unique_ptr<char[]>> chunks_;  // every chunk ever allocated
-  char* next_ = nullptr;                         // first free byte of the current chunk
-  char* end_ = nullptr;                          // one past the current chunk
+  std::vector<memory::Chunk> chunks_;  // every chunk taken, given back with the arena
+  char* next_ = nullptr;               // first free byte of the current chunk
+  char* end_ = nullptr;                // one past the current chunk
   std::size_t next_chunk_bytes_ = kMinChunkBytes;
   std::size_t reserved_bytes_ = 0;
 };

@@ -53,5 +53,25 @@ TEST(RecordArena, LargeAllocationGetsItsOwnChunkAndKeepsTheCurrentOne) {
   EXPECT_NE(large, small);
 }
 
+TEST(RecordArena, TheRestOfALargeRecordsChunkIsUsedWhenItHasMoreRoom) {
+  RecordArena arena;
+  (void)arena.allocate(RecordArena::kMinChunkBytes - 100);        // 100 bytes left here
+  const std::size_t large = RecordArena::kMaxChunkBytes / 4 + 1;  // rounded up to 128 KiB
+  char* bytes = arena.allocate(large);
+  char* next = arena.allocate(1000);
+  EXPECT_EQ(next, bytes + large);
+  EXPECT_EQ(arena.reserved_bytes(),
+            RecordArena::kMinChunkBytes + 2 * (RecordArena::kMaxChunkBytes / 4));
+}
+
+TEST(RecordArena, ChunksGoBackToTheSharedSupplyWithTheArena) {
+  memory::ChunkSupply::shared().trim();
+  {
+    RecordArena arena;
+    (void)arena.allocate(RecordArena::kMaxChunkBytes / 8);
+  }
+  EXPECT_GE(memory::ChunkSupply::shared().cached_bytes(), RecordArena::kMaxChunkBytes / 8);
+}
+
 }  // namespace
 }  // namespace kgroups

@@ -7,8 +7,8 @@ each include that crosses a boundary, with the rule it breaks.
 The units and what each may include (besides itself):
   src/protocol            (kgroups_protocol)    nothing of kgroups
   src/broker/coordinator  (kgroups_coordinator) group/ (the engine's range assignor)
-  src/broker              (kgroups_broker)      broker/coordinator, protocol, group
-  src/group, log, partitioner, topic (kgroups) kgroups/ and each other
+  src/broker              (kgroups_broker)      broker/coordinator, protocol, group, memory
+  src/group, log, memory, partitioner, topic (kgroups) kgroups/ and each other
 Standard-library only, so any python3 runs it."""
 import pathlib
 import re
@@ -16,13 +16,13 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-ENGINE = {"group", "log", "partitioner", "topic", "kgroups"}
+ENGINE = {"group", "log", "memory", "partitioner", "topic", "kgroups"}
 
 # unit directory (relative to src/) -> include prefixes it may use
 ALLOWED = {
     "protocol": {"protocol/"},
     "broker/coordinator": {"broker/coordinator/", "group/"},
-    "broker": {"broker/", "protocol/", "group/"},
+    "broker": {"broker/", "protocol/", "group/", "memory/"},
     **{unit: {f"{name}/" for name in ENGINE} for unit in ENGINE - {"kgroups"}},
 }
 
