@@ -6,7 +6,10 @@
 //
 // Batches live in segments that never move: the first is small (kMinSegmentBytes) and each
 // new one doubles, up to the log's segment limit, so a near-empty partition costs about a
-// kilobyte; a batch larger than the limit gets a segment of its own. Retention and the
+// kilobyte; a batch larger than the limit gets a segment of its own. Segment bytes
+// (SegmentBytes) come pre-faulted from the process-wide chunk supply, so appends take no
+// page faults, and go back to it, warm, when the segment and every response pinning it are
+// gone. Retention and the
 // memory budget drop whole segments from the front, which moves the log start offset;
 // DeleteRecords (delete_records_before) moves it to any offset up to the high watermark,
 // dropping the segments wholly below it, so it may fall inside a batch (as Kafka allows).
