@@ -5,6 +5,7 @@
 // positions, exactly the bytes of the contiguous encoding, in every version and shape.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "protocol/messages/fetch.h"
