@@ -115,8 +115,8 @@ std::int64_t BatchLog::replace_segments(std::size_t first, std::vector<CleanedSe
       segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(i));
       continue;
     }
+    segment.capacity = replacement.bytes == nullptr ? 0 : replacement.bytes->capacity();
     segment.bytes = std::move(replacement.bytes);
-    segment.capacity = replacement.size_bytes;
     segment.used = replacement.size_bytes;
     segment.batch_count = replacement.batches.size();
     size_bytes_ += segment.used;
@@ -139,15 +139,15 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
     // Without a roll policy every memory segment is a Kafka segment of its own.
     if (roll_bytes_ == 0 && roll_ms_ == 0) active_segment_start_ = high_watermark_;
     Segment segment;
-    segment.capacity = next_segment_capacity(batch.size());
-    segment.bytes = std::make_unique_for_overwrite<std::uint8_t[]>(segment.capacity);
+    segment.bytes = SegmentBytes::allocate(next_segment_capacity(batch.size()));
+    segment.capacity = segment.bytes->capacity();
     segment.sequence = sequence;
     segment.base_offset = high_watermark_;
     segment_bytes_ += segment.capacity;
     segments_.push_back(std::move(segment));
   }
   Segment& segment = segments_.back();
-  std::uint8_t* stored = segment.bytes.get() + segment.used;
+  std::uint8_t* stored = segment.bytes->data() + segment.used;
   if (!batch.empty()) std::memcpy(stored, batch.data(), batch.size());
   segment.used += batch.size();
   ++segment.batch_count;
@@ -185,6 +185,17 @@ std::span<const StoredBatch> BatchLog::batches_from(std::int64_t offset) const {
   const auto it = std::partition_point(
       live.begin(), live.end(), [offset](const StoredBatch& b) { return b.last_offset < offset; });
   return live.subspan(static_cast<std::size_t>(it - live.begin()));
+}
+
+void BatchLog::pin_segments(std::int64_t first_base_offset, std::int64_t last_base_offset,
+                            SegmentPins& pins) const {
+  // Segment i covers [its base offset, the next one's): find the last starting at or before
+  // the first batch, then walk on while segments start at or before the last batch.
+  auto it = std::partition_point(
+      segments_.begin(), segments_.end(),
+      [first_base_offset](const Segment& s) { return s.base_offset <= first_base_offset; });
+  if (it != segments_.begin()) --it;
+  for (; it != segments_.end() && it->base_offset <= last_base_offset; ++it) pins.pin(it->bytes);
 }
 
 const StoredBatch* BatchLog::first_batch_at_or_after(std::int64_t timestamp_ms) const {

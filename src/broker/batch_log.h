@@ -6,7 +6,10 @@
 //
 // Batches live in segments that never move: the first is small (kMinSegmentBytes) and each
 // new one doubles, up to the log's segment limit, so a near-empty partition costs about a
-// kilobyte; a batch larger than the limit gets a segment of its own. Retention and the
+// kilobyte; a batch larger than the limit gets a segment of its own. Segment bytes
+// (SegmentBytes) come pre-faulted from the process-wide chunk supply, so appends take no
+// page faults, and go back to it, warm, when the segment and every response pinning it are
+// gone. Retention and the
 // memory budget drop whole segments from the front, which moves the log start offset;
 // DeleteRecords (delete_records_before) moves it to any offset up to the high watermark,
 // dropping the segments wholly below it, so it may fall inside a batch (as Kafka allows).
@@ -30,7 +33,8 @@
 // >= log_start_offset() (== high_watermark() when the log is empty); the high watermark is the
 // last batch's last offset + 1. Views returned by batches_from() stay valid until a segment is
 // dropped or replaced (drop_*(), evict_oldest_segment(), replace_segments()): callers use them
-// before anything else runs.
+// before anything else runs, or pin the segments they lie in (pin_segments()), which keeps
+// their bytes (not the views' offsets or timestamps) valid for as long as the pins are held.
 // Not thread-safe: the broker's single network thread owns every BatchLog.
 #pragma once
 
@@ -44,6 +48,8 @@
 
 #include "broker/partition_transactions.h"
 #include "broker/producer_state.h"
+#include "broker/segment_bytes.h"
+#include "broker/segment_pins.h"
 #include "broker/topic_config.h"
 
 namespace kgroups::broker {
@@ -71,9 +77,9 @@ struct SegmentView {
 
 // A closed segment rewritten by the cleaner: its new bytes and the batches in them.
 struct CleanedSegment {
-  std::unique_ptr<std::uint8_t[]> bytes;  // may be null when `batches` is empty
-  std::size_t size_bytes = 0;             // bytes used (and allocated) in `bytes`
-  std::vector<StoredBatch> batches;       // data pointers into `bytes`, in offset order
+  std::shared_ptr<SegmentBytes> bytes;  // may be null when `batches` is empty
+  std::size_t size_bytes = 0;           // bytes used in `bytes` (its capacity is allocated)
+  std::vector<StoredBatch> batches;     // data pointers into `bytes`, in offset order
 };
 
 // Where compaction stands in a log: what the cleaner has already deduplicated.
@@ -177,6 +183,11 @@ class BatchLog {
   // Empty when offset is outside [log_start_offset(), high_watermark()).
   [[nodiscard]] std::span<const StoredBatch> batches_from(std::int64_t offset) const;
 
+  // Adds to `pins` the segments holding the batches whose base offsets are in
+  // [first_base_offset, last_base_offset] (batches batches_from() returned), oldest first.
+  void pin_segments(std::int64_t first_base_offset, std::int64_t last_base_offset,
+                    SegmentPins& pins) const;
+
   // The first batch holding a record whose timestamp is >= timestamp_ms, or nullptr if there
   // is none: a scan of segment maxima, then a binary search inside one segment.
   [[nodiscard]] const StoredBatch* first_batch_at_or_after(std::int64_t timestamp_ms) const;
@@ -206,13 +217,13 @@ class BatchLog {
 
  private:
   struct Segment {
-    std::unique_ptr<std::uint8_t[]> bytes;
-    std::size_t capacity = 0;         // bytes allocated
-    std::size_t used = 0;             // bytes of batches stored
-    std::size_t batch_count = 0;      // batches stored in it
-    std::int64_t max_timestamp = -1;  // newest record timestamp (or append time), ms
-    std::uint64_t sequence = 0;       // creation order among all logs of the broker
-    std::int64_t base_offset = 0;     // first offset covered (<= its first batch's)
+    std::shared_ptr<SegmentBytes> bytes;  // shared with the responses that pin it
+    std::size_t capacity = 0;             // bytes allocated
+    std::size_t used = 0;                 // bytes of batches stored
+    std::size_t batch_count = 0;          // batches stored in it
+    std::int64_t max_timestamp = -1;      // newest record timestamp (or append time), ms
+    std::uint64_t sequence = 0;           // creation order among all logs of the broker
+    std::int64_t base_offset = 0;         // first offset covered (<= its first batch's)
   };
 
   // The capacity of the next segment for a batch of `batch_bytes`.

@@ -254,8 +254,9 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
     co_return FrameOutcome::kClose;
   }
 
-  std::vector<std::uint8_t> response = responses_.take_buffer();
-  protocol::WireWriter writer(response);
+  ResponseBuffer response = responses_.take_buffer();
+  protocol::WireWriter writer(response.bytes);
+  writer.splice_into(&response.spliced);  // only Fetch's records are spliceable
   const std::size_t size_position = writer.reserve_int32();
   protocol::encode_response_header(
       writer, header->correlation_id,
@@ -265,7 +266,8 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
                      .body = reader,
                      .response = writer,
                      .peer = peer_,
-                     .failure = {}};
+                     .failure = {},
+                     .pins = &response.pins};
   timeouts_.handler_started();
   if (!broker_.faults().empty()) {
     if (co_await apply_connection_fault(*header) == FrameOutcome::kClose) {
@@ -275,6 +277,7 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
   const Reply reply = co_await api->handler(ctx);
   timeouts_.handler_finished(steady_now());
   rearm_watchdog();
+  response.spliced_bytes = writer.spliced_bytes();
   const bool encodable = writer.ok() && response.size() - 4 <= kMaxResponseBytes;
   if (reply == Reply::kSend && !encodable) {
     // A length did not fit its field (or the frame its int32 size): the bytes are not a
@@ -324,7 +327,7 @@ bool Connection::responses_backlogged() const {
          broker_.response_memory().available() == 0;
 }
 
-void Connection::queue_response(std::vector<std::uint8_t> response) {
+void Connection::queue_response(ResponseBuffer response) {
   responses_.push(std::move(response));
   timeouts_.response_queued(steady_now());
   rearm_watchdog();
@@ -346,7 +349,7 @@ asio::awaitable<void> Connection::write_loop() {
     }
     // Write what is queued with one gathered write; the socket may take only part of it.
     buffers.clear();
-    responses_.gather(buffers, kMaxGatheredResponses);
+    responses_.gather(buffers, kMaxGatheredBuffers);
     std::error_code error;
     const std::size_t written = co_await socket_.async_write_some(
         buffers, asio::redirect_error(asio::use_awaitable, error));

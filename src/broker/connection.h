@@ -15,10 +15,11 @@
 //   bytes back. A buffer grown for a large frame shrinks back after it, at once when others
 //   wait for memory, else once no large frame has come for kKeepGrownBuffer (regrowing it
 //   for every request would triple the cost of large produces);
-// - responses: queued responses are a ResponseQueue on Broker::response_memory(); no further
-//   request is read or handled while their bytes exceed --connection-max-unsent-bytes, or
-//   while any are unsent and the budget is full (a connection with nothing unsent is always
-//   served);
+// - responses (which send Fetch's stored batches straight from the log's segments, pinned
+//   until written: ResponseBuffer): queued responses are a ResponseQueue on
+//   Broker::response_memory(); no further request is read or handled while their bytes exceed
+//   --connection-max-unsent-bytes, or while any are unsent and the budget is full (a connection
+//   with nothing unsent is always served);
 // - time: a watchdog closes the connection when a started frame is not whole within
 //   --request-timeout-ms, when queued responses make no progress for --send-timeout-ms, and
 //   when nothing is in progress for --connections-max-idle-ms (ConnectionTimeouts), with one
@@ -88,7 +89,7 @@ class Connection {
 
   // Whether unsent responses keep the reader from handling the next request.
   [[nodiscard]] bool responses_backlogged() const;
-  void queue_response(std::vector<std::uint8_t> response);
+  void queue_response(ResponseBuffer response);
   // Gives back all memory and wakes the connections waiting for it.
   void release_memory();
   // Shrinks a grown receive buffer back (FrameBuffer::shrink()), waking connections that
@@ -102,7 +103,9 @@ class Connection {
   // The one line saying why `expiry` closes the connection.
   void log_timeout(ConnectionTimeouts::Expiry expiry, ConnectionTimeouts::TimePoint now) const;
 
-  static constexpr std::size_t kMaxGatheredResponses = 64;  // buffers in one write
+  // Buffers in one gathered write (asio passes at most 64 to writev): encoded pieces and
+  // spliced record batches.
+  static constexpr std::size_t kMaxGatheredBuffers = 64;
   // The reader yields to the io_context after this many requests already buffered, or after
   // handling them for this long, whichever comes first.
   static constexpr std::size_t kMaxRequestsPerTurn = 64;

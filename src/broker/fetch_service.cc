@@ -165,6 +165,23 @@ std::optional<std::int64_t> end_offset_of(const std::vector<protocol::ByteView>&
   return header->base_offset + header->last_offset_delta + 1;
 }
 
+// The base offset of a stored batch (its header parses: the log wrote it).
+std::int64_t base_offset_of(protocol::ByteView batch) {
+  return protocol::parse_record_batch_header(batch)->base_offset;
+}
+
+// Pins the segments of every batch the answer carries.
+void pin_answered(const std::vector<FetchTarget>& targets, const Collected& collected,
+                  const FetchSessionCache::Answer& answer, SegmentPins& pins) {
+  if (answer.error != ErrorCode::kNone) return;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const std::vector<protocol::ByteView>& records = collected.partitions[i].records;
+    if (!answer.include[i] || records.empty() || targets[i].log == nullptr) continue;
+    targets[i].log->pin_segments(base_offset_of(records.front()), base_offset_of(records.back()),
+                                 pins);
+  }
+}
+
 // Tells `observer` each partition of the answer that carries records.
 void report_deliveries(FetchDeliveryObserver& observer, const FetchingClient& client,
                        const std::vector<FetchTarget>& targets, const Collected& collected,
@@ -212,7 +229,7 @@ FetchService::FetchService(const BrokerConfig& config, Cluster& cluster, AppendN
 
 asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
     const protocol::FetchRequest& request, std::int16_t version, PartitionFaults* faults,
-    const FetchingClient* client) {
+    const FetchingClient* client, SegmentPins* pins) {
   const std::optional<IsolationLevel> isolation = isolation_level_from(request.isolation_level);
   if (!isolation) co_return refusal(request, ErrorCode::kInvalidRequest);
   const FetchSessionCache::Context context =
@@ -257,6 +274,7 @@ asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
           is_consumer_fetch(request, version)) {
         report_deliveries(*delivery_observer_, *client, targets, collected, answer);
       }
+      if (pins != nullptr) pin_answered(targets, collected, answer, *pins);
       co_return build_response(context, answer, collected);
     }
     co_await notifier_.wait_until(deadline, logs);

@@ -18,6 +18,7 @@
 #include "broker/faults/partition_faults.h"
 #include "broker/fetch_delivery_observer.h"
 #include "broker/fetch_session_cache.h"
+#include "broker/segment_pins.h"
 #include "protocol/messages/fetch.h"
 
 namespace kgroups::broker {
@@ -37,9 +38,12 @@ class FetchService {
   // given; it must outlive the call) has an error for answers it at once, without records.
   // With `client` (it must outlive the call) and a delivery observer, a consumer fetch (replica
   // id -1) tells the observer each partition it answers records of, as it answers.
+  // With `pins` (it must outlive the call), the segments the answer's records lie in are
+  // added to it: while it holds them, the records stay valid whatever the logs do.
   asio::awaitable<std::optional<protocol::FetchResponse>> fetch(
       const protocol::FetchRequest& request, std::int16_t version,
-      PartitionFaults* faults = nullptr, const FetchingClient* client = nullptr);
+      PartitionFaults* faults = nullptr, const FetchingClient* client = nullptr,
+      SegmentPins* pins = nullptr);
 
   // Tells `observer` (nullptr: no one) the records each consumer fetch delivers from now on.
   // It must outlive the service, or be replaced first.

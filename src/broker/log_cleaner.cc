@@ -270,12 +270,12 @@ CleanedSegment LogCleaner::clean_segment(const SegmentView& segment, const Topic
   CleanedSegment cleaned;
   cleaned.size_bytes = written_.size();
   if (!written_.empty()) {
-    cleaned.bytes = std::make_unique_for_overwrite<std::uint8_t[]>(written_.size());
-    std::memcpy(cleaned.bytes.get(), written_.data(), written_.size());
+    cleaned.bytes = SegmentBytes::allocate(written_.size());
+    std::memcpy(cleaned.bytes->data(), written_.data(), written_.size());
   }
   cleaned.batches.reserve(placed.size());
   for (auto& [batch, at] : placed) {
-    batch.data = cleaned.bytes.get() + at;
+    batch.data = cleaned.bytes->data() + at;
     cleaned.batches.push_back(batch);
   }
   return cleaned;

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "broker/broker.h"
+#include "broker/segment_pins.h"
 #include "protocol/request_header.h"
 #include "protocol/wire_reader.h"
 #include "protocol/wire_writer.h"
@@ -30,6 +31,9 @@ struct RequestContext {
   protocol::WireWriter& response;  // append the response body here
   std::string_view peer;           // the client's address, for log lines
   std::string failure;             // with Reply::kClose: why, for the log
+  // Where a handler that splices stored batches into `response` (WireWriter::splice_into())
+  // pins their segments; nullptr: the connection cannot splice, so the handler copies.
+  SegmentPins* pins = nullptr;
 
   [[nodiscard]] std::int16_t version() const { return header.api_version; }
 

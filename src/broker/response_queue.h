@@ -5,7 +5,11 @@
 // socket has taken them or they are dropped; plus a few written buffers kept for reuse,
 // counted too, while the budget is less than half used. A response counts its buffer's
 // capacity, the memory it holds. Whenever bytes go back to the budget and it has room again,
-// the connections waiting for it are woken (MemoryWaiters).
+// the connections waiting for it are woken (MemoryWaiters). A response may splice stored
+// record batches in (ResponseBuffer): gather() then lists them as buffers of their own between
+// the encoded pieces, and the segments they lie in stay pinned until the response is written
+// whole or dropped; their bytes count too, so the budget bounds what queued responses hold
+// exactly as when the batches were copied into them.
 // Not thread-safe: one connection's, on the broker's network thread.
 #pragma once
 
@@ -17,6 +21,7 @@
 
 #include "broker/byte_budget.h"
 #include "broker/memory_waiters.h"
+#include "broker/response_buffer.h"
 
 namespace kgroups::broker {
 
@@ -38,17 +43,23 @@ class ResponseQueue {
 
   // An empty buffer to build a response in: a spare one, or a new one of kNewBufferBytes.
   // It is not counted while it is being built.
-  std::vector<std::uint8_t> take_buffer();
-  // Keeps `buffer` as a spare when it is at most kMaxSpareBufferBytes, fewer than
-  // kMaxSpareBuffers are kept and the budget is less than half used (so that spares never
-  // hold others back); else frees it.
-  void recycle(std::vector<std::uint8_t> buffer);
+  ResponseBuffer take_buffer();
+  // Keeps `buffer` (emptied, its pins let go) as a spare when its bytes' capacity is at most
+  // kMaxSpareBufferBytes, fewer than kMaxSpareBuffers are kept and the budget is less than
+  // half used (so that spares never hold others back); else frees it.
+  void recycle(ResponseBuffer buffer);
 
-  // Queues `response` (non-empty) and takes its capacity from the budget, even beyond the
-  // limit (it is built already).
-  void push(std::vector<std::uint8_t> response);
-  // Appends views of the unsent bytes, at most `max_buffers` of them, to `out`. They stay
-  // valid until consume() or release().
+  // Queues `response` (non-empty) and takes its memory_bytes() from the budget, even beyond
+  // the limit (it is built already).
+  void push(ResponseBuffer response);
+  void push(std::vector<std::uint8_t> response) {
+    ResponseBuffer buffer;
+    buffer.bytes = std::move(response);
+    push(std::move(buffer));
+  }
+  // Appends views of the unsent bytes, at most `max_buffers` of them, to `out`: the encoded
+  // pieces and the spliced ranges in frame order. They stay valid until consume() or
+  // release().
   void gather(std::vector<asio::const_buffer>& out, std::size_t max_buffers) const;
   // Drops the first `bytes` unsent bytes (the socket took them); every response written
   // whole goes back to the budget. Returns the bytes of responses given back.
@@ -57,7 +68,7 @@ class ResponseQueue {
   void release();
 
   [[nodiscard]] bool empty() const { return unsent_.empty(); }
-  // The capacity of the queued responses: what they count in the budget.
+  // The memory of the queued responses: what they count in the budget.
   [[nodiscard]] std::size_t unsent_bytes() const { return unsent_bytes_; }
   [[nodiscard]] std::size_t spare_bytes() const { return spare_bytes_; }
 
@@ -66,11 +77,16 @@ class ResponseQueue {
 
   ByteBudget& budget_;
   MemoryWaiters& waiters_;
-  std::deque<std::vector<std::uint8_t>> unsent_;  // in order; the front may be partly written
-  std::size_t front_written_ = 0;                 // bytes of unsent_.front() already written
-  std::size_t unsent_bytes_ = 0;  // capacity of unsent_'s buffers, taken from budget_
-  std::vector<std::vector<std::uint8_t>> spares_;  // written buffers kept for reuse
-  std::size_t spare_bytes_ = 0;                    // their capacity, taken from budget_
+  // Appends the unsent pieces of `response` from frame byte `skip` on; false once `out` holds
+  // `max_buffers`.
+  static bool gather_one(const ResponseBuffer& response, std::size_t skip,
+                         std::vector<asio::const_buffer>& out, std::size_t max_buffers);
+
+  std::deque<ResponseBuffer> unsent_;   // in order; the front may be partly written
+  std::size_t front_written_ = 0;       // frame bytes of unsent_.front() already written
+  std::size_t unsent_bytes_ = 0;        // memory_bytes() of unsent_, taken from budget_
+  std::vector<ResponseBuffer> spares_;  // written buffers kept for reuse
+  std::size_t spare_bytes_ = 0;         // their memory_bytes(), taken from budget_
 };
 
 }  // namespace kgroups::broker

@@ -6,6 +6,10 @@
 // can say, bytes or an array longer than an int32 can say, marks the writer failed (ok()
 // turns false, sticky) and writes a zero length instead, so the caller must discard the
 // output rather than send a frame whose lengths wrap.
+// Splicing (splice_into()): large byte ranges that outlive the writer (stored record batches)
+// can be left out of the vector and listed instead, each with the position in the vector
+// where its bytes belong, so a gathered write sends them without copying them; the encoding
+// is otherwise the same.
 // The vector must outlive the writer. Not thread-safe.
 #pragma once
 
@@ -21,6 +25,12 @@
 #include "protocol/uuid.h"
 
 namespace kgroups::protocol {
+
+// Bytes left out of a WireWriter's vector: they belong before out[position].
+struct SplicedRange {
+  std::size_t position = 0;
+  ByteView bytes;
+};
 
 class WireWriter {
  public:
@@ -89,6 +99,30 @@ class WireWriter {
     out_.insert(out_.end(), bytes.begin(), bytes.end());
   }
 
+  // From now on write_spliceable() lists its ranges in `ranges` (nullptr: copies them again).
+  // `ranges` must outlive the writer's use of it.
+  void splice_into(std::vector<SplicedRange>* ranges) { spliced_ = ranges; }
+  // Appends `bytes` as they are, like write_raw(), or, when splicing, lists them in the
+  // splice list at the current position (joined to the previous range when they follow it
+  // in memory at the same position). The bytes must then stay valid until they are sent.
+  void write_spliceable(ByteView bytes) {
+    if (spliced_ == nullptr) {
+      write_raw(bytes);
+      return;
+    }
+    spliced_bytes_ += bytes.size();
+    if (!spliced_->empty()) {
+      SplicedRange& last = spliced_->back();
+      if (last.position == out_.size() && last.bytes.data() + last.bytes.size() == bytes.data()) {
+        last.bytes = ByteView(last.bytes.data(), last.bytes.size() + bytes.size());
+        return;
+      }
+    }
+    spliced_->push_back({.position = out_.size(), .bytes = bytes});
+  }
+  // Bytes this writer listed in the splice list rather than appended.
+  [[nodiscard]] std::size_t spliced_bytes() const { return spliced_bytes_; }
+
   // Appends a placeholder int32 and returns its position, for a size prefix that is only
   // known later; patch_int32(position, value) fills it in.
   std::size_t reserve_int32() {
@@ -127,6 +161,8 @@ class WireWriter {
   }
 
   std::vector<std::uint8_t>& out_;
+  std::vector<SplicedRange>* spliced_ = nullptr;  // nullptr: write_spliceable() copies
+  std::size_t spliced_bytes_ = 0;
   bool ok_ = true;
 };
 

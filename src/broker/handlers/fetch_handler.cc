@@ -53,6 +53,9 @@
 // - Records delivered again to a consumer group (docs/HTTP-API.md's records_replayed): each
 //   partition answered with records is told to the broker's ReplayTracker with the request's
 //   client id and the connection's address.
+// - Zero-copy: when the connection splices (RequestContext::pins), the records are not copied
+//   into the response: the stored batches go to the socket from the log's segments in one
+//   gathered write, their segments pinned until it is done (the bytes are the same).
 // - Not implemented: follower fetching (replica_id is ignored).
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/fetch.h"
@@ -66,7 +69,7 @@ asio::awaitable<Reply> handle_fetch(RequestContext& ctx) {
   const FetchingClient client{.client_id = ctx.header.client_id.value_or(std::string_view{}),
                               .peer = ctx.peer};
   const auto response =
-      co_await ctx.broker.fetches().fetch(*request, ctx.version(), &faults, &client);
+      co_await ctx.broker.fetches().fetch(*request, ctx.version(), &faults, &client, ctx.pins);
   faults.settle();
   if (!response) co_return ctx.close_because("connection closing during a long-polling fetch");
   ctx.count_error(response->error_code);

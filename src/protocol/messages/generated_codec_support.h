@@ -61,7 +61,8 @@ inline std::vector<ByteView> gathered(std::optional<ByteView> records) {
 }
 
 // Writes gathered byte ranges as one (non-null) records field: their total length, then each
-// range back to back, so stored batches go out without first being joined.
+// range back to back, so stored batches go out without first being joined; a splicing writer
+// (WireWriter::splice_into()) lists the ranges instead of copying them.
 inline void write_gathered(WireWriter& writer, const std::vector<ByteView>& ranges, bool flexible) {
   std::size_t total = 0;
   for (const ByteView range : ranges) total += range.size();
@@ -70,7 +71,7 @@ inline void write_gathered(WireWriter& writer, const std::vector<ByteView>& rang
   } else {
     writer.write_count(total, false);
   }
-  for (const ByteView range : ranges) writer.write_raw(range);
+  for (const ByteView range : ranges) writer.write_spliceable(range);
 }
 
 // Writes the size and bytes of one tagged field that `field_writer` wrote into `field_bytes`

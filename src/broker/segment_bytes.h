@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// SegmentBytes: the memory of one BatchLog segment (or of a segment the log cleaner wrote).
+// It is shared: the log holds it while the segment is retained, and a queued Fetch response
+// that sends batches straight from it holds it too (SegmentPins) until the socket has taken
+// them, so retention, DeleteRecords, eviction, topic deletion and the cleaner can drop or
+// replace a segment while a write from it is pending. Where the bytes come from is
+// segment_bytes.cc's business; capacity() is what they count.
+// Not thread-safe: the broker's network thread owns every BatchLog and every response.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace kgroups::broker {
+
+class SegmentBytes {
+ public:
+  // A segment of at least `min_capacity` bytes, uninitialised. Throws std::bad_alloc.
+  static std::shared_ptr<SegmentBytes> allocate(std::size_t min_capacity);
+
+  SegmentBytes(const SegmentBytes&) = delete;
+  SegmentBytes& operator=(const SegmentBytes&) = delete;
+
+  [[nodiscard]] std::uint8_t* data() const { return data_; }
+  // Bytes allocated (at least those asked for): what the segment's memory counts.
+  [[nodiscard]] std::size_t capacity() const { return capacity_; }
+
+ protected:
+  // The storage (defined in segment_bytes.cc) derives from it and owns the bytes.
+  SegmentBytes(std::uint8_t* data, std::size_t capacity) : data_(data), capacity_(capacity) {}
+  ~SegmentBytes() = default;
+
+ private:
+  std::uint8_t* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace kgroups::broker
