@@ -22,12 +22,12 @@
 
 #include "broker/broker.h"
 #include "broker/tcp_server.h"
+#include "protocol/frame.h"
 #include "protocol/messages/fetch.h"
 #include "protocol/record_batch.h"
 #include "protocol/record_batch_builder.h"
 #include "protocol/request_header.h"
 #include "protocol/wire_reader.h"
-#include "protocol/wire_writer.h"
 
 namespace kgroups::broker {
 namespace {
@@ -46,23 +46,20 @@ std::vector<std::uint8_t> fetch_frame(std::int32_t correlation_id) {
   request.topics.push_back(
       {.topic = "t", .partitions = {{.fetch_offset = 0, .partition_max_bytes = 64 << 20}}});
   std::vector<std::uint8_t> frame;
-  protocol::WireWriter writer(frame);
-  const std::size_t size = writer.reserve_int32();
-  protocol::encode_request_header(writer, {.api_key = protocol::ApiKey::kFetch,
-                                           .api_version = kVersion,
-                                           .correlation_id = correlation_id,
-                                           .client_id = "zero-copy-test"});
-  request.encode(writer, kVersion);
-  writer.patch_int32(size, static_cast<std::int32_t>(frame.size() - 4));
+  protocol::encode_request_frame(frame,
+                                 {.api_key = protocol::ApiKey::kFetch,
+                                  .api_version = kVersion,
+                                  .correlation_id = correlation_id,
+                                  .client_id = "zero-copy-test"},
+                                 request);
   return frame;
 }
 
-std::int32_t read_int32(asio::ip::tcp::socket& socket) {
+// The size prefix of the next frame on `socket`.
+std::int32_t read_frame_size(asio::ip::tcp::socket& socket) {
   std::uint8_t bytes[4];
   asio::read(socket, asio::buffer(bytes));
-  return static_cast<std::int32_t>((std::uint32_t{bytes[0]} << 24) |
-                                   (std::uint32_t{bytes[1]} << 16) |
-                                   (std::uint32_t{bytes[2]} << 8) | std::uint32_t{bytes[3]});
+  return protocol::WireReader(bytes).read_int32();
 }
 
 class ZeroCopyFetch : public ::testing::Test {
@@ -108,7 +105,7 @@ class ZeroCopyFetch : public ::testing::Test {
     socket.set_option(asio::socket_base::receive_buffer_size(4096));
     socket.connect({asio::ip::make_address("127.0.0.1"), server_->port()});
     asio::write(socket, asio::buffer(fetch_frame(7)));
-    const std::int32_t size = read_int32(socket);
+    const std::int32_t size = read_frame_size(socket);
     ASSERT_GT(static_cast<std::size_t>(size), stored_.size());
     std::int64_t unsent = 0;
     on_broker([&] { unsent = broker_.response_memory().used(); });
