@@ -33,7 +33,11 @@ class CMakeExtension(Extension):
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         package_dir = (pathlib.Path.cwd() / self.get_ext_fullpath(ext.name)).parent.resolve()
-        build_dir = pathlib.Path(self.build_temp).resolve() / "cmake"
+        # build/pip under the source tree, two levels down like the presets' build/install:
+        # ccache is given paths relative to the source tree (cmake/kgroups_compiler_cache.cmake),
+        # so pip's Release build reuses the objects of `cmake --preset install` and of earlier
+        # pip builds, from this tree or another (an sdist that pip unpacked elsewhere).
+        build_dir = ROOT / "build" / "pip"
         build_dir.mkdir(parents=True, exist_ok=True)
         configure = [
             "cmake", "-S", ext.source_dir, "-B", os.fspath(build_dir),

@@ -16,5 +16,8 @@ function(kgroups_add_test)
   add_executable(${ARG_NAME} ${ARG_SOURCES})
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main
                         kgroups_warnings kgroups_sanitizers)
+  # GoogleTest's header is a second or two of every test file's compile time: each test
+  # program parses it once (ccache caches the precompiled header with the objects).
+  target_precompile_headers(${ARG_NAME} PRIVATE <gtest/gtest.h>)
   gtest_discover_tests(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}" DISCOVERY_TIMEOUT 60)
 endfunction()

@@ -149,6 +149,7 @@ int run_kgroupsd(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1800000));
   add_limit_options(app, config);
+  app.set_version_flag("--version", "kgroupsd " KGROUPS_VERSION);
   app.add_flag("--verbose", verbose, "Also log every request (debug level)");
   app.add_flag("--print-protocol-table", print_protocol_table,
                "Print the served APIs and versions as Markdown (docs/PROTOCOL.md) and exit");
