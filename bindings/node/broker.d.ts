@@ -17,8 +17,10 @@ export interface BrokerOptions {
   /** More kgroupsd flags, appended as they are. */
   extraArgs?: string[];
   /**
-   * The kgroupsd binary. Default: $KGROUPSD, then the build dirs of the kgroups checkout
-   * this package is a folder of (build/broker, build/install, build/release, build/dev), then PATH.
+   * The kgroupsd binary. Default: $KGROUPSD, then the one `npm install` built for this package
+   * (build/npm-kgroupsd under engine/ in a packed copy, under the checkout for a linked folder),
+   * then the other build dirs of the kgroups checkout this package is a folder of (build/broker,
+   * build/install, build/release, build/dev), then PATH.
    */
   kgroupsd?: string;
   /** How long to wait for kgroupsd's ready line (default 10000). */

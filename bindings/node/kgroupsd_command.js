@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The command line Broker.start runs: which kgroupsd binary (the `kgroupsd` option, then
-// $KGROUPSD, then the kgroupsd build dirs of the checkout this package is a folder of, then
-// PATH) and the flags the options map to. Both loopback listeners take port 0 (a free port).
+// $KGROUPSD, then the one package.json's install script built, then the kgroupsd build dirs
+// of the checkout this package is a folder of, then PATH) and the flags the options map to.
+// Both loopback listeners take port 0 (a free port).
 'use strict';
 
 const fs = require('node:fs');
@@ -11,7 +12,7 @@ const path = require('node:path');
 const packageDir = path.resolve(__dirname);
 const checkout = path.resolve(packageDir, '..', '..');
 
-// Where a checkout builds kgroupsd: scripts/test-clients (build/broker), then the presets.
+// Where else a checkout builds kgroupsd: scripts/test-clients (build/broker), then the presets.
 const CHECKOUT_BUILDS = ['broker', 'install', 'release', 'dev'].map((dir) =>
   path.join(checkout, 'build', dir, 'tools', 'kgroupsd', 'kgroupsd'));
 
@@ -37,6 +38,21 @@ function isCheckout() {
 }
 
 /**
+ * Where package.json's install script (scripts/build-addon.js) builds kgroupsd: the engine's
+ * source tree (the checkout when this package is a checkout's folder, as CMakeLists.txt
+ * decides for the addon; otherwise engine/, the copy of the sources a packed package holds)
+ * configured on its own in build/npm-kgroupsd under it. Two folders down, like the presets'
+ * build/install: the compiler cache (cmake/kgroups_compiler_cache.cmake) then shares the
+ * objects of this build with `cmake --preset install` and with other installs.
+ * @returns {{sourceDir: string, buildDir: string, binary: string}}
+ */
+function npmKgroupsdBuild() {
+  const sourceDir = isCheckout() ? checkout : path.join(packageDir, 'engine');
+  const buildDir = path.join(sourceDir, 'build', 'npm-kgroupsd');
+  return { sourceDir, buildDir, binary: path.join(buildDir, 'tools', 'kgroupsd', 'kgroupsd') };
+}
+
+/**
  * The kgroupsd binary to run. An explicit choice (the option, $KGROUPSD) that is not an
  * executable file is an error of its own; otherwise the first executable found wins, and an
  * Error lists every place looked at.
@@ -57,6 +73,9 @@ function findKgroupsd(options = {}, env = process.env) {
     return env.KGROUPSD;
   }
   const looked = ['the kgroupsd option (not given)', '$KGROUPSD (not set)'];
+  const installed = npmKgroupsdBuild().binary;
+  if (isExecutableFile(installed)) return installed;
+  looked.push(`${installed} (built by npm install)`);
   if (isCheckout()) {
     for (const file of CHECKOUT_BUILDS) {
       if (isExecutableFile(file)) return file;
@@ -74,8 +93,8 @@ function findKgroupsd(options = {}, env = process.env) {
   throw new Error(
     'kgroupsd: cannot find the kgroupsd binary. Looked at:\n' +
       looked.map((place) => `  - ${place}`).join('\n') +
-      '\nBuild it (cmake --build build/dev --target kgroupsd in a kgroups checkout), then set ' +
-      'KGROUPSD=<path> or pass { kgroupsd: <path> } to Broker.start.',
+      '\nnpm install builds it; if that build is gone, `npm rebuild kgroups` in your project ' +
+      'builds it again. Or set KGROUPSD=<path> or pass { kgroupsd: <path> } to Broker.start.',
   );
 }
 
@@ -117,4 +136,4 @@ function kgroupsdArgs(options = {}) {
   return args;
 }
 
-module.exports = { findKgroupsd, kgroupsdArgs };
+module.exports = { findKgroupsd, kgroupsdArgs, npmKgroupsdBuild };

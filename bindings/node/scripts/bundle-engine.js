@@ -1,15 +1,20 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: Apache-2.0
 //
-// Makes the npm package self-contained: copies the kgroups engine's sources that the addon's
-// build reads (ENGINE_FILES, from the checkout two folders up) into engine/ beside
-// package.json, which CMakeLists.txt builds from when the package is not a checkout's folder.
+// Makes the npm package self-contained: copies the kgroups engine's sources that the install
+// script's two builds read (ENGINE_FILES, from the checkout two folders up) into engine/ beside
+// package.json: the library the addon's CMakeLists.txt adds when the package is not a
+// checkout's folder, and everything a configure and build of kgroupsd reads (the protocol,
+// the broker, tools/kgroupsd, the web console it embeds, the CMake modules), since
+// scripts/build-addon.js builds kgroupsd from engine/ in a packed copy. Tests, their data and
+// the fuzzers stay out (NOT_BUNDLED), and package.json's "files" leaves out engine/build/,
+// where an installed copy builds kgroupsd, should that copy be packed again.
 // package.json runs it as `prepare`, which npm runs in this folder before it packs it (`npm
 // pack`, `npm publish`, `npm install --install-links <this folder>`) and when it links it.
 // In a checkout, engine/ is git-ignored and unused, like a build dir. It is brought up to
-// date file by file (unchanged files are not rewritten), so runs that overlap do not disturb
-// each other. test/pack.test.js checks that the tarball holds every file the build reads and
-// nothing else of the engine.
+// date file by file (unchanged files are not rewritten; anything else there, such as build
+// output, is removed), so runs that overlap do not disturb each other. test/pack.test.js checks
+// that the tarball holds every file the two builds read and nothing else of the engine.
 'use strict';
 
 const fs = require('node:fs');
@@ -19,18 +24,27 @@ const packageDir = path.resolve(__dirname, '..');
 const checkout = path.resolve(packageDir, '..', '..');
 const engineDir = path.join(packageDir, 'engine');
 
-// Paths relative to the checkout; a folder stands for its files, minus the unit tests.
+// Paths relative to the checkout; a folder stands for its files, minus NOT_BUNDLED. cmake/
+// goes whole: the top CMakeLists.txt includes its modules.
 const ENGINE_FILES = [
   'CMakeLists.txt',
-  'cmake/kgroups_options.cmake',
-  'cmake/kgroups_warnings.cmake',
+  'cmake',
+  'console',
   'include/kgroups',
-  'src/CMakeLists.txt',
-  'src/group',
-  'src/log',
-  'src/memory',
-  'src/partitioner',
-  'src/topic',
+  'src',
+  'tools/kgroupsd',
+];
+
+// What neither build reads, relative to the checkout: the unit tests with their harnesses and
+// recorded data, the fuzzers and notes.
+const NOT_BUNDLED = [
+  /_test\.cc$/,
+  /_test_harness\.h$/,
+  /_for_tests\.h$/,
+  /^src\/protocol\/(testdata|fuzz)(\/|$)/,
+  /^src\/protocol\/messages\/(recorded_frames|round_trip)\.h$/,
+  /\.md$/,
+  /^tools\/kgroupsd\/startup_time\.py$/,
 ];
 
 function isCheckout() {
@@ -49,8 +63,9 @@ function engineFiles(relative) {
   return fs
     .readdirSync(from)
     .sort()
-    .filter((name) => !name.endsWith('_test.cc'))
-    .flatMap((name) => engineFiles(path.join(relative, name)));
+    .map((name) => path.join(relative, name))
+    .filter((file) => !NOT_BUNDLED.some((pattern) => pattern.test(file)))
+    .flatMap(engineFiles);
 }
 
 function filesUnder(dir) {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // kgroups/broker without a real kgroupsd: how options map to kgroupsd's flags, where the
-// binary is looked for and the errors when it is not there, and what Broker.start and stop
-// do with a binary that fails, misbehaves or ignores SIGTERM (small shell scripts standing
-// in for a broken kgroupsd). The broker itself is tested in tests/clients/kafkajs/harness.test.js.
+// binary is looked for (in a packed copy and in a linked checkout, in order) and the errors
+// when it is not there, and what Broker.start and stop do with a binary that fails,
+// misbehaves or ignores SIGTERM (small shell scripts standing in for kgroupsd). The broker
+// itself is tested in tests/clients/kafkajs/harness.test.js.
 'use strict';
 
 const test = require('node:test');
@@ -24,6 +25,25 @@ function script(name, body) {
   fs.writeFileSync(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
   return file;
 }
+
+// An executable stand-in for kgroupsd at root/relative, its folders made.
+function binaryAt(root, relative) {
+  const file = path.join(root, relative);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  return file;
+}
+
+// kgroupsd_command.js copied into <root>/<folder>, as a package there would have it, loaded
+// from there (it looks for kgroupsd relative to its own folder).
+function lookupIn(root, folder) {
+  const dir = path.join(root, folder);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.copyFileSync(path.join(__dirname, '..', 'kgroupsd_command.js'), path.join(dir, 'kgroupsd_command.js'));
+  return require(path.join(dir, 'kgroupsd_command.js'));
+}
+
+const NPM_BUILT = path.join('build', 'npm-kgroupsd', 'tools', 'kgroupsd', 'kgroupsd');
 
 // Whether the process runs; a zombie (killed, not yet reaped by init) counts as dead.
 function isAlive(pid) {
@@ -86,6 +106,45 @@ test('the kgroupsd option comes first, then $KGROUPSD, then PATH', () => {
   assert.equal(findKgroupsd({}, { KGROUPSD: fromEnv, PATH: pathDir }), fromEnv);
 });
 
+test('a packed copy: option, $KGROUPSD, then the kgroupsd npm install built in engine/, then PATH', () => {
+  const root = fs.mkdtempSync(path.join(scratch, 'copy-'));
+  const { findKgroupsd: lookUp, npmKgroupsdBuild } = lookupIn(root, path.join('node_modules', 'kgroups'));
+  const engine = path.join(root, 'node_modules', 'kgroups', 'engine');
+  const built = path.join(engine, NPM_BUILT);
+  assert.deepEqual(npmKgroupsdBuild(),
+    { sourceDir: engine, buildDir: path.join(engine, 'build', 'npm-kgroupsd'), binary: built });
+  const fromOption = script('copy-option-kgroupsd', 'exit 0');
+  const fromEnv = script('copy-env-kgroupsd', 'exit 0');
+  const pathDir = path.dirname(binaryAt(root, path.join('bin', 'kgroupsd')));
+  assert.equal(lookUp({}, { PATH: pathDir }), path.join(pathDir, 'kgroupsd'));
+  binaryAt(engine, NPM_BUILT);
+  assert.equal(lookUp({}, { PATH: pathDir }), built);
+  assert.equal(lookUp({}, { KGROUPSD: fromEnv, PATH: pathDir }), fromEnv);
+  assert.equal(lookUp({ kgroupsd: fromOption }, { KGROUPSD: fromEnv, PATH: pathDir }), fromOption);
+});
+
+test('a linked checkout: the kgroupsd npm install built in the checkout, then its other build dirs, then PATH', () => {
+  const checkout = fs.mkdtempSync(path.join(scratch, 'checkout-'));
+  fs.mkdirSync(path.join(checkout, 'tools', 'kgroupsd'), { recursive: true });
+  const { findKgroupsd: lookUp, npmKgroupsdBuild } = lookupIn(checkout, path.join('bindings', 'node'));
+  assert.equal(npmKgroupsdBuild().sourceDir, checkout);
+  const fromEnv = script('checkout-env-kgroupsd', 'exit 0');
+  const pathDir = path.dirname(binaryAt(checkout, path.join('bin', 'kgroupsd')));
+  const inOrder = [NPM_BUILT, ...['broker', 'install', 'release', 'dev'].map((dir) =>
+    path.join('build', dir, 'tools', 'kgroupsd', 'kgroupsd'))].map((file) => binaryAt(checkout, file));
+  assert.equal(lookUp({}, { KGROUPSD: fromEnv, PATH: pathDir }), fromEnv);
+  for (const file of inOrder) {
+    assert.equal(lookUp({}, { PATH: pathDir }), file);
+    fs.rmSync(file);
+  }
+  assert.equal(lookUp({}, { PATH: pathDir }), path.join(pathDir, 'kgroupsd'));
+  assert.throws(() => lookUp({}, { PATH: '' }), (error) => {
+    for (const file of inOrder) assert.ok(error.message.includes(file), error.message);
+    assert.ok(error.message.includes(`${inOrder[0]} (built by npm install)`), error.message);
+    return true;
+  });
+});
+
 test('a kgroupsd option or $KGROUPSD naming no executable file is an error naming it', () => {
   assert.throws(() => findKgroupsd({ kgroupsd: path.join(scratch, 'missing') }, {}),
     /the kgroupsd option names .*missing, which is not an executable file/);
@@ -95,26 +154,30 @@ test('a kgroupsd option or $KGROUPSD naming no executable file is an error namin
 });
 
 test('with no kgroupsd anywhere, the error lists every place it looked', () => {
-  // A copy of the lookup outside any checkout, as in a package installed from the tarball.
+  // A copy of the lookup outside any checkout, as in a package installed from the tarball
+  // whose kgroupsd build is gone.
   const packageCopy = fs.mkdtempSync(path.join(scratch, 'package-'));
-  fs.copyFileSync(path.join(__dirname, '..', 'kgroupsd_command.js'), path.join(packageCopy, 'kgroupsd_command.js'));
-  const { findKgroupsd: lookUp } = require(path.join(packageCopy, 'kgroupsd_command.js'));
+  const { findKgroupsd: lookUp } = lookupIn(packageCopy, '.');
   const emptyDir = fs.mkdtempSync(path.join(scratch, 'empty-'));
   assert.throws(() => lookUp({}, { PATH: emptyDir }), (error) => {
     assert.match(error.message, /cannot find the kgroupsd binary/);
     assert.match(error.message, /the kgroupsd option \(not given\)/);
     assert.match(error.message, /\$KGROUPSD \(not set\)/);
+    assert.ok(error.message.includes(`${path.join(packageCopy, 'engine', NPM_BUILT)} (built by npm install)`),
+      error.message);
     assert.match(error.message, /is not a checkout's bindings\/node/);
     assert.ok(error.message.includes(`PATH (${emptyDir})`), error.message);
+    assert.match(error.message, /npm rebuild kgroups/);
     assert.match(error.message, /set KGROUPSD=<path>/);
     return true;
   });
-  // In this checkout, its build dirs are looked at by name.
+  // In this checkout, npm install's build dir and the others are looked at by name.
   try {
     const found = findKgroupsd({}, { PATH: emptyDir });
-    assert.match(found, /\/build\/(broker|install|release|dev)\/tools\/kgroupsd\/kgroupsd$/);
+    assert.match(found, /\/build\/(npm-kgroupsd|broker|install|release|dev)\/tools\/kgroupsd\/kgroupsd$/);
   } catch (error) {
-    assert.match(error.message, /build\/broker\/tools\/kgroupsd\/kgroupsd[\s\S]*build\/dev\/tools\/kgroupsd\/kgroupsd/);
+    assert.match(error.message,
+      /build\/npm-kgroupsd\/tools\/kgroupsd\/kgroupsd[\s\S]*build\/broker\/tools\/kgroupsd\/kgroupsd[\s\S]*build\/dev\/tools\/kgroupsd\/kgroupsd/);
   }
 });
 

@@ -2,8 +2,9 @@
 //
 // The package as a user gets it: a scratch project under the system's temp
 // folder runs `npm install <this folder>` (offline: npm links the folder and
-// runs its install script, which builds the addon with CMake), then uses the
-// package from CommonJS and from ESM.
+// runs its install script, which builds the addon and kgroupsd with CMake),
+// then uses the package from CommonJS and from ESM, and kgroups/broker finds
+// the kgroupsd the install built in the checkout's build/npm-kgroupsd.
 'use strict';
 
 const test = require('node:test');
@@ -64,4 +65,10 @@ test('a scratch project installs the package from its folder and uses it from CJ
   const expected = { refused: true, partition: partitionFor('k', 4), records: [[partitionFor('k', 4), 'k', [7]]] };
   assert.deepEqual(fromCjs, expected);
   assert.deepEqual(fromEsm, expected);
+
+  const found = execFileSync(process.execPath,
+    ['-e', "console.log(require('kgroups/broker').findKgroupsd({}, { PATH: '' }))"],
+    { cwd: project, env, encoding: 'utf8' }).trim();
+  const checkout = fs.realpathSync(path.resolve(packageDir, '..', '..'));
+  assert.equal(found, path.join(checkout, 'build', 'npm-kgroupsd', 'tools', 'kgroupsd', 'kgroupsd'));
 });

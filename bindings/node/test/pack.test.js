@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The npm tarball is self-contained and holds nothing it does not need. `npm pack` writes it
-// to a scratch folder; unpacked, its CMake project is configured (it builds from its own
-// engine/, the copy scripts/bundle-engine.js makes) and every compile command, one per public
-// header included, is run through the preprocessor, so a source, header or CMake file missing from the tarball fails here
-// without a full build. The engine files in the tarball must be exactly those the build read,
-// and the package's own files exactly the git-tracked files of this folder that are not tests
-// or packing tools.
+// to a scratch folder and it is unpacked there. Its install script's two builds are checked
+// without the package installed:
+// - the addon's CMake project is configured (it builds from its own engine/, the copy
+//   scripts/bundle-engine.js makes) and every compile command, one per public header included,
+//   is run through the preprocessor, so a source, header or CMake file missing from the tarball
+//   fails here without a full build;
+// - kgroupsd is built from engine/ by the unpacked scripts/build-addon.js's own buildKgroupsd
+//   (in engine/build/npm-kgroupsd, as on `npm install`; the compiler cache makes this quick
+//   once the checkout's own build/npm-kgroupsd or build/install is built) and runs.
+// Neither reads anything of the checkout. The engine files in the tarball must be exactly
+// those the two builds read (cmake/ goes whole), and the package's own files exactly the
+// git-tracked files of this folder that are not tests or packing tools.
 'use strict';
 
 const test = require('node:test');
@@ -50,6 +56,48 @@ function compileInputs(buildDir) {
   return [...inputs];
 }
 
+// The files a Ninja build dir reads beyond CMake's inputs: every input of `all` (sources, the
+// web console, the code generator and its schemas, the scripts the rules run) and the headers
+// its compiles recorded (ninja's deps log).
+function ninjaInputs(buildDir) {
+  const inputs = run('ninja', ['-t', 'inputs', 'all'], { cwd: buildDir }).split('\n');
+  const headers = run('ninja', ['-t', 'deps'], { cwd: buildDir, maxBuffer: 1 << 30 }).split('\n')
+    .filter((line) => line.startsWith(' '));
+  return [...inputs, ...headers].map((file) => file.trim()).filter(Boolean)
+    .map((file) => path.resolve(buildDir, file));
+}
+
+// Every source of every target in a configured build dir, headers of file sets included (CMake
+// fails to generate when one is missing), from CMake's file API (codemodel-v2).
+function targetSources(buildDir) {
+  const api = path.join(buildDir, '.cmake', 'api', 'v1');
+  fs.mkdirSync(path.join(api, 'query'), { recursive: true });
+  fs.writeFileSync(path.join(api, 'query', 'codemodel-v2'), '');
+  run('cmake', [buildDir]);
+  const reply = path.join(api, 'reply');
+  const readReply = (file) => JSON.parse(fs.readFileSync(path.join(reply, file), 'utf8'));
+  const index = fs.readdirSync(reply).filter((file) => file.startsWith('index-')).sort().at(-1);
+  const codemodel = readReply(readReply(index).reply['codemodel-v2'].jsonFile);
+  return codemodel.configurations[0].targets.flatMap((target) =>
+    readReply(target.jsonFile).sources.map((source) => path.resolve(codemodel.paths.source, source.path)));
+}
+
+// Builds kgroupsd from the unpacked package's engine/ with the unpacked install script's own
+// code; returns the build dir. The build's output is shown if it fails.
+function buildKgroupsd(unpacked) {
+  const script = path.join(unpacked, 'scripts', 'build-addon.js');
+  let output;
+  try {
+    output = run(process.execPath, ['-e',
+      `console.log('binary=' + require(${JSON.stringify(script)}).buildKgroupsd())`]);
+  } catch (error) {
+    assert.fail(`buildKgroupsd failed in the unpacked package:\n${error.stdout}\n${error.stderr}`);
+  }
+  const buildDir = path.join(unpacked, 'engine', 'build', 'npm-kgroupsd');
+  assert.equal(/^binary=(.*)$/m.exec(output)?.[1], path.join(buildDir, 'tools', 'kgroupsd', 'kgroupsd'));
+  return buildDir;
+}
+
 test('npm pack gives a tarball that builds from its own files, with nothing extra', (t) => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kgroups-pack-'));
   t.after(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -68,17 +116,25 @@ test('npm pack gives a tarball that builds from its own files, with nothing extr
   const cache = fs.readFileSync(path.join(buildDir, 'CMakeCache.txt'), 'utf8');
   assert.match(cache, new RegExp(`^KGROUPS_SOURCE_DIR:PATH=${path.join(unpacked, 'engine')}$`, 'm'));
 
-  const inputs = [...cmakeInputs(buildDir), ...compileInputs(buildDir)];
+  const kgroupsdBuildDir = buildKgroupsd(unpacked);
+  const kgroupsdCache = fs.readFileSync(path.join(kgroupsdBuildDir, 'CMakeCache.txt'), 'utf8');
+  assert.match(kgroupsdCache, new RegExp(`^CMAKE_HOME_DIRECTORY:INTERNAL=${path.join(unpacked, 'engine')}$`, 'm'));
+  run(path.join(kgroupsdBuildDir, 'tools', 'kgroupsd', 'kgroupsd'), ['--help']);
+
+  const inputs = [
+    ...cmakeInputs(buildDir), ...compileInputs(buildDir),
+    ...cmakeInputs(kgroupsdBuildDir), ...ninjaInputs(kgroupsdBuildDir), ...targetSources(kgroupsdBuildDir),
+  ];
   const fromCheckout = inputs.filter((file) => file.startsWith(checkout + path.sep));
-  assert.deepEqual(fromCheckout, [], 'the unpacked package reads nothing of the checkout');
+  assert.deepEqual([...new Set(fromCheckout)], [], 'the unpacked package reads nothing of the checkout');
   const engineRead = new Set(
     inputs.filter((file) => file.startsWith(unpacked + path.sep)).map((file) => path.relative(unpacked, file)),
   );
-  const enginePacked = files.filter((file) => file.startsWith('engine/'));
+  const enginePacked = files.filter((file) => file.startsWith('engine/') && !file.startsWith('engine/cmake/'));
   assert.deepEqual(
     enginePacked.filter((file) => !engineRead.has(file)),
     [],
-    'engine/ holds only files the build reads (scripts/bundle-engine.js ENGINE_FILES)',
+    'engine/ holds only files the two builds read (scripts/bundle-engine.js ENGINE_FILES, NOT_BUNDLED)',
   );
 
   let tracked;
