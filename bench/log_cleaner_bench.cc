@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "broker/cluster.h"
-#include "broker/log_cleaner.h"
+#include "broker/storage/cluster.h"
+#include "broker/storage/log_cleaner.h"
 #include "protocol/record_batch.h"
 #include "protocol/record_batch_builder.h"
 #include "protocol/record_compressor.h"

@@ -1,14 +1,29 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Checks the layering of src/: every #include "<dir>/..." of a unit names a unit it may
-depend on, as the CMake targets link them. Run by ctest (label layering); exits 1 listing
-each include that crosses a boundary, with the rule it breaks.
+depend on, as the CMake targets link them (src/broker/CMakeLists.txt draws the layers). Run
+by ctest (label layering); exits 1 listing each include that crosses a boundary, with the
+rule it breaks. The build enforces the same rule for product code (each layer includes
+through its own root, cmake/kgroups_include_root.cmake); this test also covers the tests,
+which one program links with every layer, and names the rule when it breaks.
 
-The units and what each may include (besides itself):
-  src/protocol            (kgroups_protocol)    nothing of kgroups
-  src/broker/coordinator  (kgroups_coordinator) group/ (the engine's range assignor)
-  src/broker              (kgroups_broker)      broker/coordinator, protocol, group, memory
-  src/group, log, memory, partitioner, topic (kgroups) kgroups/ and each other
+The units and what each may include (besides itself), from the bottom up:
+  src/protocol                  nothing of kgroups
+  src/group, log, memory, partitioner, topic (the model) kgroups/ and each other
+  src/broker/runtime            -
+  src/broker/config             runtime, protocol
+  src/broker/storage            config, runtime, protocol, memory
+  src/broker/coordinator        group (the model's range assignor)
+  src/broker/groups             coordinator, storage and below
+  src/broker/transactions       groups and below
+  src/broker/faults             protocol
+  src/broker/services           transactions, faults and below
+  src/broker/events             coordinator, storage and below
+  src/broker/node               services, events and below
+  src/broker/handlers           node and below
+  src/broker/net                handlers and below
+  src/broker/playground         node and below, group
+  src/broker/http               net, playground and below
 Standard-library only, so any python3 runs it."""
 import pathlib
 import re
@@ -18,11 +33,50 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 ENGINE = {"group", "log", "memory", "partitioner", "topic", "kgroups"}
 
+# broker layer -> the layers it links directly (each also reaches what those reach)
+LAYERS = {
+    "runtime": set(),
+    "config": {"runtime"},
+    "storage": {"config"},
+    "coordinator": set(),
+    "groups": {"coordinator", "storage"},
+    "transactions": {"groups"},
+    "faults": set(),
+    "services": {"transactions", "faults"},
+    "events": {"coordinator", "storage"},
+    "node": {"services", "events"},
+    "handlers": {"node"},
+    "net": {"handlers"},
+    "playground": {"node"},
+    "http": {"net", "playground"},
+}
+# what a broker layer may include outside src/broker
+OUTSIDE = {"coordinator": {"group/"}, "storage": {"memory/"}, "playground": {"group/"}}
+# the layers that know nothing of the wire protocol
+WITHOUT_PROTOCOL = {"runtime", "coordinator"}
+
+
+def below(layer):
+    reached = {layer}
+    for lower in LAYERS[layer]:
+        reached |= below(lower)
+    return reached
+
+
+def broker_allowed(layer):
+    reached = below(layer)
+    prefixes = {f"broker/{lower}/" for lower in reached}
+    for lower in reached:
+        prefixes |= OUTSIDE.get(lower, set())
+    if layer not in WITHOUT_PROTOCOL:
+        prefixes.add("protocol/")
+    return prefixes
+
+
 # unit directory (relative to src/) -> include prefixes it may use
 ALLOWED = {
     "protocol": {"protocol/"},
-    "broker/coordinator": {"broker/coordinator/", "group/"},
-    "broker": {"broker/", "protocol/", "group/", "memory/"},
+    **{f"broker/{layer}": broker_allowed(layer) for layer in LAYERS},
     **{unit: {f"{name}/" for name in ENGINE} for unit in ENGINE - {"kgroups"}},
 }
 

@@ -19,16 +19,16 @@
 #include <variant>
 #include <vector>
 
-#include "broker/api_table.h"
-#include "broker/broker.h"
-#include "broker/broker_config.h"
+#include "broker/handlers/api_table.h"
+#include "broker/node/broker.h"
+#include "broker/config/broker_config.h"
 #include "broker/http/http_router.h"
 #include "broker/http/http_routes.h"
 #include "broker/http/http_server.h"
-#include "broker/limit_table.h"
-#include "broker/logger.h"
-#include "broker/open_file_limit.h"
-#include "broker/tcp_server.h"
+#include "broker/config/limit_table.h"
+#include "broker/runtime/logger.h"
+#include "broker/net/open_file_limit.h"
+#include "broker/net/tcp_server.h"
 
 namespace {
 

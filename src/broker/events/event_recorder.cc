@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "broker/cluster.h"
+#include "broker/storage/cluster.h"
 
 namespace kgroups::broker {
 namespace {

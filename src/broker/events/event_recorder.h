@@ -10,7 +10,7 @@
 
 #include "broker/coordinator/group_observer.h"
 #include "broker/events/event_log.h"
-#include "broker/topic_observer.h"
+#include "broker/storage/topic_observer.h"
 
 namespace kgroups::broker {
 

@@ -33,7 +33,7 @@
 #include "broker/coordinator/group_observer.h"
 #include "broker/coordinator/string_hash.h"
 #include "broker/events/event_log.h"
-#include "broker/fetch_delivery_observer.h"
+#include "broker/storage/fetch_delivery_observer.h"
 
 namespace kgroups::broker {
 

@@ -3,8 +3,8 @@
 
 #include <variant>
 
+#include "broker/config/topic_config_catalog.h"
 #include "broker/handlers/config_resource.h"
-#include "broker/topic_config_catalog.h"
 
 namespace kgroups::broker::handlers {
 

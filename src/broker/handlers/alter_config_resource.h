@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "broker/cluster.h"
-#include "broker/topic_config_change.h"
+#include "broker/config/topic_config_change.h"
+#include "broker/storage/cluster.h"
 #include "protocol/error_code.h"
 
 namespace kgroups::broker::handlers {

@@ -8,9 +8,9 @@
 // - A version above the range gets UNSUPPORTED_VERSION in the v0 layout with ApiVersions' own
 //   range, as Kafka answers it, and the client retries with a version it finds there. The
 //   request body is not read for such versions.
-#include "broker/api_table.h"
+#include "broker/handlers/api_table.h"
 #include "broker/handlers/handlers.h"
-#include "broker/logger.h"
+#include "broker/runtime/logger.h"
 #include "protocol/messages/api_versions.h"
 
 namespace kgroups::broker::handlers {

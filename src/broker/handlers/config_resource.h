@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "broker/cluster.h"
+#include "broker/storage/cluster.h"
 #include "protocol/error_code.h"
 
 namespace kgroups::broker::handlers {

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "broker/handlers/handlers.h"
-#include "broker/logger.h"
+#include "broker/runtime/logger.h"
 #include "protocol/messages/create_partitions.h"
 
 namespace kgroups::broker::handlers {

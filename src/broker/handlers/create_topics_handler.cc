@@ -28,9 +28,9 @@
 #include <string>
 #include <utility>
 
-#include "broker/described_config.h"
+#include "broker/config/described_config.h"
+#include "broker/config/topic_config_catalog.h"
 #include "broker/handlers/handlers.h"
-#include "broker/topic_config_catalog.h"
 #include "protocol/messages/create_topics.h"
 
 namespace kgroups::broker::handlers {

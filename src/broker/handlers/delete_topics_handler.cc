@@ -16,7 +16,7 @@
 #include <string>
 
 #include "broker/handlers/handlers.h"
-#include "broker/logger.h"
+#include "broker/runtime/logger.h"
 #include "protocol/messages/delete_topics.h"
 
 namespace kgroups::broker::handlers {

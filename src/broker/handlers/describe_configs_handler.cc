@@ -20,7 +20,7 @@
 #include <string>
 #include <utility>
 
-#include "broker/described_config.h"
+#include "broker/config/described_config.h"
 #include "broker/handlers/config_resource.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/describe_configs.h"

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "broker/log_throttle.h"
-#include "broker/logger.h"
+#include "broker/runtime/log_throttle.h"
+#include "broker/runtime/logger.h"
 
 namespace kgroups::broker::handlers {
 namespace {

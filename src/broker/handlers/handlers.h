@@ -8,7 +8,7 @@
 
 #include <asio/awaitable.hpp>
 
-#include "broker/request_context.h"
+#include "broker/handlers/request_context.h"
 
 namespace kgroups::broker::handlers {
 

@@ -30,7 +30,7 @@
 //   its error with offset and timestamp -1.
 // - Not implemented: v0 (old_style_offsets).
 #include "broker/handlers/handlers.h"
-#include "broker/list_offsets_service.h"
+#include "broker/services/list_offsets_service.h"
 #include "protocol/messages/list_offsets.h"
 
 namespace kgroups::broker::handlers {

@@ -24,7 +24,7 @@
 
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/partition_key.h"
+#include "broker/storage/partition_key.h"
 #include "protocol/messages/offset_fetch.h"
 
 namespace kgroups::broker::handlers {

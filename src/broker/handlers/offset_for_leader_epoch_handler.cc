@@ -15,7 +15,7 @@
 #include <unordered_set>
 
 #include "broker/handlers/handlers.h"
-#include "broker/handlers/partition_key.h"
+#include "broker/storage/partition_key.h"
 #include "protocol/messages/offset_for_leader_epoch.h"
 
 namespace kgroups::broker::handlers {

@@ -39,7 +39,7 @@
 //   error and is not stored; the other partitions are stored as usual.
 // - Not implemented: log-append time (log_append_time_ms is -1).
 #include "broker/handlers/handlers.h"
-#include "broker/produce_service.h"
+#include "broker/services/produce_service.h"
 #include "protocol/messages/produce.h"
 
 namespace kgroups::broker::handlers {

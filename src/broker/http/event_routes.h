@@ -17,8 +17,8 @@
 #include <asio/any_io_executor.hpp>
 #include <chrono>
 
-#include "broker/broker.h"
 #include "broker/http/http_router.h"
+#include "broker/node/broker.h"
 
 namespace kgroups::broker::http {
 

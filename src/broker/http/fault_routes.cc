@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "broker/faults/fault_json.h"
+#include "broker/http/fault_json.h"
 
 namespace kgroups::broker::http {
 namespace {

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "broker/broker.h"
 #include "broker/coordinator/consumer_protocol_assignment.h"
+#include "broker/node/broker.h"
 
 namespace kgroups::broker::http {
 

@@ -14,7 +14,7 @@
 #include <utility>
 #include <variant>
 
-#include "broker/logger.h"
+#include "broker/runtime/logger.h"
 
 namespace kgroups::broker::http {
 namespace {

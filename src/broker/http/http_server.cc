@@ -12,7 +12,7 @@
 #include <system_error>
 #include <utility>
 
-#include "broker/logger.h"
+#include "broker/runtime/logger.h"
 
 namespace kgroups::broker::http {
 namespace {

@@ -6,8 +6,8 @@
 // Not thread-safe: the routes run on the broker's network thread.
 #pragma once
 
-#include "broker/broker.h"
 #include "broker/http/http_router.h"
+#include "broker/node/broker.h"
 
 namespace kgroups::broker::http {
 

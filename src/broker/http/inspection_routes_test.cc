@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "broker/broker.h"
 #include "broker/http/http_router.h"
 #include "broker/http/http_routes.h"
+#include "broker/node/broker.h"
 #include "protocol/record_batch_builder.h"
 
 namespace kgroups::broker::http {

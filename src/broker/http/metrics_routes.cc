@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "broker/api_table.h"
+#include "broker/handlers/api_table.h"
 #include "broker/http/group_view.h"
 
 namespace kgroups::broker::http {

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "broker/broker.h"
 #include "broker/http/http_router.h"
 #include "broker/http/inspection_routes.h"
+#include "broker/node/broker.h"
 #include "protocol/record_batch_builder.h"
 
 namespace kgroups::broker::http {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "broker/broker.h"
+#include "broker/node/broker.h"
 #include "broker/playground/delivered_offsets.h"
 #include "broker/playground/playground_timing.h"
 #include "broker/playground/simulated_consumer.h"

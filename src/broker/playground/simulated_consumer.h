@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-#include "broker/broker.h"
+#include "broker/node/broker.h"
 #include "broker/playground/delivered_offsets.h"
 #include "broker/playground/playground_timing.h"
 #include "group/assignor.h"

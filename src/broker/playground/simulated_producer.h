@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "broker/broker.h"
+#include "broker/node/broker.h"
 #include "broker/playground/playground_timing.h"
 
 namespace kgroups::broker::playground {

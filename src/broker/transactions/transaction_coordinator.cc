@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "broker/logger.h"
+#include "broker/runtime/logger.h"
 #include "broker/transactions/transaction_marker.h"
 
 namespace kgroups::broker {

@@ -31,11 +31,11 @@
 #include <utility>
 #include <vector>
 
-#include "broker/append_notifier.h"
-#include "broker/cluster.h"
 #include "broker/coordinator/clock.h"
-#include "broker/coordinator_service.h"
-#include "broker/producer_registry.h"
+#include "broker/groups/coordinator_service.h"
+#include "broker/storage/append_notifier.h"
+#include "broker/storage/cluster.h"
+#include "broker/storage/producer_registry.h"
 #include "protocol/error_code.h"
 
 namespace kgroups::broker {

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/config/described_config.h"
+
+#include <algorithm>
+#include <string>
+
+namespace kgroups::broker {
+namespace {
+
+struct BrokerConfigRow {
+  std::string_view name;
+  ConfigType type;
+  std::string value;
+  std::string_view kafka_default;
+  std::string_view documentation;
+};
+
+std::string text(bool value) { return value ? "true" : "false"; }
+
+}  // namespace
+
+std::vector<DescribedConfig> describe_broker_configs(const BrokerConfig& config) {
+  using std::to_string;
+  using enum ConfigType;
+  const std::string listener =
+      "PLAINTEXT://" + config.listen_host + ":" + to_string(config.listen_port);
+  std::vector<BrokerConfigRow> rows{
+      {"auto.create.topics.enable", kBoolean, text(config.auto_create_topics), "true",
+       "Whether Metadata and Produce create unknown topics (--no-auto-create: no)."},
+      {"broker.id", kInt, to_string(config.node_id), "-1", "This broker's id."},
+      {"connections.max.idle.ms", kLong, to_string(config.connections_max_idle_ms), "600000",
+       "Idle connections close after this long (--connections-max-idle-ms)."},
+      {"default.replication.factor", kInt, "1", "1",
+       "Replicas of new topics: always 1, kgroupsd is a single broker."},
+      {"fetch.max.bytes", kInt, to_string(config.fetch_max_bytes), "57671680",
+       "Record bytes in one Fetch response at most (--fetch-max-bytes)."},
+      {"group.consumer.heartbeat.interval.ms", kInt,
+       to_string(config.consumer_group_heartbeat_interval_ms), "5000",
+       "Heartbeat interval of consumer-protocol groups."},
+      {"group.consumer.session.timeout.ms", kInt,
+       to_string(config.consumer_group_session_timeout_ms), "45000",
+       "Session timeout of consumer-protocol groups."},
+      {"group.initial.rebalance.delay.ms", kInt, to_string(config.initial_rebalance_delay_ms),
+       "3000", "How long a new group's first rebalance waits for more members."},
+      {"group.max.session.timeout.ms", kInt, to_string(config.group_max_session_timeout_ms),
+       "1800000", "The longest session timeout a member may ask for."},
+      {"group.max.size", kInt, to_string(config.group_max_size), "2147483647",
+       "Members of one group at most (--group-max-size)."},
+      {"group.min.session.timeout.ms", kInt, to_string(config.group_min_session_timeout_ms), "6000",
+       "The shortest session timeout a member may ask for."},
+      {"listeners", kString, listener, "PLAINTEXT://:9092", "Where the broker listens."},
+      {"log.retention.bytes", kLong, to_string(config.log_retention_bytes), "-1",
+       "Default retention.bytes of topics (--log-retention-bytes)."},
+      {"log.retention.check.interval.ms", kLong, to_string(config.log_retention_check_interval_ms),
+       "300000", "How often retention by time runs (--log-retention-check-interval-ms)."},
+      {"log.retention.ms", kLong, to_string(config.log_retention_ms), "604800000",
+       "Default retention.ms of topics (--log-retention-ms)."},
+      {"max.connections", kInt, to_string(config.max_connections), "2147483647",
+       "Client connections at most (--max-connections)."},
+      {"max.connections.per.ip", kInt, to_string(config.max_connections_per_ip), "2147483647",
+       "Connections from one address at most (--max-connections-per-ip)."},
+      {"message.max.bytes", kInt, to_string(config.max_message_bytes), "1048588",
+       "Default max.message.bytes of topics (--max-message-bytes)."},
+      {"node.id", kInt, to_string(config.node_id), "-1", "This broker's id."},
+      {"num.partitions", kInt, to_string(config.default_partitions), "1",
+       "Partitions of auto-created topics (--default-partitions)."},
+      {"offset.metadata.max.bytes", kInt, to_string(config.offset_metadata_max_bytes), "4096",
+       "Metadata of one committed offset at most (--offset-metadata-max-bytes)."},
+      {"socket.request.max.bytes", kInt, to_string(config.max_frame_bytes), "104857600",
+       "The largest request frame (--max-frame-bytes)."},
+  };
+  std::ranges::sort(rows, {}, &BrokerConfigRow::name);
+  std::vector<DescribedConfig> out;
+  out.reserve(rows.size());
+  for (BrokerConfigRow& row : rows) {
+    DescribedConfig& described = out.emplace_back();
+    described.name = row.name;
+    described.type = row.type;
+    described.read_only = true;
+    described.documentation = row.documentation;
+    described.source =
+        row.value == row.kafka_default ? ConfigSource::kDefault : ConfigSource::kStaticBroker;
+    described.synonyms.push_back(ConfigSynonym{row.name, row.value, described.source});
+    described.value = std::move(row.value);
+  }
+  return out;
+}
+
+}  // namespace kgroups::broker

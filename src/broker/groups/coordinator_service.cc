@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+
+#include "broker/groups/coordinator_service.h"
+
+#include <algorithm>
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/redirect_error.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
+#include <system_error>
+#include <utility>
+
+#include "broker/runtime/logger.h"
+
+namespace kgroups::broker {
+
+namespace {
+
+void log_coordinator_line(std::string_view line) { log_info(line); }
+
+}  // namespace
+
+CoordinatorService::CoordinatorService(CoordinatorConfig config,
+                                       ConsumerGroupConfig consumer_config,
+                                       const TopicCatalog& catalog, CoordinatorClock clock)
+    : stored_bytes_budget_(config.max_stored_bytes),
+      clock_(clock == CoordinatorClock::kManual ? static_cast<const Clock&>(manual_clock_)
+                                                : static_cast<const Clock&>(steady_clock_)),
+      created_at_(clock_.now()),
+      classic_(config, clock_, log_coordinator_line),
+      consumer_(consumer_config, clock_, catalog, log_coordinator_line) {
+  share_stored_bytes();
+}
+
+void CoordinatorService::share_stored_bytes() {
+  if (stored_bytes_budget_ == 0) return;
+  // At least 1: 0 would mean "no bound".
+  auto left = [this](std::size_t used) {
+    return used < stored_bytes_budget_ ? stored_bytes_budget_ - used : std::size_t{1};
+  };
+  classic_.set_max_stored_bytes(left(consumer_.stored_bytes()));
+  consumer_.set_max_stored_bytes(left(classic_.stored_bytes()));
+}
+
+void CoordinatorService::start(const asio::any_io_executor& executor) {
+  if (running_ || manual_clock()) return;
+  running_ = true;
+  asio::co_spawn(executor, run_expiries(), asio::detached);
+}
+
+std::int64_t CoordinatorService::now_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - created_at_).count();
+}
+
+bool CoordinatorService::advance_clock(std::chrono::milliseconds duration) {
+  if (!manual_clock() || duration.count() < 0) return false;
+  manual_clock_.advance(duration);
+  classic_.poll_timers();
+  consumer_.poll_timers();
+  share_stored_bytes();
+  return true;
+}
+
+void CoordinatorService::join_group(JoinGroupParams params, JoinGroupCallback done) {
+  share_stored_bytes();
+  if (consumer_.has_group(params.group_id)) {
+    done(join_error(GroupError::kInconsistentGroupProtocol, params.member_id));
+  } else {
+    classic_.join_group(std::move(params), std::move(done));
+  }
+  rearm();
+}
+
+void CoordinatorService::sync_group(SyncGroupParams params, SyncGroupCallback done) {
+  share_stored_bytes();
+  if (consumer_.has_group(params.group_id)) {
+    SyncGroupResult result;
+    result.error = GroupError::kUnknownMemberId;
+    done(std::move(result));
+  } else {
+    classic_.sync_group(std::move(params), std::move(done));
+  }
+  rearm();
+}
+
+GroupError CoordinatorService::heartbeat(std::string_view group_id, std::int32_t generation_id,
+                                         std::string_view member_id,
+                                         std::optional<std::string_view> group_instance_id) {
+  const GroupError error =
+      consumer_.has_group(group_id)
+          ? GroupError::kUnknownMemberId
+          : classic_.heartbeat(group_id, generation_id, member_id, group_instance_id);
+  rearm();
+  return error;
+}
+
+LeaveGroupResult CoordinatorService::leave_group(std::string_view group_id,
+                                                 const std::vector<LeavingMember>& members) {
+  LeaveGroupResult result;
+  if (consumer_.has_group(group_id)) {
+    result.member_errors.assign(members.size(), GroupError::kUnknownMemberId);
+  } else {
+    result = classic_.leave_group(group_id, members);
+  }
+  rearm();
+  return result;
+}
+
+GroupSummary CoordinatorService::describe_group(std::string_view group_id) {
+  // A consumer group is not a classic group: Kafka describes it as Dead here.
+  GroupSummary summary = classic_.describe_group(group_id);
+  rearm();
+  return summary;
+}
+
+ConsumerGroupHeartbeatResult CoordinatorService::consumer_group_heartbeat(
+    const ConsumerGroupHeartbeatParams& params) {
+  share_stored_bytes();
+  ConsumerGroupHeartbeatResult result;
+  if (!consumer_.has_group(params.group_id) && classic_.has_group(params.group_id)) {
+    std::optional<std::vector<PartitionOffset>> offsets =
+        classic_.release_empty_group(params.group_id);
+    if (!offsets) {
+      result.error = GroupError::kGroupIdNotFound;
+      result.error_message = "Group " + params.group_id + " is not a consumer group";
+      result.member_id = params.member_id;
+      rearm();
+      return result;
+    }
+    if (!offsets->empty()) {
+      OffsetCommitParams handover;
+      handover.group_id = params.group_id;
+      handover.offsets = std::move(*offsets);
+      consumer_.commit_offsets(handover);
+      log_info("group " + quote(params.group_id) +
+               " moves from the classic to the consumer-group protocol with its offsets");
+    }
+  }
+  result = consumer_.heartbeat(params);
+  rearm();
+  return result;
+}
+
+ConsumerGroupDescription CoordinatorService::describe_consumer_group(std::string_view group_id) {
+  ConsumerGroupDescription description = consumer_.describe_group(group_id);
+  if (description.error == GroupError::kGroupIdNotFound && classic_.has_group(group_id)) {
+    description.error_message = "Group " + std::string(group_id) + " is not a consumer group.";
+  }
+  rearm();
+  return description;
+}
+
+OffsetCommitResult CoordinatorService::commit_offsets(const OffsetCommitParams& params) {
+  share_stored_bytes();
+  OffsetCommitResult result = consumer_.has_group(params.group_id)
+                                  ? consumer_.commit_offsets(params)
+                                  : classic_.commit_offsets(params);
+  rearm();
+  return result;
+}
+
+GroupOffsetFetchResult CoordinatorService::fetch_offsets(const GroupOffsetFetch& fetch) {
+  GroupOffsetFetchResult result;
+  if (consumer_.has_group(fetch.group_id)) {
+    ConsumerOffsetFetchParams params;
+    params.group_id = std::string(fetch.group_id);
+    if (fetch.member_id) params.member_id = std::string(*fetch.member_id);
+    params.member_epoch = fetch.member_epoch;
+    params.partitions = fetch.partitions;
+    ConsumerOffsetFetchResult fetched = consumer_.fetch_offsets(params);
+    result.error = fetched.error;
+    result.offsets = std::move(fetched.offsets);
+  } else {
+    result.offsets = classic_.fetch_offsets(fetch.group_id, fetch.partitions);
+  }
+  rearm();
+  return result;
+}
+
+std::vector<CoordinatorService::Listing> CoordinatorService::list_groups() {
+  std::vector<Listing> listings;
+  for (GroupListing& group : classic_.list_groups()) {
+    listings.push_back({std::move(group), "classic"});
+  }
+  for (GroupListing& group : consumer_.list_groups()) {
+    listings.push_back({std::move(group), "consumer"});
+  }
+  std::sort(listings.begin(), listings.end(),
+            [](const Listing& a, const Listing& b) { return a.group.group_id < b.group.group_id; });
+  rearm();
+  return listings;
+}
+
+std::optional<Clock::TimePoint> CoordinatorService::next_deadline() const {
+  const std::optional<Clock::TimePoint> classic = classic_.next_deadline();
+  const std::optional<Clock::TimePoint> consumer = consumer_.next_deadline();
+  if (!classic) return consumer;
+  if (!consumer) return classic;
+  return std::min(*classic, *consumer);
+}
+
+void CoordinatorService::rearm() {
+  const std::optional<Clock::TimePoint> deadline = next_deadline();
+  if (timer_ != nullptr && deadline && *deadline < armed_for_) timer_->cancel();
+}
+
+asio::awaitable<void> CoordinatorService::run_expiries() {
+  asio::steady_timer timer(co_await asio::this_coro::executor);
+  timer_ = &timer;
+  // The io_context may destroy this coroutine (at shutdown) while it waits.
+  struct Forget {
+    CoordinatorService* service;
+    ~Forget() {
+      service->timer_ = nullptr;
+      service->running_ = false;
+      service->armed_for_ = Clock::TimePoint::max();
+    }
+  } forget{this};
+  for (;;) {
+    armed_for_ = next_deadline().value_or(Clock::TimePoint::max());
+    timer.expires_at(armed_for_);
+    std::error_code error;  // cancelled: a deadline moved earlier; recompute
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
+    classic_.poll_timers();
+    consumer_.poll_timers();
+  }
+}
+
+}  // namespace kgroups::broker

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/handlers/api_table.h"
+
+#include <algorithm>
+#include <array>
+
+#include "broker/handlers/handlers.h"
+
+namespace kgroups::broker {
+namespace {
+
+using protocol::ApiKey;
+
+// Version ranges: every version each handler serves (its header comment says what changes
+// per version), checked with kcat/librdkafka, confluent-kafka, kafka-python and kafkajs.
+// Ordered by key.
+constexpr std::array kApis{
+    ApiEntry{ApiKey::kProduce, 0, 11, &handlers::handle_produce,
+             "v3-11 served; v0-2 advertised only so librdkafka keeps compression on; "
+             "acks 0, 1, -1; one magic-2 batch per partition, validated record by record"},
+    ApiEntry{ApiKey::kFetch, 4, 17, &handlers::handle_fetch,
+             "long polling (max_wait_ms, min_bytes); batches served as stored; "
+             "at most --fetch-max-bytes; fetch sessions (v7+, at most --max-fetch-sessions); "
+             "topic ids (v13+)"},
+    ApiEntry{ApiKey::kListOffsets, 1, 10, &handlers::handle_list_offsets,
+             "earliest (-2, the log start offset), latest (-1), by timestamp, max timestamp "
+             "(-3), earliest local (-4, the log start), latest tiered (-5, none: -1)"},
+    ApiEntry{ApiKey::kMetadata, 0, 12, &handlers::handle_metadata,
+             "auto-creates unknown topics when allowed; this broker is the controller; "
+             "topic ids (v10+), topics by id (v12)"},
+    ApiEntry{ApiKey::kOffsetCommit, 2, 9, &handlers::handle_offset_commit,
+             "fenced by member id and generation (member epoch for consumer groups); "
+             "generation -1 for groups without members; static members by instance id"},
+    ApiEntry{ApiKey::kOffsetFetch, 1, 9, &handlers::handle_offset_fetch,
+             "-1 where nothing is committed; any group state; several groups (v8+); "
+             "member epoch checked for consumer groups (v9)"},
+    ApiEntry{ApiKey::kFindCoordinator, 0, 6, &handlers::handle_find_coordinator,
+             "this broker coordinates every group and every transactional id; several keys "
+             "per request (v4+); share coordinator: COORDINATOR_NOT_AVAILABLE"},
+    ApiEntry{ApiKey::kJoinGroup, 0, 9, &handlers::handle_join_group,
+             "completes as soon as every member has rejoined; no initial delay by default; "
+             "MEMBER_ID_REQUIRED (v4+); static membership (v5+): a known instance gets its "
+             "assignment back without a rebalance"},
+    ApiEntry{ApiKey::kHeartbeat, 0, 4, &handlers::handle_heartbeat,
+             "session timeouts; FENCED_INSTANCE_ID for a replaced static member"},
+    ApiEntry{ApiKey::kLeaveGroup, 0, 5, &handlers::handle_leave_group,
+             "rebalances at once; batch leave by member or instance id (v3+)"},
+    ApiEntry{ApiKey::kSyncGroup, 0, 5, &handlers::handle_sync_group,
+             "followers wait for the leader's assignment"},
+    ApiEntry{ApiKey::kDescribeGroups, 0, 5, &handlers::handle_describe_groups,
+             "unknown groups and consumer (KIP-848) groups are Dead"},
+    ApiEntry{ApiKey::kListGroups, 0, 5, &handlers::handle_list_groups,
+             "groups with members or committed offsets, of both protocols; state (v4+) "
+             "and type (v5+) filters"},
+    ApiEntry{ApiKey::kApiVersions, 0, 4, &handlers::handle_api_versions,
+             "v3+ logs the client's software name and version; a newer version gets "
+             "UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
+    ApiEntry{ApiKey::kCreateTopics, 0, 7, &handlers::handle_create_topics,
+             "replication factor 1 (or -1); every Kafka topic config checked and stored "
+             "(docs/TOPIC-CONFIGS.md); the created topic's partitions, configs (v5+) and id "
+             "(v7+)"},
+    ApiEntry{ApiKey::kDeleteTopics, 0, 6, &handlers::handle_delete_topics,
+             "deletes records, memory and every group's offsets of the topic at once; "
+             "by name or id (v6); a re-created topic gets a new id and starts at 0"},
+    ApiEntry{ApiKey::kDeleteRecords, 0, 2, &handlers::handle_delete_records,
+             "moves the log start offset (-1: the high watermark), inside a batch too; "
+             "drops the segments below it"},
+    ApiEntry{ApiKey::kInitProducerId, 0, 5, &handlers::handle_init_producer_id,
+             "idempotent producers: a new producer id at epoch 0 (at most --max-producer-ids); "
+             "transactional ids: the same id with the epoch bumped, fencing the previous "
+             "producer and aborting its open transaction (at most --max-transactional-ids)"},
+    ApiEntry{ApiKey::kOffsetForLeaderEpoch, 0, 4, &handlers::handle_offset_for_leader_epoch,
+             "leader epoch 0 for ever (one broker, no elections): its end offset is the "
+             "high watermark"},
+    ApiEntry{ApiKey::kAddPartitionsToTxn, 0, 3, &handlers::handle_add_partitions_to_txn,
+             "the transaction becomes Ongoing; at most --max-partitions-per-transaction; v4+ "
+             "(broker to broker, KIP-890) not served"},
+    ApiEntry{ApiKey::kAddOffsetsToTxn, 0, 4, &handlers::handle_add_offsets_to_txn,
+             "adds the group whose offsets TxnOffsetCommit will commit"},
+    ApiEntry{ApiKey::kEndTxn, 0, 4, &handlers::handle_end_txn,
+             "commit or abort markers written into every partition of the transaction at "
+             "once; pending offsets committed or dropped; v5 (KIP-890 part 2) not served"},
+    ApiEntry{ApiKey::kTxnOffsetCommit, 0, 4, &handlers::handle_txn_offset_commit,
+             "offsets pending until EndTxn commits them (OffsetFetch require_stable: "
+             "UNSTABLE_OFFSET_COMMIT meanwhile); fenced by member and generation (v3+)"},
+    ApiEntry{ApiKey::kDescribeConfigs, 0, 4, &handlers::handle_describe_configs,
+             "topics (every Kafka topic config, with source, synonyms, type and "
+             "documentation) and this broker (its flags, read-only); a repeated resource is "
+             "described once"},
+    ApiEntry{ApiKey::kAlterConfigs, 0, 2, &handlers::handle_alter_configs,
+             "replaces a topic's configs (what is not named returns to its default), "
+             "validate_only; broker configs: INVALID_REQUEST (not dynamic)"},
+    ApiEntry{ApiKey::kCreatePartitions, 0, 3, &handlers::handle_create_partitions,
+             "grows topics within --max-partitions(-per-topic); validate_only; no explicit "
+             "assignments (INVALID_REPLICA_ASSIGNMENT)"},
+    ApiEntry{ApiKey::kDeleteGroups, 0, 2, &handlers::handle_delete_groups,
+             "groups without members, of both protocols, with their offsets"},
+    ApiEntry{ApiKey::kIncrementalAlterConfigs, 0, 1, &handlers::handle_incremental_alter_configs,
+             "set, delete, append and subtract (list configs) on topic configs, "
+             "validate_only; broker configs: INVALID_REQUEST (not dynamic)"},
+    ApiEntry{ApiKey::kOffsetDelete, 0, 0, &handlers::handle_offset_delete,
+             "GROUP_SUBSCRIBED_TO_TOPIC while a member subscribes to the topic"},
+    ApiEntry{ApiKey::kDescribeCluster, 0, 1, &handlers::handle_describe_cluster,
+             "this broker is the cluster and its controller"},
+    ApiEntry{ApiKey::kConsumerGroupHeartbeat, 0, 1, &handlers::handle_consumer_group_heartbeat,
+             "KIP-848 groups: server-side assignors uniform (default) and range, member "
+             "epochs, incremental revocation; no regex subscriptions (INVALID_REQUEST)"},
+    ApiEntry{ApiKey::kConsumerGroupDescribe, 0, 0, &handlers::handle_consumer_group_describe,
+             "KIP-848 groups; others get GROUP_ID_NOT_FOUND"},
+};
+
+static_assert(std::is_sorted(kApis.begin(), kApis.end(),
+                             [](const ApiEntry& a, const ApiEntry& b) { return a.key < b.key; }),
+              "keep the API table ordered by key");
+
+}  // namespace
+
+std::span<const ApiEntry> api_table() { return kApis; }
+
+const ApiEntry* find_api(ApiKey key) {
+  for (const ApiEntry& api : kApis) {
+    if (api.key == key) return &api;
+  }
+  return nullptr;
+}
+
+std::string api_table_markdown() {
+  std::string out =
+      "| API | Key | Versions | Notes |\n"
+      "|---|---|---|---|\n";
+  for (const ApiEntry& api : kApis) {
+    out += "| ";
+    out += protocol::api_name(api.key);
+    out += " | " + std::to_string(static_cast<int>(api.key)) + " | ";
+    out += api.min_version == api.max_version
+               ? std::to_string(api.min_version)
+               : std::to_string(api.min_version) + "-" + std::to_string(api.max_version);
+    out += " | ";
+    out += api.notes;
+    out += " |\n";
+  }
+  return out;
+}
+
+}  // namespace kgroups::broker

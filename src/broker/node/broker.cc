@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/node/broker.h"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "protocol/error_code.h"
+
+namespace kgroups::broker {
+namespace {
+
+ClusterConfig cluster_config(const BrokerConfig& config, const MemoryPlan& plan) {
+  return ClusterConfig{
+      .default_partitions = config.default_partitions,
+      .auto_create = config.auto_create_topics,
+      .topic_defaults = TopicConfig{.retention_ms = config.log_retention_ms,
+                                    .retention_bytes = config.log_retention_bytes,
+                                    .max_message_bytes = config.max_message_bytes},
+      .max_topics = config.max_topics,
+      .max_partitions = config.max_partitions,
+      .max_partitions_per_topic = config.max_partitions_per_topic,
+      .log_memory_bytes = plan.log_bytes,
+  };
+}
+
+CoordinatorConfig coordinator_config(const BrokerConfig& config, const MemoryPlan& plan) {
+  CoordinatorConfig coordinator;
+  coordinator.min_session_timeout_ms = config.group_min_session_timeout_ms;
+  coordinator.max_session_timeout_ms = config.group_max_session_timeout_ms;
+  coordinator.initial_rebalance_delay_ms = config.initial_rebalance_delay_ms;
+  coordinator.max_groups = static_cast<std::size_t>(config.max_groups);
+  coordinator.max_group_size = static_cast<std::size_t>(config.group_max_size);
+  coordinator.max_id_length = static_cast<std::size_t>(config.max_id_length);
+  coordinator.max_group_metadata_bytes = static_cast<std::size_t>(config.max_group_metadata_bytes);
+  coordinator.offset_metadata_max_bytes =
+      static_cast<std::size_t>(config.offset_metadata_max_bytes);
+  coordinator.max_stored_bytes = static_cast<std::size_t>(plan.group_bytes);
+  return coordinator;
+}
+
+ConsumerGroupConfig consumer_group_config(const BrokerConfig& config) {
+  ConsumerGroupConfig consumer;
+  consumer.session_timeout_ms = config.consumer_group_session_timeout_ms;
+  consumer.heartbeat_interval_ms = config.consumer_group_heartbeat_interval_ms;
+  consumer.max_groups = static_cast<std::size_t>(config.max_groups);
+  consumer.max_group_size = static_cast<std::size_t>(config.group_max_size);
+  consumer.max_id_length = static_cast<std::size_t>(config.max_id_length);
+  consumer.offset_metadata_max_bytes = static_cast<std::size_t>(config.offset_metadata_max_bytes);
+  return consumer;
+}
+
+}  // namespace
+
+Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
+    : config_(std::move(config)),
+      memory_plan_(
+          resolve_memory_plan(config_, machine_bytes > 0 ? machine_bytes : machine_memory_bytes())),
+      request_memory_(memory_plan_.request_bytes),
+      response_memory_(memory_plan_.response_bytes),
+      events_(EventLogLimits{.max_events = static_cast<std::size_t>(config_.max_events),
+                             .max_bytes = static_cast<std::size_t>(config_.max_event_bytes)}),
+      cluster_(cluster_config(config_, memory_plan_)),
+      groups_(coordinator_config(config_, memory_plan_), consumer_group_config(config_),
+              topic_catalog_,
+              config_.manual_clock ? CoordinatorClock::kManual : CoordinatorClock::kSteady),
+      retention_(cluster_, std::chrono::milliseconds(config_.log_retention_check_interval_ms)),
+      log_cleaner_(
+          cluster_,
+          LogCleanerOptions{
+              .bytes_per_pass = static_cast<std::size_t>(config_.log_cleaner_bytes_per_pass),
+              .max_map_bytes = static_cast<std::size_t>(config_.log_cleaner_dedupe_buffer_bytes),
+              .max_uncompressed_bytes =
+                  static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes)},
+          std::chrono::milliseconds(config_.log_cleaner_interval_ms)),
+      record_validator_(protocol::RecordValidatorOptions{
+          .max_uncompressed_bytes = static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes),
+          .allow_producer_ids = true,
+          .allow_transactions = true}) {
+  if (config_.default_partitions < 1) {
+    throw std::invalid_argument("default partitions must be at least 1, got " +
+                                std::to_string(config_.default_partitions));
+  }
+  // A request frame is received whole, so it must fit in the requests' share.
+  if (memory_plan_.request_bytes < config_.max_frame_bytes) {
+    config_.max_frame_bytes = static_cast<std::int32_t>(memory_plan_.request_bytes);
+  }
+  if (config_.max_frame_bytes < config_.max_message_bytes) {
+    throw std::invalid_argument(
+        "requests of " + format_bytes(config_.max_frame_bytes) +
+        " (--max-frame-bytes, at most --queued-max-request-bytes) cannot hold a batch of "
+        "--max-message-bytes " +
+        format_bytes(config_.max_message_bytes) +
+        "; raise --queued-max-request-bytes or --max-memory, or lower --max-message-bytes");
+  }
+  // Validate every seed first, so that an invalid one leaves no topic behind.
+  Cluster check(cluster_config(config_, memory_plan_));
+  for (const SeedTopic& seed : config_.seed_topics) {
+    const protocol::ErrorCode error = check.create_topic(seed.name, seed.partitions);
+    if (error != protocol::ErrorCode::kNone) {
+      throw std::invalid_argument("seed topic \"" + seed.name + ":" +
+                                  std::to_string(seed.partitions) + "\" is not valid (" +
+                                  std::string(protocol::error_name(error)) +
+                                  "); use name:partitions with a legal topic name, each once");
+    }
+  }
+  cluster_.set_observer(&event_recorder_);
+  group_observers_.add(&event_recorder_);
+  group_observers_.add(&replays_);
+  groups_.set_observer(&group_observers_);
+  fetches_.set_delivery_observer(&replays_);
+  for (const SeedTopic& seed : config_.seed_topics) {
+    (void)cluster_.create_topic(seed.name, seed.partitions);
+  }
+  producer_writes_.set_transactions(&transactions_);
+}
+
+bool Broker::delete_topic(std::string_view name) {
+  const Topic* topic = cluster_.find_topic(name);
+  if (topic == nullptr) return false;
+  // The wakeups are posted: the fetches run after the topic is gone, and look again.
+  for (const BatchLog& partition : topic->partitions) {
+    append_notifier_.notify(partition);
+    producer_ids_.forget_partition(partition.producers());
+  }
+  const std::string deleted = topic->name;  // `name` may view the topic's own name
+  groups_.delete_topic_offsets(deleted);
+  replays_.forget_topic(deleted);
+  return cluster_.delete_topic(deleted);
+}
+
+void Broker::set_advertised_address(std::string host, std::uint16_t port) {
+  config_.advertised_host = std::move(host);
+  config_.advertised_port = port;
+}
+
+}  // namespace kgroups::broker

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Broker: the state every request handler works on — the configuration (with the advertised
+// address resolved once the listener is bound), the memory plan and the byte budgets of the
+// network buffers, the topics (Cluster), the notifier that wakes long-polling fetches, Fetch's
+// service with its fetch sessions, the group coordinator, and the event log of what happens
+// to groups and topics (with the records delivered to a group again, from ReplayTracker).
+//
+// Threading model: the whole broker runs on ONE thread, the thread running its
+// asio::io_context. The acceptor, every connection's coroutines, every handler and all state
+// live there, so no state is locked. A handler runs until its first co_await without
+// interruption; only Fetch suspends (long polling), and it re-reads state after waking.
+// Not thread-safe: touch a Broker only from its io_context's thread.
+#pragma once
+
+#include <string_view>
+
+#include "broker/config/broker_config.h"
+#include "broker/config/memory_plan.h"
+#include "broker/coordinator/group_observer_list.h"
+#include "broker/events/event_log.h"
+#include "broker/events/event_recorder.h"
+#include "broker/events/replay_tracker.h"
+#include "broker/faults/fault_injector.h"
+#include "broker/groups/cluster_topic_catalog.h"
+#include "broker/groups/coordinator_service.h"
+#include "broker/node/broker_metrics.h"
+#include "broker/runtime/byte_budget.h"
+#include "broker/runtime/memory_waiters.h"
+#include "broker/services/fetch_service.h"
+#include "broker/services/produce_service.h"
+#include "broker/storage/append_notifier.h"
+#include "broker/storage/cluster.h"
+#include "broker/storage/log_cleaner_timer.h"
+#include "broker/storage/producer_registry.h"
+#include "broker/storage/retention_timer.h"
+#include "broker/transactions/producer_writes.h"
+#include "broker/transactions/transaction_coordinator.h"
+#include "broker/transactions/transaction_timer.h"
+#include "protocol/record_validator.h"
+
+namespace kgroups::broker {
+
+class Broker {
+ public:
+  // Resolves the memory plan of `config` against the machine's memory (or `machine_bytes`
+  // when given) and creates the seed topics. Throws
+  // std::invalid_argument saying what to change if the plan does not fit, or naming the seed
+  // if one is invalid or repeated; then creates nothing.
+  explicit Broker(BrokerConfig config, std::int64_t machine_bytes = 0);
+
+  Broker(const Broker&) = delete;
+  Broker& operator=(const Broker&) = delete;
+
+  // Starts the broker's own timers (retention by time, log compaction) on `executor`, the
+  // io_context that
+  // runs the connections.
+  void start(const asio::any_io_executor& executor) {
+    retention_.start(executor);
+    log_cleaner_.start(executor);
+    groups_.start(executor);
+    transaction_timer_.start(executor);
+  }
+
+  // DeleteTopics' work: wakes the fetches long-polling its partitions (they look their
+  // partitions up again and answer UNKNOWN_TOPIC_OR_PARTITION), forgets every group's
+  // committed offsets of it, then deletes it from the cluster. Returns whether it existed.
+  bool delete_topic(std::string_view name);
+
+  [[nodiscard]] const BrokerConfig& config() const { return config_; }
+  [[nodiscard]] const MemoryPlan& memory_plan() const { return memory_plan_; }
+  // Sets the address Metadata gives clients (host and port they should connect to).
+  void set_advertised_address(std::string host, std::uint16_t port);
+
+  Cluster& cluster() { return cluster_; }
+  // What happened to groups and topics: the newest --max-events events, and their
+  // subscribers (the HTTP API's /v1/events).
+  EventLog& events() { return events_; }
+  // Which records each consumer group was delivered, to publish the records delivered again
+  // (records_replayed events).
+  ReplayTracker& replays() { return replays_; }
+  AppendNotifier& append_notifier() { return append_notifier_; }
+  CoordinatorService& groups() { return groups_; }
+  // Requests, errors, bytes and connections counted for GET /metrics.
+  BrokerMetrics& metrics() { return metrics_; }
+  // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
+  // --max-partitions partitions together), byte limits and long polling.
+  FetchService& fetches() { return fetches_; }
+  // Produce's work: validation, auto-creation, appends, waking fetches.
+  ProduceService& producer() { return producer_; }
+  // The producer ids this broker issued (InitProducerId) and their per-partition state.
+  ProducerRegistry& producer_ids() { return producer_ids_; }
+  // Transactional ids and their transactions (InitProducerId with a transactional id,
+  // AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn).
+  TransactionCoordinator& transactions() { return transactions_; }
+  // The faults armed through the control endpoint (POST /v1/faults), which the connections
+  // and handlers consult for every request.
+  FaultInjector& faults() { return faults_; }
+  // Validates Produce's record batches (its decompression buffer is the plan's
+  // uncompressed_batch_bytes).
+  protocol::RecordValidator& record_validator() { return record_validator_; }
+  // Bytes of requests being received by all connections (memory_plan().request_bytes).
+  ByteBudget& request_memory() { return request_memory_; }
+  // Bytes of responses queued and not yet sent, all connections (response_bytes).
+  ByteBudget& response_memory() { return response_memory_; }
+
+  // Coroutines waiting for request_memory() or response_memory() to have room: whoever gives
+  // bytes back to one wakes its waiters (MemoryWaiters).
+  MemoryWaiters& request_memory_waiters() { return request_memory_waiters_; }
+  MemoryWaiters& response_memory_waiters() { return response_memory_waiters_; }
+
+ private:
+  BrokerConfig config_;
+  BrokerMetrics metrics_;
+  MemoryPlan memory_plan_;
+  ByteBudget request_memory_;
+  ByteBudget response_memory_;
+  MemoryWaiters request_memory_waiters_;
+  MemoryWaiters response_memory_waiters_;
+  // Declared before what they observe (the Cluster, the coordinators), so they outlive them.
+  EventLog events_;
+  EventRecorder event_recorder_{events_};
+  ReplayTracker replays_{events_};
+  GroupObserverList group_observers_;  // event_recorder_, then replays_
+  Cluster cluster_;
+  AppendNotifier append_notifier_;
+  ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it
+  CoordinatorService groups_;                    // consumer groups and committed offsets
+  RetentionTimer retention_;
+  LogCleanerTimer log_cleaner_;  // compaction of cleanup.policy=compact topics
+  protocol::RecordValidator record_validator_;
+  FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};
+  ProducerRegistry producer_ids_{static_cast<std::size_t>(config_.max_producer_ids),
+                                 static_cast<std::size_t>(config_.max_producer_states)};
+  ProducerWrites producer_writes_{cluster_, producer_ids_};
+  SteadyClock transaction_clock_;
+  TransactionCoordinator transactions_{
+      TransactionLimits{
+          .max_transactional_ids = static_cast<std::size_t>(config_.max_transactional_ids),
+          .max_partitions_per_transaction =
+              static_cast<std::size_t>(config_.max_partitions_per_transaction),
+          .max_timeout_ms = config_.transaction_max_timeout_ms,
+          .max_id_length = static_cast<std::size_t>(config_.max_id_length)},
+      transaction_clock_,
+      cluster_,
+      producer_ids_,
+      append_notifier_,
+      groups_};
+  TransactionTimer transaction_timer_{transactions_, std::chrono::milliseconds(100)};
+  FaultInjector faults_;
+  ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
+                           append_notifier_};
+};
+
+}  // namespace kgroups::broker

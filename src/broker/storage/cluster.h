@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Cluster: the broker's topics, each a number of partitions, each partition a BatchLog, and
+// the memory those logs hold. Topics are created at start-up (seeds), by CreateTopics, or on
+// first use (auto-creation by Metadata and Produce, when enabled) with the default partition
+// count, within the configured counts of topics and partitions. CreatePartitions grows a
+// topic (add_partitions), DeleteTopics deletes one (delete_topic), DeleteRecords moves a
+// partition's log start offset (delete_records).
+//
+// Lifetimes: a Topic lives until delete_topic(); its BatchLogs live as long as it does and
+// never move (growing appends to a std::deque). So a Topic* or BatchLog* is valid only until
+// the next delete_topic(): code that keeps one across a co_await (a long-polling Fetch) looks
+// it up again by name or id after every wait, and the broker wakes such waiters before it
+// deletes (Broker::delete_topic). metadata_version() moves on every creation, growth and
+// deletion.
+//
+// Memory: every append goes through append(), which keeps the logs' memory within
+// `log_memory_bytes` by evicting the oldest segments of all partitions first (one aggregated
+// log line per second), then applies the topic's retention by size; apply_time_retention()
+// applies retention by time. Both move log start offsets; consumers past them get
+// OFFSET_OUT_OF_RANGE and follow their auto.offset.reset.
+// Not thread-safe: the broker's single network thread owns the Cluster.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "broker/config/topic_config.h"
+#include "broker/config/topic_config_catalog.h"
+#include "broker/storage/batch_log.h"
+#include "broker/storage/topic_observer.h"
+#include "protocol/error_code.h"
+#include "protocol/result.h"
+#include "protocol/uuid.h"
+
+namespace kgroups::broker {
+
+struct ClusterConfig {
+  std::int32_t default_partitions = 6;  // partitions of auto-created topics (>= 1)
+  bool auto_create = true;              // unknown topics are created on first use
+  TopicConfig topic_defaults;           // the broker's log.retention.ms / .bytes
+  std::int32_t max_topics = std::numeric_limits<std::int32_t>::max();
+  std::int32_t max_partitions = std::numeric_limits<std::int32_t>::max();  // all topics
+  std::int32_t max_partitions_per_topic = std::numeric_limits<std::int32_t>::max();
+  std::int64_t log_memory_bytes = std::numeric_limits<std::int64_t>::max();  // all logs
+};
+
+struct Topic {
+  std::string name;
+  protocol::Uuid id{};  // KIP-516 topic id: random, never zero, fixed at creation
+  TopicConfig config;
+  TopicConfigValues set_configs;  // the configs given explicitly (CreateTopics, AlterConfigs)
+  // Index = partition id; size >= 1, only grows (add_partitions). A deque, so growing never
+  // moves a BatchLog.
+  std::deque<BatchLog> partitions;
+};
+
+// What a retention pass or an eviction dropped.
+struct DroppedSegments {
+  std::size_t segments = 0;
+  std::size_t memory_bytes = 0;
+  std::size_t partitions = 0;  // partitions whose log start offset moved
+};
+
+class Cluster {
+ public:
+  explicit Cluster(ClusterConfig config);
+  // The defaults of ClusterConfig with these two set.
+  Cluster(std::int32_t default_partitions, bool auto_create);
+
+  // Creates topic `name` with `partitions` partitions and `config` (the broker's defaults when
+  // nullopt). Returns kNone on success; otherwise the error check_new_topic() gives, and
+  // creates nothing.
+  protocol::ErrorCode create_topic(std::string_view name, std::int32_t partitions,
+                                   const std::optional<TopicConfig>& config = std::nullopt);
+
+  // Checks what create_topic() would return, without creating anything:
+  // kInvalidTopicException (not a legal Kafka topic name), kInvalidPartitions (< 1 or more
+  // than max_partitions_per_topic), kTopicAlreadyExists, or kPolicyViolation (one topic more
+  // than max_topics, or partitions beyond max_partitions in all).
+  [[nodiscard]] protocol::ErrorCode check_new_topic(std::string_view name,
+                                                    std::int32_t partitions) const;
+
+  // Gives `topic` the explicitly set configs `values` and `config`, what they resolve to
+  // (resolve_topic_config). They apply at once: each partition's segment limit follows
+  // segment.bytes, and retention.bytes drops what is beyond it now; retention.ms acts at the
+  // next apply_time_retention(), max.message.bytes and message.timestamp.type at the next
+  // append.
+  void set_topic_config(Topic& topic, const TopicConfig& config, TopicConfigValues values);
+
+  // Checks what add_partitions(topic, count) would return, without changing anything:
+  // kInvalidPartitions (count not above the current count, or above
+  // max_partitions_per_topic) or kPolicyViolation (beyond max_partitions in all).
+  [[nodiscard]] protocol::ErrorCode check_new_partitions(const Topic& topic,
+                                                         std::int32_t count) const;
+
+  // Grows `topic` to `count` partitions (new, empty logs). Returns kNone, or the error
+  // check_new_partitions() gives and changes nothing. Existing BatchLogs do not move.
+  protocol::ErrorCode add_partitions(Topic& topic, std::int32_t count);
+
+  // Deletes the topic called `name` with its logs, giving their memory back; returns whether
+  // it existed. Every Topic* and BatchLog* of it dangles afterwards: the caller wakes the
+  // fetches waiting on its partitions first (Broker::delete_topic does). A topic created
+  // later with the same name gets a new id and starts at offset 0.
+  bool delete_topic(std::string_view name);
+
+  // DeleteRecords: moves the log start offset of `topic`'s partition `partition` (which must
+  // exist) up to `offset` (-1: the high watermark), dropping the segments wholly below it;
+  // an offset inside a batch is allowed. Returns the new log start offset (the low
+  // watermark), unchanged for an offset at or below it; kOffsetOutOfRange for an offset
+  // beyond the high watermark or below -1.
+  protocol::Result<std::int64_t> delete_records(Topic& topic, std::int32_t partition,
+                                                std::int64_t offset);
+
+  // The topic called `name`, or nullptr.
+  Topic* find_topic(std::string_view name);
+  [[nodiscard]] const Topic* find_topic(std::string_view name) const;
+
+  // The topic whose id is `id`, or nullptr (always for the zero id).
+  [[nodiscard]] const Topic* find_topic(const protocol::Uuid& id) const;
+
+  // Counts topic creations, growths and deletions, so that a reader can tell whether the
+  // topics changed since it last looked (the new consumer-group protocol recomputes
+  // assignments then).
+  [[nodiscard]] std::uint64_t metadata_version() const { return metadata_version_; }
+
+  // The topic called `name`, creating it with the default partition count if it is unknown
+  // and auto-creation is on. nullptr if it does not exist and cannot be created (auto-creation
+  // off, an illegal name, or a limit reached).
+  Topic* find_or_create_topic(std::string_view name);
+
+  // Partition `partition` of topic `name`, or nullptr if either does not exist.
+  BatchLog* find_partition(std::string_view name, std::int32_t partition);
+
+  // Appends a validated batch to `topic`'s partition `partition` (which must exist): makes
+  // room within the logs' memory by evicting the oldest segments of any partition, appends
+  // (see BatchLog::append), then applies the topic's retention.bytes (cleanup.policy delete).
+  // Returns the batch's base offset, or kKafkaStorageError (retriable) when even evicting
+  // everything would not make room; nothing is stored then.
+  protocol::Result<std::int64_t> append(Topic& topic, std::int32_t partition,
+                                        std::span<const std::uint8_t> batch,
+                                        std::int32_t last_offset_delta, std::int64_t max_timestamp);
+
+  // Sets the segment sizes and, for compacted topics, the segment rolling (segment.bytes,
+  // segment.ms) of every partition of `topic` from its config; call it again after changing
+  // the config.
+  void apply_segment_config(Topic& topic) const;
+
+  // Adds `memory_delta` to log_memory_used(): the change of a log's memory_bytes() made
+  // outside append() and retention (the log cleaner's replace_segments()).
+  void record_log_memory_change(std::int64_t memory_delta);
+
+  // Drops, in every partition of a topic whose cleanup.policy has "delete", the segments whose
+  // newest record is older than its topic's retention.ms before `now_ms` (wall clock, ms since
+  // the epoch).
+  DroppedSegments apply_time_retention(std::int64_t now_ms);
+
+  // All topics, ordered by name.
+  [[nodiscard]] const std::map<std::string, std::unique_ptr<Topic>, std::less<>>& topics() const {
+    return topics_;
+  }
+
+  [[nodiscard]] const ClusterConfig& config() const { return config_; }
+  [[nodiscard]] std::int32_t default_partitions() const { return config_.default_partitions; }
+  [[nodiscard]] bool auto_create() const { return config_.auto_create; }
+  // Partitions of all topics.
+  [[nodiscard]] std::int64_t partition_count() const { return partition_count_; }
+  // Memory held by all logs (segments and indexes), and its bound.
+  [[nodiscard]] std::int64_t log_memory_used() const { return log_memory_used_; }
+
+  // Tells `observer` (nullptr: no one) of every topic created or deleted from now on. It must
+  // outlive the Cluster, or be replaced first.
+  void set_observer(TopicObserver* observer) { observer_ = observer; }
+
+  // Whether `name` is a legal Kafka topic name: 1-249 characters of [a-zA-Z0-9._-], and
+  // neither "." nor "..".
+  static bool is_valid_topic_name(std::string_view name);
+
+ private:
+  // Evicts the oldest segments of all logs until `needed` more bytes fit; false if they
+  // cannot.
+  bool make_room(std::int64_t needed);
+  // Logs what evictions dropped since the last line, at most once per second.
+  void report_evictions(bool force);
+
+  ClusterConfig config_;
+  std::map<std::string, std::unique_ptr<Topic>, std::less<>> topics_;
+  std::map<protocol::Uuid, Topic*> topics_by_id_;
+  std::mt19937_64 topic_id_random_{std::random_device{}()};
+  std::uint64_t metadata_version_ = 0;
+  std::int64_t partition_count_ = 0;
+  std::int64_t log_memory_used_ = 0;  // sum of memory_bytes() of every log
+  // Segments in creation order with their log, to evict the oldest first. An entry is stale
+  // once its segment was dropped (its log's first_segment_sequence() is then larger);
+  // delete_topic() removes the entries of the deleted logs.
+  std::deque<std::pair<std::uint64_t, BatchLog*>> segments_by_age_;
+  std::uint64_t next_segment_sequence_ = 1;
+  DroppedSegments evicted_since_report_;
+  TopicObserver* observer_ = nullptr;  // not owned
+  std::chrono::steady_clock::time_point last_eviction_report_{};
+};
+
+}  // namespace kgroups::broker

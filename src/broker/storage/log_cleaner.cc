@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/storage/log_cleaner.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string_view>
+#include <utility>
+
+#include "protocol/record_batch.h"
+
+namespace kgroups::broker {
+namespace {
+
+// Bytes a key map entry costs besides its key: node, hash bucket, offset.
+constexpr std::size_t kMapEntryOverhead = 64;
+constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+
+std::string_view key_text(const protocol::ByteView& key) {
+  return {reinterpret_cast<const char*>(key.data()), key.size()};
+}
+
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? kNever : sum;
+}
+
+// The closed segments that min.compaction.lag.ms lets be cleaned, and how dirty they are.
+struct CleanableRange {
+  std::size_t segments = 0;     // the first this many closed segments
+  std::int64_t end_offset = 0;  // the offset after them
+  std::size_t clean_bytes = 0;
+  std::size_t dirty_bytes = 0;
+  std::int64_t oldest_dirty_timestamp = -1;  // ms; -1 when unknown
+};
+
+CleanableRange cleanable_range(const BatchLog& log, const TopicConfig& config,
+                               std::int64_t now_ms) {
+  CleanableRange range;
+  range.end_offset = log.log_start_offset();
+  const std::int64_t first_dirty =
+      std::max(log.compaction().first_dirty_offset, log.log_start_offset());
+  for (const SegmentView& segment : log.closed_segments()) {
+    if (config.min_compaction_lag_ms > 0 &&
+        segment.max_timestamp > now_ms - config.min_compaction_lag_ms) {
+      break;
+    }
+    if (segment.end_offset <= first_dirty) {
+      range.clean_bytes += segment.used_bytes;
+    } else {
+      if (range.dirty_bytes == 0) {
+        range.oldest_dirty_timestamp = segment.max_timestamp;
+        for (const StoredBatch& batch : segment.batches) {
+          if (batch.last_offset >= first_dirty && batch.max_timestamp >= 0) {
+            range.oldest_dirty_timestamp = batch.max_timestamp;
+            break;
+          }
+        }
+      }
+      range.dirty_bytes += segment.used_bytes;
+    }
+    ++range.segments;
+    range.end_offset = segment.end_offset;
+  }
+  return range;
+}
+
+}  // namespace
+
+LogCleaner::LogCleaner(LogCleanerOptions options)
+    : options_(options), rewriter_(options.max_uncompressed_bytes) {}
+
+double LogCleaner::dirty_ratio(const BatchLog& log, const TopicConfig& config,
+                               std::int64_t now_ms) {
+  const CleanableRange range = cleanable_range(log, config, now_ms);
+  const std::size_t total = range.clean_bytes + range.dirty_bytes;
+  return total == 0 ? 0.0 : static_cast<double>(range.dirty_bytes) / static_cast<double>(total);
+}
+
+bool LogCleaner::is_due(const BatchLog& log, const TopicConfig& config, std::int64_t now_ms) {
+  if (!config.cleanup_compact) return false;
+  const CleanableRange range = cleanable_range(log, config, now_ms);
+  if (range.segments > 0 && now_ms >= log.compaction().next_delete_horizon_ms) return true;
+  if (range.dirty_bytes == 0) return false;
+  const double ratio = static_cast<double>(range.dirty_bytes) /
+                       static_cast<double>(range.clean_bytes + range.dirty_bytes);
+  if (ratio >= config.min_cleanable_dirty_ratio) return true;
+  return range.oldest_dirty_timestamp >= 0 &&
+         now_ms - range.oldest_dirty_timestamp >= config.max_compaction_lag_ms;
+}
+
+BatchLog* LogCleaner::job_log(Cluster& cluster, const Job& job, const Topic** topic_out) {
+  Topic* topic = cluster.find_topic(job.topic);
+  if (topic == nullptr || topic->id != job.topic_id || !topic->config.cleanup_compact ||
+      static_cast<std::size_t>(job.partition) >= topic->partitions.size()) {
+    return nullptr;
+  }
+  *topic_out = topic;
+  return &topic->partitions[static_cast<std::size_t>(job.partition)];
+}
+
+bool LogCleaner::start_next_job(Cluster& cluster, std::int64_t now_ms) {
+  // Round robin: the first due partition after the last one started, else the first due.
+  Topic* first_topic = nullptr;
+  std::int32_t first_partition = -1;
+  Topic* next_topic = nullptr;
+  std::int32_t next_partition = -1;
+  for (const auto& [name, topic] : cluster.topics()) {
+    if (!topic->config.cleanup_compact) continue;
+    for (std::size_t p = 0; p < topic->partitions.size(); ++p) {
+      const auto partition = static_cast<std::int32_t>(p);
+      const bool after = name > last_topic_ || (name == last_topic_ && partition > last_partition_);
+      if (first_topic != nullptr && (!after || next_topic != nullptr)) continue;
+      if (!is_due(topic->partitions[p], topic->config, now_ms)) continue;
+      if (first_topic == nullptr) {
+        first_topic = topic.get();
+        first_partition = partition;
+      }
+      if (after && next_topic == nullptr) {
+        next_topic = topic.get();
+        next_partition = partition;
+      }
+    }
+    if (next_topic != nullptr) break;
+  }
+  Topic* topic = next_topic != nullptr ? next_topic : first_topic;
+  const std::int32_t partition = next_topic != nullptr ? next_partition : first_partition;
+  if (topic == nullptr) return false;
+  const BatchLog& log = topic->partitions[static_cast<std::size_t>(partition)];
+  Job job;
+  job.topic = topic->name;
+  job.topic_id = topic->id;
+  job.partition = partition;
+  job.map_next_offset = std::max(log.compaction().first_dirty_offset, log.log_start_offset());
+  job.map_end_offset = log.high_watermark();
+  job.clean_end_offset = cleanable_range(log, topic->config, now_ms).end_offset;
+  job.clean_next_offset = log.log_start_offset();
+  job.next_delete_horizon_ms = kNever;
+  job_ = std::move(job);
+  last_topic_ = topic->name;
+  last_partition_ = partition;
+  return true;
+}
+
+bool LogCleaner::map_step(BatchLog& log, std::size_t& budget, CleanerPass& pass) {
+  Job& job = *job_;
+  while (job.map_next_offset < job.map_end_offset) {
+    if (budget == 0) return false;
+    const auto batches = log.batches_from(std::max(job.map_next_offset, log.log_start_offset()));
+    if (batches.empty()) break;
+    bool full = false;
+    for (const StoredBatch& batch : batches) {
+      if (batch.base_offset >= job.map_end_offset) {
+        job.map_next_offset = job.map_end_offset;
+        break;
+      }
+      const auto header = protocol::parse_record_batch_header(batch.bytes());
+      if (header && header->producer_id >= 0) {
+        job.last_offset_by_producer[header->producer_id] = batch.last_offset;
+      }
+      if (header && !header->is_control() && !header->is_transactional()) {
+        const auto records = rewriter_.read(batch.bytes());
+        if (records) {
+          for (const protocol::RecordEntry& record : *records) {
+            if (!record.key) continue;
+            const std::int64_t offset = batch.base_offset + record.offset_delta;
+            const std::string_view key = key_text(*record.key);
+            const auto found = job.latest_offset_by_key.find(key);
+            if (found != job.latest_offset_by_key.end()) {
+              found->second = offset;
+            } else {
+              job.latest_offset_by_key.emplace(std::string(key), offset);
+              job.map_bytes += key.size() + kMapEntryOverhead;
+            }
+          }
+        }
+      }
+      pass.bytes_read += batch.size_bytes;
+      budget -= std::min(budget, batch.size_bytes);
+      job.map_next_offset = batch.last_offset + 1;
+      if (job.map_bytes >= options_.max_map_bytes) {
+        full = true;
+        break;
+      }
+      if (budget == 0) break;
+    }
+    if (full) {
+      job.map_end_offset = job.map_next_offset;  // later records stay dirty
+      break;
+    }
+    if (budget == 0 && job.map_next_offset < job.map_end_offset) return false;
+  }
+  job.mapping = false;
+  return true;
+}
+
+CleanedSegment LogCleaner::clean_segment(const SegmentView& segment, const TopicConfig& config,
+                                         std::int64_t now_ms) {
+  Job& job = *job_;
+  const std::int64_t new_horizon = saturating_add(now_ms, config.delete_retention_ms);
+  written_.clear();
+  std::vector<std::pair<StoredBatch, std::size_t>> placed;  // batch, position in written_
+  for (const StoredBatch& batch : segment.batches) {
+    const std::size_t at = written_.size();
+    const auto keep_whole = [&] {
+      written_.insert(written_.end(), batch.data, batch.data + batch.size_bytes);
+      placed.emplace_back(batch, at);
+    };
+    const auto header = protocol::parse_record_batch_header(batch.bytes());
+    if (!header || header->is_control() || header->is_transactional()) {
+      keep_whole();
+      continue;
+    }
+    const auto records = rewriter_.read(batch.bytes());
+    if (!records) {
+      keep_whole();
+      continue;
+    }
+    const std::optional<std::int64_t> horizon = protocol::delete_horizon_ms(*header);
+    keep_.assign(records->size(), 0);
+    std::size_t kept = 0;
+    bool tombstone_kept = false;
+    for (std::size_t i = 0; i < records->size(); ++i) {
+      const protocol::RecordEntry& record = (*records)[i];
+      const std::int64_t offset = batch.base_offset + record.offset_delta;
+      bool keep = true;
+      if (offset < job.map_end_offset) {
+        if (!record.key) {
+          keep = false;  // a compacted topic cannot hold records without a key
+        } else {
+          const auto found = job.latest_offset_by_key.find(key_text(*record.key));
+          if (found != job.latest_offset_by_key.end() && found->second > offset) {
+            keep = false;
+          } else if (!record.value) {
+            keep = !horizon || now_ms < *horizon;
+          }
+        }
+      }
+      if (!keep) continue;
+      keep_[i] = 1;
+      ++kept;
+      if (!record.value) tombstone_kept = true;
+    }
+    const bool set_horizon = tombstone_kept && !horizon;
+    if (tombstone_kept) {
+      job.next_delete_horizon_ms =
+          std::min(job.next_delete_horizon_ms, set_horizon ? new_horizon : *horizon);
+    }
+    if (kept == records->size() && !set_horizon) {
+      keep_whole();
+      continue;
+    }
+    if (kept == 0) {
+      // Kafka keeps the last batch of a producer (as a header) for its sequence state.
+      const auto last = job.last_offset_by_producer.find(header->producer_id);
+      const bool last_of_producer =
+          header->producer_id >= 0 &&
+          (last == job.last_offset_by_producer.end() || last->second == batch.last_offset);
+      if (!last_of_producer) continue;
+    }
+    rewriter_.write(batch.bytes(), keep_, set_horizon ? new_horizon : -1, written_);
+    StoredBatch rewritten = batch;
+    rewritten.size_bytes = written_.size() - at;
+    if (batch.max_timestamp >= 0) {
+      const auto written = std::span<const std::uint8_t>(written_).subspan(at);
+      rewritten.max_timestamp = protocol::parse_record_batch_header(written)->max_timestamp;
+    }
+    placed.emplace_back(rewritten, at);
+  }
+  CleanedSegment cleaned;
+  cleaned.size_bytes = written_.size();
+  if (!written_.empty()) {
+    cleaned.bytes = SegmentBytes::allocate(written_.size());
+    std::memcpy(cleaned.bytes->data(), written_.data(), written_.size());
+  }
+  cleaned.batches.reserve(placed.size());
+  for (auto& [batch, at] : placed) {
+    batch.data = cleaned.bytes->data() + at;
+    cleaned.batches.push_back(batch);
+  }
+  return cleaned;
+}
+
+bool LogCleaner::clean_step(Cluster& cluster, BatchLog& log, const TopicConfig& config,
+                            std::int64_t now_ms, std::size_t& budget, CleanerPass& pass) {
+  Job& job = *job_;
+  const std::vector<SegmentView> segments = log.closed_segments();
+  std::size_t first = 0;
+  while (first < segments.size() && segments[first].end_offset <= job.clean_next_offset) ++first;
+  std::size_t next = first;
+  std::vector<CleanedSegment> cleaned;
+  while (next < segments.size() && segments[next].base_offset < job.clean_end_offset &&
+         budget > 0) {
+    cleaned.push_back(clean_segment(segments[next], config, now_ms));
+    pass.bytes_read += segments[next].used_bytes;
+    budget -= std::min(budget, segments[next].used_bytes);
+    job.clean_next_offset = segments[next].end_offset;
+    ++pass.segments_cleaned;
+    ++next;
+  }
+  const bool finished =
+      next >= segments.size() || segments[next].base_offset >= job.clean_end_offset;
+  if (!cleaned.empty()) {
+    const std::int64_t delta = log.replace_segments(first, std::move(cleaned));
+    cluster.record_log_memory_change(delta);
+    pass.memory_freed -= delta;
+  }
+  if (!finished) return false;
+  CompactionProgress& progress = log.compaction();
+  progress.first_dirty_offset =
+      std::max(progress.first_dirty_offset, std::min(job.clean_end_offset, job.map_end_offset));
+  progress.next_delete_horizon_ms = job.next_delete_horizon_ms;
+  return true;
+}
+
+CleanerPass LogCleaner::run_pass(Cluster& cluster, std::int64_t now_ms) {
+  CleanerPass pass;
+  std::size_t budget = std::max<std::size_t>(options_.bytes_per_pass, 1);
+  while (budget > 0) {
+    if (!job_ && !start_next_job(cluster, now_ms)) break;
+    const Topic* topic = nullptr;
+    BatchLog* log = job_log(cluster, *job_, &topic);
+    if (log == nullptr) {  // the topic went away or stopped being compacted
+      job_.reset();
+      continue;
+    }
+    const std::size_t read_before = pass.bytes_read;
+    if (job_->mapping && !map_step(*log, budget, pass)) break;
+    if (!clean_step(cluster, *log, topic->config, now_ms, budget, pass)) break;
+    ++pass.partitions_cleaned;
+    job_.reset();
+    if (pass.bytes_read == read_before) break;  // nothing was read: do not spin
+  }
+  pass.more_work = job_.has_value();
+  return pass;
+}
+
+}  // namespace kgroups::broker

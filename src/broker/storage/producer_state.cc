@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/storage/producer_state.h"
+
+#include <limits>
+
+namespace kgroups::broker {
+namespace {
+
+using protocol::ErrorCode;
+
+constexpr std::int32_t kMaxSequence = std::numeric_limits<std::int32_t>::max();
+
+// Whether `next` follows `last` (wrapping from INT32_MAX to 0).
+bool in_sequence(std::int32_t last, std::int32_t next) {
+  return static_cast<std::int64_t>(next) == static_cast<std::int64_t>(last) + 1 ||
+         (next == 0 && last == kMaxSequence);
+}
+
+}  // namespace
+
+std::int32_t ProducerStateTable::last_sequence(std::int32_t base_sequence,
+                                               std::int32_t record_count) {
+  const std::int32_t delta = record_count - 1;
+  if (base_sequence > kMaxSequence - delta) return delta - (kMaxSequence - base_sequence) - 1;
+  return base_sequence + delta;
+}
+
+SequenceCheck ProducerStateTable::check(std::int64_t producer_id, std::int16_t epoch,
+                                        std::int32_t first_sequence,
+                                        std::int32_t last_sequence) const {
+  const auto found = entries_.find(producer_id);
+  if (found == entries_.end()) return {};
+  const Entry& entry = found->second;
+  if (epoch == entry.epoch) {
+    for (std::size_t i = 0; i < entry.batch_count; ++i) {
+      const BatchSequences& batch = entry.batches[i];
+      if (batch.first_sequence == first_sequence && batch.last_sequence == last_sequence) {
+        return {.duplicate_base_offset = batch.base_offset};
+      }
+    }
+  }
+  if (epoch < entry.epoch) return {.error = ErrorCode::kInvalidProducerEpoch};
+  if (epoch != entry.epoch) {
+    if (first_sequence != 0) return {.error = ErrorCode::kOutOfOrderSequenceNumber};
+    return {};
+  }
+  if (!in_sequence(entry.last_sequence, first_sequence)) {
+    return {.error = ErrorCode::kOutOfOrderSequenceNumber};
+  }
+  return {};
+}
+
+bool ProducerStateTable::record(std::int64_t producer_id, std::int16_t epoch,
+                                std::int32_t first_sequence, std::int32_t last_sequence,
+                                std::int64_t base_offset) {
+  const auto [found, created] = entries_.try_emplace(producer_id);
+  Entry& entry = found->second;
+  if (entry.epoch != epoch) {
+    entry.epoch = epoch;
+    entry.batch_count = 0;
+    entry.next_slot = 0;
+  }
+  entry.batches[entry.next_slot] = {first_sequence, last_sequence, base_offset};
+  entry.next_slot = (entry.next_slot + 1) % kProducerBatchesKept;
+  if (entry.batch_count < kProducerBatchesKept) ++entry.batch_count;
+  entry.last_sequence = last_sequence;
+  return created;
+}
+
+}  // namespace kgroups::broker
