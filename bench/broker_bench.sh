@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# Broker benchmark (issues 5 and 6): the same librdkafka workload against
+# Broker benchmark (produce, fetch, consumer groups): the same librdkafka workload against
 # kgroupsd and against librdkafka's own mock cluster (the baseline), in one run.
 # Phases: produce (acks=all, every delivery report awaited), consume (plain
 # assignment) and group (a 2-member consumer group; join time and throughput).
 # Each broker's CPU time comes from /proc/<pid>/stat (utime+stime), read by the
 # client around each timed window. Prints a table, the kgroupsd/mock ratios and
-# PASS/MISS per target of the issues. Everything listens on 127.0.0.1 and is
+# PASS/MISS per target of docs/PERFORMANCE.md. Everything listens on 127.0.0.1 and is
 # killed on exit. Run with --help for the options.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,7 +3,7 @@
 """Transactional produce throughput with librdkafka (confluent-kafka 1.7.0, librdkafka
 2.0.2) against kgroupsd and against librdkafka's own mock cluster (the producer config
 "test.mock.num.brokers": 1, which implements transactions), in one run, with plain and
-idempotent produce against both as the baseline (issue 12).
+idempotent produce against both as the baseline (docs/PERFORMANCE.md, transactions).
 
 Workloads, each on a fresh topic of 4 partitions (the mock cluster's default; message i goes
 to partition i % 4), 8-byte keys and 100-byte values (MB/s counts these 108 bytes, in 10^6),

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""confluent-kafka 1.7.0's AdminClient (librdkafka 2.0.2) against kgroupsd (issue 12), each
+"""confluent-kafka 1.7.0's AdminClient (librdkafka 2.0.2) against kgroupsd, each
 call checked by its effect: create_topics with configs (validate_only, duplicates, unknown
 configs), delete_topics (the topic and its data gone), create_partitions, describe_configs
 and alter_configs, and list_groups (a group with a member and one with only offsets)."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""kafka-python 2.0.2's KafkaAdminClient against kgroupsd (issue 12), each call checked by its
+"""kafka-python 2.0.2's KafkaAdminClient against kgroupsd, each call checked by its
 effect: create_topics with configs (validate_only, duplicates, unknown configs) and
 delete_topics, describe_configs and alter_configs, create_partitions, list_consumer_groups,
 describe_consumer_groups, list_consumer_group_offsets and delete_consumer_groups."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""confluent-kafka 1.7.0 (librdkafka 2.0.2) transactions against kgroupsd (issue 12).
+"""confluent-kafka 1.7.0 (librdkafka 2.0.2) transactions against kgroupsd.
 
 Exactly-once: a consume-transform-produce loop (exactly_once_loop.py, its own process) is
 SIGKILLed with some transactions committed and one open, then restarted with the same

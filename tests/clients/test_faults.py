@@ -22,8 +22,8 @@ PARTITIONS = 2
 
 
 def serves_http():
-    """Whether this kgroupsd has the control endpoint (--http); a build of the fault
-    injection without the HTTP server (issue 13's branches apart) has not."""
+    """Whether this kgroupsd has the control endpoint (--http); a kgroupsd built without the
+    HTTP server has not."""
     shown = subprocess.run([str(kgroupsd_binary()), "--help"], capture_output=True, timeout=10)
     return b"--http" in shown.stdout + shown.stderr
 

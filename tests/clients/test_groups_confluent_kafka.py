@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""confluent-kafka (librdkafka 2.0.2) consumer groups against kgroupsd (issue 6): resume
+"""confluent-kafka (librdkafka 2.0.2) consumer groups against kgroupsd: resume
 from committed offsets, two members splitting a topic, crash and replay after the session
 timeout, a clean leave that rebalances at once, and INCONSISTENT_GROUP_PROTOCOL for a member
 whose assignor the group does not use."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""kafka-python 2.0.2 consumer groups against kgroupsd (issue 6): resume from committed
+"""kafka-python 2.0.2 consumer groups against kgroupsd: resume from committed
 offsets, two members splitting a topic, crash and replay after the session timeout, a clean
 leave that rebalances at once, and INCONSISTENT_GROUP_PROTOCOL for assignors in common with
 nobody."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""kcat -G (librdkafka 2.0.2 balanced consumer) against kgroupsd (issue 6): a group of one
+"""kcat -G (librdkafka 2.0.2 balanced consumer) against kgroupsd: a group of one
 reads part of a topic and commits on exit; the next member of the group resumes from the
 committed offsets and reads nothing twice; two kcat members split a topic."""
 import subprocess

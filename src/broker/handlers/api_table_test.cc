@@ -13,7 +13,7 @@ namespace {
 using protocol::ApiKey;
 
 TEST(ApiTable, ServesTheVersionsTheClientsNeed) {
-  // librdkafka's feature checks (KAFKA-PROTOCOL-NOTES.md §1.3): Produce must include v0 (or it
+  // librdkafka's feature checks (its rd_kafka_feature_map): Produce must include v0 (or it
   // turns compression off) and v3, Fetch v4 (message format v2).
   const ApiEntry* produce = find_api(ApiKey::kProduce);
   ASSERT_NE(produce, nullptr);

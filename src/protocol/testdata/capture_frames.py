@@ -3,7 +3,8 @@
 #
 # Records the request frames that real Kafka clients send, as golden test vectors for the
 # codec tests (client_frames.txt). It runs a throwaway broker on 127.0.0.1 that answers just
-# enough of set P (docs: ../../../shared/KAFKA-PROTOCOL-NOTES.md §1.4) for a client to
+# enough of the broker's first, non-flexible version ranges (one version per API, ApiVersions
+# v0 to v2, Metadata v0, v1 and v4) for a client to
 # produce one message and consume it in a group, and writes each distinct (client, API,
 # version) request it sees as one line: "<client> <api_key> <api_version> <frame hex>", where
 # the frame is everything after the 4-byte size prefix. The answers are hand-built here,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// kafkajs 2.2.4's admin client against kgroupsd (issue 12), each call checked by its effect:
+// kafkajs 2.2.4's admin client against kgroupsd, each call checked by its effect:
 // createTopics with configEntries (and validateOnly, duplicates, unknown configs),
 // describeConfigs and alterConfigs, deleteTopics (the topic, its data and its groups' offsets
 // gone), createPartitions, deleteTopicRecords (the low watermark moves, a consumer from the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// kafkajs 2.2.4 transactions against kgroupsd (issue 12). Exactly-once: a
+// kafkajs 2.2.4 transactions against kgroupsd. Exactly-once: a
 // consume-transform-produce loop (exactly_once_loop.js, its own process) is SIGKILLed with
 // some transactions committed and one open, then restarted with the same transactional.id,
 // which fences the old one and aborts its open transaction; the output topic, read

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// kafkajs 2.2.4 consumer groups against kgroupsd (issue 6): a group of one commits and a new
+// kafkajs 2.2.4 consumer groups against kgroupsd: a group of one commits and a new
 // member resumes from the committed offsets reading nothing twice; two members split a
 // 6-partition topic with no overlap and no gap; a clean leave (disconnect) rebalances at
 // once, without waiting for the session timeout; a crashed member's partitions replay from

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// kgroups/broker as a test harness for kafkajs 2.2.4 (issue 13): an injected
+// kgroups/broker as a test harness for kafkajs 2.2.4: an injected
 // NOT_LEADER_OR_FOLLOWER on Produce is retried and nothing is lost or duplicated; an
 // unavailable coordinator delays a join without breaking it; injected latency shows in the
 // client's request timings; with the manual clock, a member whose heartbeats stop expires

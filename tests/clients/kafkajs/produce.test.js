@@ -3,7 +3,7 @@
 // kafkajs 2.2.4 against kgroupsd: the producer sends keyed messages (plain and gzip) and gets
 // dense per-partition offsets back; kcat reads every message back by partition and offset;
 // the admin client creates topics and reads offsets with fetchTopicOffsets. (kafkajs
-// consumers always join a group, so kafkajs consumes in issue 6's tests.)
+// consumers always join a group, so kafkajs consumes in groups.test.js.)
 'use strict';
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
