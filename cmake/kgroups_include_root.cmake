@@ -2,7 +2,7 @@
 # folder in the build tree holding only a link to each <folder> of src/ (e.g.
 # broker/storage). Code that links <target> includes "broker/storage/batch_log.h" through
 # that root; code that does not link it finds no such file. So an include that crosses a
-# layer boundary the targets do not allow fails to compile (docs/ARCHITECTURE.md, "Layers").
+# layer boundary the targets do not allow fails to compile (docs/ARCHITECTURE.md, "The broker's layers").
 function(kgroups_include_root target)
   set(root ${PROJECT_BINARY_DIR}/include-roots/${target})
   foreach(folder IN LISTS ARGN)
