@@ -64,15 +64,15 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
       groups_(coordinator_config(config_, memory_plan_), consumer_group_config(config_),
               topic_catalog_,
               config_.manual_clock ? CoordinatorClock::kManual : CoordinatorClock::kSteady),
-      retention_(cluster_, std::chrono::milliseconds(config_.log_retention_check_interval_ms)),
-      log_cleaner_(
-          cluster_,
-          LogCleanerOptions{
-              .bytes_per_pass = static_cast<std::size_t>(config_.log_cleaner_bytes_per_pass),
-              .max_map_bytes = static_cast<std::size_t>(config_.log_cleaner_dedupe_buffer_bytes),
-              .max_uncompressed_bytes =
-                  static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes)},
-          std::chrono::milliseconds(config_.log_cleaner_interval_ms)),
+      retention_timer_(std::chrono::milliseconds(config_.log_retention_check_interval_ms),
+                       [this] { return retention_pass(cluster_); }),
+      log_cleaner_(LogCleanerOptions{
+          .bytes_per_pass = static_cast<std::size_t>(config_.log_cleaner_bytes_per_pass),
+          .max_map_bytes = static_cast<std::size_t>(config_.log_cleaner_dedupe_buffer_bytes),
+          .max_uncompressed_bytes =
+              static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes)}),
+      log_cleaner_timer_(std::chrono::milliseconds(config_.log_cleaner_interval_ms),
+                         [this] { return log_cleaner_pass(log_cleaner_, cluster_); }),
       record_validator_(protocol::RecordValidatorOptions{
           .max_uncompressed_bytes = static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes),
           .allow_producer_ids = true,

@@ -31,12 +31,11 @@
 #include "broker/services/produce_service.h"
 #include "broker/storage/append_notifier.h"
 #include "broker/storage/cluster.h"
-#include "broker/storage/log_cleaner_timer.h"
+#include "broker/storage/log_cleaner.h"
+#include "broker/storage/periodic_passes.h"
 #include "broker/storage/producer_registry.h"
-#include "broker/storage/retention_timer.h"
 #include "broker/transactions/producer_writes.h"
 #include "broker/transactions/transaction_coordinator.h"
-#include "broker/transactions/transaction_timer.h"
 #include "protocol/record_validator.h"
 
 namespace kgroups::broker {
@@ -52,12 +51,11 @@ class Broker {
   Broker(const Broker&) = delete;
   Broker& operator=(const Broker&) = delete;
 
-  // Starts the broker's own timers (retention by time, log compaction) on `executor`, the
-  // io_context that
-  // runs the connections.
+  // Starts the broker's own timers (retention by time, log compaction, the groups' expiries,
+  // transaction timeouts) on `executor`, the io_context that runs the connections.
   void start(const asio::any_io_executor& executor) {
-    retention_.start(executor);
-    log_cleaner_.start(executor);
+    retention_timer_.start(executor);
+    log_cleaner_timer_.start(executor);
     groups_.start(executor);
     transaction_timer_.start(executor);
   }
@@ -126,8 +124,9 @@ class Broker {
   AppendNotifier append_notifier_;
   ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it
   CoordinatorService groups_;                    // consumer groups and committed offsets
-  RetentionTimer retention_;
-  LogCleanerTimer log_cleaner_;  // compaction of cleanup.policy=compact topics
+  PeriodicTask retention_timer_;                 // retention.ms
+  LogCleaner log_cleaner_;                       // compaction of cleanup.policy=compact topics
+  PeriodicTask log_cleaner_timer_;
   protocol::RecordValidator record_validator_;
   FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};
   ProducerRegistry producer_ids_{static_cast<std::size_t>(config_.max_producer_ids),
@@ -146,7 +145,11 @@ class Broker {
       producer_ids_,
       append_notifier_,
       groups_};
-  TransactionTimer transaction_timer_{transactions_, std::chrono::milliseconds(100)};
+  // Transactions past their timeout are aborted (and their producers fenced) every 100 ms.
+  PeriodicTask transaction_timer_{std::chrono::milliseconds(100), [this] {
+                                    transactions_.abort_expired();
+                                    return PassOutcome::kDone;
+                                  }};
   FaultInjector faults_;
   ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
                            append_notifier_};

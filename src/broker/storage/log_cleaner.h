@@ -19,7 +19,7 @@
 // cleaned away yet, although the log's PartitionTransactions index now knows the aborts.
 // Work is bounded: each run_pass() reads about `bytes_per_pass` bytes of batches, then
 // returns; the next pass resumes where it stopped, one partition at a time.
-// Not thread-safe: runs on the broker's network thread (LogCleanerTimer).
+// Not thread-safe: runs on the broker's network thread (log_cleaner_pass, storage/periodic_passes.h).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "broker/transactions/transaction_timer.h"
+#include "broker/runtime/periodic_task.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -11,19 +11,26 @@
 
 namespace kgroups::broker {
 
-void TransactionTimer::start(const asio::any_io_executor& executor) {
+void PeriodicTask::start(const asio::any_io_executor& executor) {
   asio::co_spawn(executor, run(), asio::detached);
 }
 
-asio::awaitable<void> TransactionTimer::run() {
+asio::awaitable<void> PeriodicTask::run() {
   asio::steady_timer timer(co_await asio::this_coro::executor);
+  PassOutcome last = PassOutcome::kDone;
   for (;;) {
-    timer.expires_after(interval_);
+    timer.expires_after(last == PassOutcome::kMoreWork ? std::chrono::milliseconds(0) : interval_);
     std::error_code error;
     co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
     if (error) co_return;
-    transactions_.abort_expired();
+    last = pass_();
   }
+}
+
+std::int64_t wall_clock_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace kgroups::broker
