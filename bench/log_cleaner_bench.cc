@@ -41,7 +41,7 @@ CompactedLog make_log(std::int64_t keys, protocol::Compression codec) {
   config.cleanup_delete = false;
   config.segment_bytes = 1 << 20;
   if (made.cluster->create_topic("t", 1, config) != protocol::ErrorCode::kNone) std::abort();
-  broker::Topic& topic = *made.cluster->find_topic("t");
+  broker::StoredTopic& topic = *made.cluster->find_topic("t");
   std::string value(100, 'v');
   std::int64_t record = 0;
   while (topic.partitions[0].size_bytes() < kLogBytes) {

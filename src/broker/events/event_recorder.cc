@@ -92,12 +92,12 @@ void EventRecorder::on_group_deleted(GroupType type, std::string_view group_id) 
   log_.publish("group_deleted", group_id, group_fields(type, group_id));
 }
 
-void EventRecorder::on_topic_created(const Topic& topic) {
+void EventRecorder::on_topic_created(const StoredTopic& topic) {
   log_.publish("topic_created", {},
                Json{{"topic", topic.name}, {"partitions", topic.partitions.size()}});
 }
 
-void EventRecorder::on_topic_deleted(const Topic& topic) {
+void EventRecorder::on_topic_deleted(const StoredTopic& topic) {
   log_.publish("topic_deleted", {},
                Json{{"topic", topic.name}, {"partitions", topic.partitions.size()}});
 }

@@ -31,8 +31,8 @@ class EventRecorder : public GroupObserver, public TopicObserver {
                             std::span<const PartitionOffset> offsets) override;
   void on_group_deleted(GroupType type, std::string_view group_id) override;
 
-  void on_topic_created(const Topic& topic) override;
-  void on_topic_deleted(const Topic& topic) override;
+  void on_topic_created(const StoredTopic& topic) override;
+  void on_topic_deleted(const StoredTopic& topic) override;
 
  private:
   void publish_member_event(std::string_view event_type, GroupType type, std::string_view group_id,

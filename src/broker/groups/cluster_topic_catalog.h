@@ -25,7 +25,7 @@ class ClusterTopicCatalog final : public TopicCatalog {
   [[nodiscard]] std::uint64_t version() const override { return cluster_.metadata_version(); }
 
  private:
-  static std::optional<TopicDescription> describe(const Topic* topic) {
+  static std::optional<TopicDescription> describe(const StoredTopic* topic) {
     if (topic == nullptr) return std::nullopt;
     return TopicDescription{.id = topic->id,
                             .name = topic->name,

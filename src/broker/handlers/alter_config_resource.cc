@@ -20,7 +20,7 @@ AlterOutcome alter_config_resource(Cluster& cluster, std::int32_t node_id, std::
             "Broker configs cannot be changed dynamically: kgroupsd takes them from its command "
             "line only."};
   }
-  Topic& topic = *found.topic;
+  StoredTopic& topic = *found.topic;
   ConfigChangeResult changed = mode == AlterMode::kReplace
                                    ? replace_topic_configs(changes)
                                    : change_topic_configs(topic.set_configs, changes);

@@ -30,7 +30,7 @@ AlterOutcome increment(Cluster& cluster, std::string_view topic,
 TEST(AlterConfigResource, ReplacesTheTopicsConfigsAndTheirEffects) {
   Cluster cluster(1, false);
   ASSERT_EQ(cluster.create_topic("t", 2), ErrorCode::kNone);
-  Topic& topic = *cluster.find_topic("t");
+  StoredTopic& topic = *cluster.find_topic("t");
   EXPECT_EQ(
       replace(cluster, "t", {{"segment.bytes", 0, "4096"}, {"retention.ms", 0, "60000"}}).error,
       ErrorCode::kNone);
@@ -47,7 +47,7 @@ TEST(AlterConfigResource, ReplacesTheTopicsConfigsAndTheirEffects) {
 TEST(AlterConfigResource, IsAllOrNothingAndValidateOnlyChangesNothing) {
   Cluster cluster(1, false);
   ASSERT_EQ(cluster.create_topic("t", 1), ErrorCode::kNone);
-  Topic& topic = *cluster.find_topic("t");
+  StoredTopic& topic = *cluster.find_topic("t");
   const AlterOutcome bad =
       increment(cluster, "t", {{"retention.ms", 0, "1000"}, {"segment.ms", 0, "0"}});
   EXPECT_EQ(bad.error, ErrorCode::kInvalidConfig);
@@ -63,7 +63,7 @@ TEST(AlterConfigResource, IsAllOrNothingAndValidateOnlyChangesNothing) {
 TEST(AlterConfigResource, IncrementalChangesKeepWhatIsNotNamed) {
   Cluster cluster(1, false);
   ASSERT_EQ(cluster.create_topic("t", 1), ErrorCode::kNone);
-  Topic& topic = *cluster.find_topic("t");
+  StoredTopic& topic = *cluster.find_topic("t");
   ASSERT_EQ(increment(cluster, "t", {{"max.message.bytes", 0, "100"}}).error, ErrorCode::kNone);
   ASSERT_EQ(increment(cluster, "t", {{"cleanup.policy", 2, "compact"}}).error, ErrorCode::kNone);
   EXPECT_EQ(topic.config.max_message_bytes, 100);
@@ -77,7 +77,7 @@ TEST(AlterConfigResource, IncrementalChangesKeepWhatIsNotNamed) {
 TEST(AlterConfigResource, RetentionBytesDropsOldSegmentsAtOnce) {
   Cluster cluster(1, false);
   ASSERT_EQ(cluster.create_topic("t", 1), ErrorCode::kNone);
-  Topic& topic = *cluster.find_topic("t");
+  StoredTopic& topic = *cluster.find_topic("t");
   ASSERT_EQ(replace(cluster, "t", {{"segment.bytes", 0, "1024"}}).error, ErrorCode::kNone);
   protocol::RecordBatchBuilder builder;
   const std::string value(900, 'v');

@@ -21,9 +21,9 @@ inline constexpr std::int8_t kBrokerResource = 4;
 
 struct ResourceLookup {
   protocol::ErrorCode error = protocol::ErrorCode::kNone;
-  std::string message;     // with an error: why
-  Topic* topic = nullptr;  // a found topic resource
-  bool broker = false;     // this broker (or, with an empty name, the cluster-wide default)
+  std::string message;           // with an error: why
+  StoredTopic* topic = nullptr;  // a found topic resource
+  bool broker = false;           // this broker (or, with an empty name, the cluster-wide default)
 };
 
 // Finds the resource: a topic (INVALID_TOPIC_EXCEPTION for an illegal name,

@@ -72,7 +72,7 @@ asio::awaitable<Reply> handle_create_partitions(RequestContext& ctx) {
   std::size_t messages = 0;
   protocol::CreatePartitionsResponse response;
   for (const auto& request_topic : request->topics) {
-    Topic* topic = cluster.find_topic(request_topic.name);
+    StoredTopic* topic = cluster.find_topic(request_topic.name);
     const std::size_t current = topic == nullptr ? 0 : topic->partitions.size();
     ErrorCode error = ErrorCode::kNone;
     if (mentions[request_topic.name] > 1) {

@@ -146,7 +146,7 @@ asio::awaitable<Reply> handle_create_topics(RequestContext& ctx) {
         requested += partitions;
         if (!request->validate_only) {
           error = cluster.create_topic(topic.name, partitions, config->first);
-          if (Topic* created = cluster.find_topic(topic.name); error == ErrorCode::kNone) {
+          if (StoredTopic* created = cluster.find_topic(topic.name); error == ErrorCode::kNone) {
             cluster.set_topic_config(*created, config->first, config->second);
           }
         }
@@ -157,7 +157,7 @@ asio::awaitable<Reply> handle_create_topics(RequestContext& ctx) {
     out.error_code = error;
     if (error == ErrorCode::kNone) {
       describe_created(out, partitions, config->second, cluster.config().topic_defaults);
-      if (const Topic* created = cluster.find_topic(topic.name);
+      if (const StoredTopic* created = cluster.find_topic(topic.name);
           created && !request->validate_only) {
         out.topic_id = created->id;
       }

@@ -25,7 +25,7 @@ asio::awaitable<Reply> handle_delete_records(RequestContext& ctx) {
   for (const auto& request_topic : request->topics) {
     auto& out_topic = response.topics.emplace_back();
     out_topic.name = std::string(request_topic.name);
-    Topic* topic = cluster.find_topic(request_topic.name);
+    StoredTopic* topic = cluster.find_topic(request_topic.name);
     for (const auto& request_partition : request_topic.partitions) {
       auto& out = out_topic.partitions.emplace_back();
       out.partition_index = request_partition.partition_index;

@@ -35,7 +35,7 @@ struct Outcome {
 // Deletes the topic called `name`; fills in its id when the response carries one.
 Outcome delete_by_name(Broker& broker, std::string_view name, protocol::Uuid& id,
                        std::string_view peer) {
-  const Topic* topic = broker.cluster().find_topic(name);
+  const StoredTopic* topic = broker.cluster().find_topic(name);
   if (topic == nullptr) {
     return {ErrorCode::kUnknownTopicOrPartition,
             "Topic '" + std::string(name) + "' does not exist."};
@@ -83,7 +83,7 @@ asio::awaitable<Reply> handle_delete_topics(RequestContext& ctx) {
       answer(std::string(*topic.name), id, delete_by_name(ctx.broker, *topic.name, id, ctx.peer));
       continue;
     }
-    const Topic* found = ctx.broker.cluster().find_topic(topic.topic_id);
+    const StoredTopic* found = ctx.broker.cluster().find_topic(topic.topic_id);
     if (found == nullptr) {
       answer(std::nullopt, topic.topic_id,
              {ErrorCode::kUnknownTopicId, "No topic has the id given."});

@@ -24,7 +24,7 @@
 namespace kgroups::broker::handlers {
 namespace {
 
-protocol::MetadataResponse::Topic describe(const Topic& topic, std::int32_t node_id) {
+protocol::MetadataResponse::Topic describe(const StoredTopic& topic, std::int32_t node_id) {
   protocol::MetadataResponse::Topic out;
   out.name = topic.name;
   out.topic_id = topic.id;
@@ -66,10 +66,10 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
   } else {
     const bool may_create = cluster.auto_create() && request->allow_auto_topic_creation;
     std::unordered_set<std::string_view> seen;
-    std::unordered_set<const Topic*> seen_by_id;
+    std::unordered_set<const StoredTopic*> seen_by_id;
     for (const protocol::MetadataRequest::Topic& wanted : *request->topics) {
       if (!wanted.name) {
-        const Topic* topic = cluster.find_topic(wanted.topic_id);
+        const StoredTopic* topic = cluster.find_topic(wanted.topic_id);
         if (topic != nullptr && !seen_by_id.insert(topic).second) continue;
         if (topic != nullptr) {
           response.topics.push_back(describe(*topic, config.node_id));
@@ -84,7 +84,7 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
       }
       const std::string_view name = *wanted.name;
       if (!seen.insert(name).second) continue;
-      const Topic* topic =
+      const StoredTopic* topic =
           may_create ? cluster.find_or_create_topic(name) : cluster.find_topic(name);
       if (topic != nullptr) {
         response.topics.push_back(describe(*topic, config.node_id));

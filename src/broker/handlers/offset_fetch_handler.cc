@@ -48,8 +48,8 @@ std::optional<std::vector<TopicPartition>> wanted_partitions(const std::optional
 // Appends `offsets` (grouped by topic, as the coordinators return them) to `topics`; with
 // `require_stable`, a partition with a pending transactional commit gets
 // UNSTABLE_OFFSET_COMMIT instead of its offset.
-template <class Topic>
-void add_offsets(std::vector<Topic>& topics, const std::vector<PartitionOffset>& offsets,
+template <class StoredTopic>
+void add_offsets(std::vector<StoredTopic>& topics, const std::vector<PartitionOffset>& offsets,
                  bool require_stable, const TransactionCoordinator& transactions,
                  std::string_view group_id) {
   for (const PartitionOffset& offset : offsets) {

@@ -30,7 +30,7 @@ std::string topic_id_text(const protocol::Uuid& id) {
   return out;
 }
 
-json topic_json(const Topic& topic, bool with_configs) {
+json topic_json(const StoredTopic& topic, bool with_configs) {
   json partitions = json::array();
   for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
     const BatchLog& log = topic.partitions[i];
@@ -141,7 +141,7 @@ void add_inspection_routes(HttpRouter& router, Broker& broker) {
     return HttpResponse::json({{"topics", std::move(topics)}});
   });
   router.add("GET", "/v1/topics/{name}", [&broker](const HttpRequest& request) {
-    const Topic* topic = broker.cluster().find_topic(request.path_params[0]);
+    const StoredTopic* topic = broker.cluster().find_topic(request.path_params[0]);
     if (topic == nullptr) {
       return HttpResponse::error(
           404, "no topic named \"" + request.path_params[0] + "\"; GET /v1/topics lists them");

@@ -122,7 +122,7 @@ class PlaygroundRoutesTest : public ::testing::Test {
 
   // Appends `count` records to every partition of `topic`.
   void append_to_every_partition(const std::string& topic, int count) {
-    Topic* found = broker_.cluster().find_topic(topic);
+    StoredTopic* found = broker_.cluster().find_topic(topic);
     ASSERT_NE(found, nullptr);
     for (std::size_t partition = 0; partition < found->partitions.size(); ++partition) {
       protocol::RecordBatchBuilder builder;

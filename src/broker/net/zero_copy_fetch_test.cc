@@ -66,7 +66,7 @@ class ZeroCopyFetch : public ::testing::Test {
  protected:
   ZeroCopyFetch() {
     EXPECT_EQ(broker_.cluster().create_topic("t", 1), protocol::ErrorCode::kNone);
-    Topic& topic = *broker_.cluster().find_topic("t");
+    StoredTopic& topic = *broker_.cluster().find_topic("t");
     for (int i = 0; i < kBatches; ++i) {
       protocol::RecordBatchBuilder builder;
       builder.add(ByteView::of("key"),
@@ -114,7 +114,7 @@ class ZeroCopyFetch : public ::testing::Test {
     // Memory a freed segment would have been: given to new batches of other bytes.
     on_broker([&] {
       ASSERT_EQ(broker_.cluster().create_topic("other", 1), protocol::ErrorCode::kNone);
-      Topic& other = *broker_.cluster().find_topic("other");
+      StoredTopic& other = *broker_.cluster().find_topic("other");
       protocol::RecordBatchBuilder builder;
       builder.add(ByteView::of("key"), ByteView::of(std::string(kValueBytes, '#')), 1);
       const std::vector<std::uint8_t> batch = builder.build();
@@ -148,7 +148,7 @@ TEST_F(ZeroCopyFetch, TheAnswerSurvivesTheTopicsDeletion) {
 
 TEST_F(ZeroCopyFetch, TheAnswerSurvivesDeleteRecords) {
   expect_answer_survives([&] {
-    Topic& topic = *broker_.cluster().find_topic("t");
+    StoredTopic& topic = *broker_.cluster().find_topic("t");
     EXPECT_TRUE(broker_.cluster().delete_records(topic, 0, -1).has_value());
     EXPECT_EQ(broker_.cluster().find_partition("t", 0)->segment_count(), 0u);
   });

@@ -116,7 +116,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
 }
 
 bool Broker::delete_topic(std::string_view name) {
-  const Topic* topic = cluster_.find_topic(name);
+  const StoredTopic* topic = cluster_.find_topic(name);
   if (topic == nullptr) return false;
   // The wakeups are posted: the fetches run after the topic is gone, and look again.
   for (const BatchLog& partition : topic->partitions) {

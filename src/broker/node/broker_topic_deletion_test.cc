@@ -24,7 +24,7 @@ constexpr std::int64_t kMachineBytes = std::int64_t{8} << 30;
 
 // A Fetch of partitions 0 and 1 of `topic` (by name below v13, by id from v13) that waits up
 // to the broker's cap for one byte.
-protocol::FetchRequest long_poll(const Topic& topic, std::int16_t version) {
+protocol::FetchRequest long_poll(const StoredTopic& topic, std::int16_t version) {
   protocol::FetchRequest request;
   request.max_wait_ms = 30000;
   request.min_bytes = 1;
@@ -88,7 +88,7 @@ TEST_P(BrokerTopicDeletion, AFetchParkedOnATopicDeletedAndCreatedAgainReadsTheNe
   protocol::RecordBatchBuilder builder;
   builder.add(protocol::ByteView::of("k"), protocol::ByteView::of("v"), 1000);
   const std::vector<std::uint8_t> batch = builder.build();
-  Topic& fresh = *broker.cluster().find_topic("doomed");
+  StoredTopic& fresh = *broker.cluster().find_topic("doomed");
   ASSERT_EQ(broker.cluster().append(fresh, 1, batch, 0, 1000).value(), 0);
   broker.append_notifier().notify(fresh.partitions[1]);
   io.poll();

@@ -170,7 +170,7 @@ void SimulatedConsumer::on_joined(std::uint64_t epoch, const JoinGroupResult& re
 std::vector<MemberAssignment> SimulatedConsumer::lead(const JoinGroupResult& result) const {
   const Assignor* assignor = assignor_named(result.protocol_name);
   if (assignor == nullptr) assignor = settings_.assignor;
-  const Topic* topic = broker_.cluster().find_topic(settings_.topic);
+  const StoredTopic* topic = broker_.cluster().find_topic(settings_.topic);
   const int num_partitions = topic == nullptr ? 0 : static_cast<int>(topic->partitions.size());
   std::vector<LeaderView> views;
   views.reserve(result.members.size());
@@ -265,7 +265,7 @@ std::map<std::int32_t, std::int64_t> SimulatedConsumer::starting_positions(
   for (const PartitionOffset& offset : fetched.offsets) {
     positions[offset.topic_partition.partition] = offset.committed.offset;
   }
-  const Topic* topic = broker_.cluster().find_topic(settings_.topic);
+  const StoredTopic* topic = broker_.cluster().find_topic(settings_.topic);
   for (auto& [partition, position] : positions) {
     const bool exists =
         topic != nullptr && static_cast<std::size_t>(partition) < topic->partitions.size();
@@ -303,7 +303,7 @@ void SimulatedConsumer::rejoin_lost(bool forget_member_id) {
 
 void SimulatedConsumer::consume() {
   if (positions_.empty()) return;
-  const Topic* topic = broker_.cluster().find_topic(settings_.topic);
+  const StoredTopic* topic = broker_.cluster().find_topic(settings_.topic);
   if (topic == nullptr) return;
   for (auto& [partition, position] : positions_) {
     if (static_cast<std::size_t>(partition) >= topic->partitions.size()) continue;
@@ -311,7 +311,7 @@ void SimulatedConsumer::consume() {
   }
 }
 
-void SimulatedConsumer::consume_partition(const Topic& topic, std::int32_t partition,
+void SimulatedConsumer::consume_partition(const StoredTopic& topic, std::int32_t partition,
                                           std::int64_t& position) {
   const BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
   position = std::max(position, log.log_start_offset());

@@ -100,7 +100,7 @@ class SimulatedConsumer : public std::enable_shared_from_this<SimulatedConsumer>
   // generation); returns false for any other error.
   bool rejoin_after(GroupError error);
   void consume();
-  void consume_partition(const Topic& topic, std::int32_t partition, std::int64_t& position);
+  void consume_partition(const StoredTopic& topic, std::int32_t partition, std::int64_t& position);
   // Commits the positions of `partitions` (every owned one when empty) that moved since the
   // last commit.
   void commit(const std::vector<std::int32_t>& partitions = {});

@@ -49,7 +49,7 @@ void SimulatedProducer::schedule_tick() {
 }
 
 void SimulatedProducer::produce(std::int64_t records) {
-  const Topic* topic = broker_.cluster().find_topic(topic_);
+  const StoredTopic* topic = broker_.cluster().find_topic(topic_);
   const int partitions = topic == nullptr ? 1 : static_cast<int>(topic->partitions.size());
   const std::int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                   std::chrono::system_clock::now().time_since_epoch())

@@ -87,7 +87,7 @@ std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Cont
       target.topic_name = key.topic;
       continue;
     }
-    const Topic* topic = cluster.find_topic(key.topic_id);
+    const StoredTopic* topic = cluster.find_topic(key.topic_id);
     if (topic != nullptr && injected(topic->name)) continue;
     if (topic == nullptr) {
       target.missing_error = ErrorCode::kUnknownTopicId;
@@ -242,7 +242,7 @@ asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
   std::vector<const BatchLog*> logs;
   for (;;) {
     // Resolved again after every wait: a topic may have been deleted (or grown) meanwhile,
-    // so no Topic* or BatchLog* is kept across a co_await.
+    // so no StoredTopic* or BatchLog* is kept across a co_await.
     const std::vector<FetchTarget> targets = resolve(cluster_, context, faults);
     logs.clear();
     for (const FetchTarget& target : targets) {

@@ -86,7 +86,7 @@ const char* timestamp_refusal(const TopicConfig& config, const protocol::Validat
 // `reason` why the records were refused when the validator says.
 protocol::ProduceResponse::PartitionResponse produce_partition(
     Cluster& cluster, protocol::RecordValidator& validator, ProducerWrites& writes,
-    std::string_view peer, Topic* topic, const ProduceTarget& target, ErrorCode topic_error,
+    std::string_view peer, StoredTopic* topic, const ProduceTarget& target, ErrorCode topic_error,
     std::string& reason) {
   const auto& data = *target.data;
   protocol::ProduceResponse::PartitionResponse out;
@@ -172,7 +172,7 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
   std::size_t refusals = 0;
   for (const ProduceTarget& target : distinct_targets(request)) {
     ErrorCode topic_error = ErrorCode::kNone;
-    Topic* topic = nullptr;
+    StoredTopic* topic = nullptr;
     if (faults != nullptr &&
         (topic_error = faults->error_for(target.topic, target.data->index)) != ErrorCode::kNone) {
       // An injected error (POST /v1/faults): answered, not stored.

@@ -66,7 +66,7 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
                                 const std::optional<TopicConfig>& config) {
   const ErrorCode check = check_new_topic(name, partitions);
   if (check != ErrorCode::kNone) return check;
-  auto topic = std::make_unique<Topic>();
+  auto topic = std::make_unique<StoredTopic>();
   topic->name = std::string(name);
   topic->config = config.value_or(config_.topic_defaults);
   topic->partitions.resize(static_cast<std::size_t>(partitions));
@@ -84,12 +84,13 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
   partition_count_ += partitions;
   ++metadata_version_;
   topics_by_id_.emplace(topic->id, topic.get());
-  const Topic& created = *topics_.emplace(topic->name, std::move(topic)).first->second;
+  const StoredTopic& created = *topics_.emplace(topic->name, std::move(topic)).first->second;
   if (observer_ != nullptr) observer_->on_topic_created(created);
   return ErrorCode::kNone;
 }
 
-void Cluster::set_topic_config(Topic& topic, const TopicConfig& config, TopicConfigValues values) {
+void Cluster::set_topic_config(StoredTopic& topic, const TopicConfig& config,
+                               TopicConfigValues values) {
   topic.config = config;
   topic.set_configs = std::move(values);
   apply_segment_config(topic);
@@ -101,7 +102,7 @@ void Cluster::set_topic_config(Topic& topic, const TopicConfig& config, TopicCon
   }
 }
 
-ErrorCode Cluster::check_new_partitions(const Topic& topic, std::int32_t count) const {
+ErrorCode Cluster::check_new_partitions(const StoredTopic& topic, std::int32_t count) const {
   const auto current = static_cast<std::int64_t>(topic.partitions.size());
   if (count <= current || count > config_.max_partitions_per_topic) {
     return ErrorCode::kInvalidPartitions;
@@ -112,7 +113,7 @@ ErrorCode Cluster::check_new_partitions(const Topic& topic, std::int32_t count) 
   return ErrorCode::kNone;
 }
 
-ErrorCode Cluster::add_partitions(Topic& topic, std::int32_t count) {
+ErrorCode Cluster::add_partitions(StoredTopic& topic, std::int32_t count) {
   const ErrorCode check = check_new_partitions(topic, count);
   if (check != ErrorCode::kNone) return check;
   const auto added =
@@ -127,7 +128,7 @@ ErrorCode Cluster::add_partitions(Topic& topic, std::int32_t count) {
 bool Cluster::delete_topic(std::string_view name) {
   const auto found = topics_.find(name);
   if (found == topics_.end()) return false;
-  const Topic& topic = *found->second;
+  const StoredTopic& topic = *found->second;
   if (observer_ != nullptr) observer_->on_topic_deleted(topic);
   std::unordered_set<const BatchLog*> logs;
   for (const BatchLog& log : topic.partitions) {
@@ -143,7 +144,7 @@ bool Cluster::delete_topic(std::string_view name) {
   return true;
 }
 
-protocol::Result<std::int64_t> Cluster::delete_records(Topic& topic, std::int32_t partition,
+protocol::Result<std::int64_t> Cluster::delete_records(StoredTopic& topic, std::int32_t partition,
                                                        std::int64_t offset) {
   BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
   if (offset == -1) offset = log.high_watermark();
@@ -152,7 +153,7 @@ protocol::Result<std::int64_t> Cluster::delete_records(Topic& topic, std::int32_
   return log.log_start_offset();
 }
 
-void Cluster::apply_segment_config(Topic& topic) const {
+void Cluster::apply_segment_config(StoredTopic& topic) const {
   std::size_t segment_limit = segment_limit_for(topic.config, config_.log_memory_bytes);
   std::size_t roll_bytes = 0;
   std::int64_t roll_ms = 0;
@@ -173,23 +174,23 @@ void Cluster::record_log_memory_change(std::int64_t memory_delta) {
   log_memory_used_ += memory_delta;
 }
 
-const Topic* Cluster::find_topic(const protocol::Uuid& id) const {
+const StoredTopic* Cluster::find_topic(const protocol::Uuid& id) const {
   const auto it = topics_by_id_.find(id);
   return it == topics_by_id_.end() ? nullptr : it->second;
 }
 
-Topic* Cluster::find_topic(std::string_view name) {
+StoredTopic* Cluster::find_topic(std::string_view name) {
   const auto it = topics_.find(name);
   return it == topics_.end() ? nullptr : it->second.get();
 }
 
-const Topic* Cluster::find_topic(std::string_view name) const {
+const StoredTopic* Cluster::find_topic(std::string_view name) const {
   const auto it = topics_.find(name);
   return it == topics_.end() ? nullptr : it->second.get();
 }
 
-Topic* Cluster::find_or_create_topic(std::string_view name) {
-  if (Topic* topic = find_topic(name)) return topic;
+StoredTopic* Cluster::find_or_create_topic(std::string_view name) {
+  if (StoredTopic* topic = find_topic(name)) return topic;
   if (!config_.auto_create) return nullptr;
   const ErrorCode error = create_topic(name, config_.default_partitions);
   if (error == ErrorCode::kPolicyViolation) {
@@ -202,7 +203,7 @@ Topic* Cluster::find_or_create_topic(std::string_view name) {
 }
 
 BatchLog* Cluster::find_partition(std::string_view name, std::int32_t partition) {
-  Topic* topic = find_topic(name);
+  StoredTopic* topic = find_topic(name);
   if (topic == nullptr || partition < 0 ||
       static_cast<std::size_t>(partition) >= topic->partitions.size()) {
     return nullptr;
@@ -240,7 +241,7 @@ void Cluster::report_evictions(bool force) {
   evicted_since_report_ = {};
 }
 
-protocol::Result<std::int64_t> Cluster::append(Topic& topic, std::int32_t partition,
+protocol::Result<std::int64_t> Cluster::append(StoredTopic& topic, std::int32_t partition,
                                                std::span<const std::uint8_t> batch,
                                                std::int32_t last_offset_delta,
                                                std::int64_t max_timestamp) {

@@ -7,8 +7,8 @@
 // topic (add_partitions), DeleteTopics deletes one (delete_topic), DeleteRecords moves a
 // partition's log start offset (delete_records).
 //
-// Lifetimes: a Topic lives until delete_topic(); its BatchLogs live as long as it does and
-// never move (growing appends to a std::deque). So a Topic* or BatchLog* is valid only until
+// Lifetimes: a StoredTopic lives until delete_topic(); its BatchLogs live as long as it does and
+// never move (growing appends to a std::deque). So a StoredTopic* or BatchLog* is valid only until
 // the next delete_topic(): code that keeps one across a co_await (a long-polling Fetch) looks
 // it up again by name or id after every wait, and the broker wakes such waiters before it
 // deletes (Broker::delete_topic). metadata_version() moves on every creation, growth and
@@ -55,7 +55,7 @@ struct ClusterConfig {
   std::int64_t log_memory_bytes = std::numeric_limits<std::int64_t>::max();  // all logs
 };
 
-struct Topic {
+struct StoredTopic {
   std::string name;
   protocol::Uuid id{};  // KIP-516 topic id: random, never zero, fixed at creation
   TopicConfig config;
@@ -96,20 +96,20 @@ class Cluster {
   // segment.bytes, and retention.bytes drops what is beyond it now; retention.ms acts at the
   // next apply_time_retention(), max.message.bytes and message.timestamp.type at the next
   // append.
-  void set_topic_config(Topic& topic, const TopicConfig& config, TopicConfigValues values);
+  void set_topic_config(StoredTopic& topic, const TopicConfig& config, TopicConfigValues values);
 
   // Checks what add_partitions(topic, count) would return, without changing anything:
   // kInvalidPartitions (count not above the current count, or above
   // max_partitions_per_topic) or kPolicyViolation (beyond max_partitions in all).
-  [[nodiscard]] protocol::ErrorCode check_new_partitions(const Topic& topic,
+  [[nodiscard]] protocol::ErrorCode check_new_partitions(const StoredTopic& topic,
                                                          std::int32_t count) const;
 
   // Grows `topic` to `count` partitions (new, empty logs). Returns kNone, or the error
   // check_new_partitions() gives and changes nothing. Existing BatchLogs do not move.
-  protocol::ErrorCode add_partitions(Topic& topic, std::int32_t count);
+  protocol::ErrorCode add_partitions(StoredTopic& topic, std::int32_t count);
 
   // Deletes the topic called `name` with its logs, giving their memory back; returns whether
-  // it existed. Every Topic* and BatchLog* of it dangles afterwards: the caller wakes the
+  // it existed. Every StoredTopic* and BatchLog* of it dangles afterwards: the caller wakes the
   // fetches waiting on its partitions first (Broker::delete_topic does). A topic created
   // later with the same name gets a new id and starts at offset 0.
   bool delete_topic(std::string_view name);
@@ -119,15 +119,15 @@ class Cluster {
   // an offset inside a batch is allowed. Returns the new log start offset (the low
   // watermark), unchanged for an offset at or below it; kOffsetOutOfRange for an offset
   // beyond the high watermark or below -1.
-  protocol::Result<std::int64_t> delete_records(Topic& topic, std::int32_t partition,
+  protocol::Result<std::int64_t> delete_records(StoredTopic& topic, std::int32_t partition,
                                                 std::int64_t offset);
 
   // The topic called `name`, or nullptr.
-  Topic* find_topic(std::string_view name);
-  [[nodiscard]] const Topic* find_topic(std::string_view name) const;
+  StoredTopic* find_topic(std::string_view name);
+  [[nodiscard]] const StoredTopic* find_topic(std::string_view name) const;
 
   // The topic whose id is `id`, or nullptr (always for the zero id).
-  [[nodiscard]] const Topic* find_topic(const protocol::Uuid& id) const;
+  [[nodiscard]] const StoredTopic* find_topic(const protocol::Uuid& id) const;
 
   // Counts topic creations, growths and deletions, so that a reader can tell whether the
   // topics changed since it last looked (the new consumer-group protocol recomputes
@@ -137,7 +137,7 @@ class Cluster {
   // The topic called `name`, creating it with the default partition count if it is unknown
   // and auto-creation is on. nullptr if it does not exist and cannot be created (auto-creation
   // off, an illegal name, or a limit reached).
-  Topic* find_or_create_topic(std::string_view name);
+  StoredTopic* find_or_create_topic(std::string_view name);
 
   // Partition `partition` of topic `name`, or nullptr if either does not exist.
   BatchLog* find_partition(std::string_view name, std::int32_t partition);
@@ -147,14 +147,14 @@ class Cluster {
   // (see BatchLog::append), then applies the topic's retention.bytes (cleanup.policy delete).
   // Returns the batch's base offset, or kKafkaStorageError (retriable) when even evicting
   // everything would not make room; nothing is stored then.
-  protocol::Result<std::int64_t> append(Topic& topic, std::int32_t partition,
+  protocol::Result<std::int64_t> append(StoredTopic& topic, std::int32_t partition,
                                         std::span<const std::uint8_t> batch,
                                         std::int32_t last_offset_delta, std::int64_t max_timestamp);
 
   // Sets the segment sizes and, for compacted topics, the segment rolling (segment.bytes,
   // segment.ms) of every partition of `topic` from its config; call it again after changing
   // the config.
-  void apply_segment_config(Topic& topic) const;
+  void apply_segment_config(StoredTopic& topic) const;
 
   // Adds `memory_delta` to log_memory_used(): the change of a log's memory_bytes() made
   // outside append() and retention (the log cleaner's replace_segments()).
@@ -166,7 +166,8 @@ class Cluster {
   DroppedSegments apply_time_retention(std::int64_t now_ms);
 
   // All topics, ordered by name.
-  [[nodiscard]] const std::map<std::string, std::unique_ptr<Topic>, std::less<>>& topics() const {
+  [[nodiscard]] const std::map<std::string, std::unique_ptr<StoredTopic>, std::less<>>& topics()
+      const {
     return topics_;
   }
 
@@ -194,8 +195,8 @@ class Cluster {
   void report_evictions(bool force);
 
   ClusterConfig config_;
-  std::map<std::string, std::unique_ptr<Topic>, std::less<>> topics_;
-  std::map<protocol::Uuid, Topic*> topics_by_id_;
+  std::map<std::string, std::unique_ptr<StoredTopic>, std::less<>> topics_;
+  std::map<protocol::Uuid, StoredTopic*> topics_by_id_;
   std::mt19937_64 topic_id_random_{std::random_device{}()};
   std::uint64_t metadata_version_ = 0;
   std::int64_t partition_count_ = 0;

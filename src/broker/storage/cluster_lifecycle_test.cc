@@ -26,7 +26,7 @@ std::vector<std::uint8_t> batch_of(int records, std::size_t value_bytes) {
   return builder.build();
 }
 
-protocol::Result<std::int64_t> append(Cluster& cluster, Topic& topic, std::int32_t partition,
+protocol::Result<std::int64_t> append(Cluster& cluster, StoredTopic& topic, std::int32_t partition,
                                       const std::vector<std::uint8_t>& batch) {
   const auto header = protocol::parse_record_batch_header(batch);
   return cluster.append(topic, partition, batch, header->last_offset_delta, header->max_timestamp);
@@ -36,8 +36,8 @@ TEST(ClusterLifecycle, DeletingATopicFreesItsMemoryPartitionsAndIdAndBumpsTheVer
   Cluster cluster(6, true);
   ASSERT_EQ(cluster.create_topic("gone", 3), ErrorCode::kNone);
   ASSERT_EQ(cluster.create_topic("kept", 2), ErrorCode::kNone);
-  Topic& gone = *cluster.find_topic("gone");
-  Topic& kept = *cluster.find_topic("kept");
+  StoredTopic& gone = *cluster.find_topic("gone");
+  StoredTopic& kept = *cluster.find_topic("kept");
   for (int i = 0; i < 20; ++i) {
     ASSERT_TRUE(append(cluster, gone, i % 3, batch_of(1, 500)).has_value());
     ASSERT_TRUE(append(cluster, kept, i % 2, batch_of(1, 500)).has_value());
@@ -66,7 +66,7 @@ TEST(ClusterLifecycle, ATopicCreatedAgainAfterDeletionHasANewIdAndStartsAtZero) 
   }
   ASSERT_TRUE(cluster.delete_topic("t"));
   ASSERT_EQ(cluster.create_topic("t", 1), ErrorCode::kNone);
-  const Topic& again = *cluster.find_topic("t");
+  const StoredTopic& again = *cluster.find_topic("t");
   EXPECT_NE(again.id, first_id);
   EXPECT_EQ(again.partitions[0].high_watermark(), 0);
   EXPECT_EQ(append(cluster, *cluster.find_topic("t"), 0, batch_of(1, 10)).value(), 0);
@@ -86,7 +86,7 @@ TEST(ClusterLifecycle, EvictionAfterADeletionNeverTouchesTheDeletedLogs) {
   }
   ASSERT_TRUE(cluster.delete_topic("old"));
   EXPECT_EQ(cluster.log_memory_used(), 0);
-  Topic& fresh = *cluster.find_topic("new");
+  StoredTopic& fresh = *cluster.find_topic("new");
   for (int i = 0; i < 60; ++i) {
     ASSERT_TRUE(append(cluster, fresh, 0, batch_of(1, 3000)).has_value());
     EXPECT_LE(cluster.log_memory_used(), 64 * kKiB);
@@ -103,7 +103,7 @@ TEST(ClusterLifecycle, AddingPartitionsGrowsTheTopicWithoutMovingItsLogs) {
                                 .max_partitions = 10,
                                 .max_partitions_per_topic = 6});
   ASSERT_EQ(cluster.create_topic("t", 2), ErrorCode::kNone);
-  Topic& topic = *cluster.find_topic("t");
+  StoredTopic& topic = *cluster.find_topic("t");
   ASSERT_TRUE(append(cluster, topic, 1, batch_of(3, 10)).has_value());
   const BatchLog* first = cluster.find_partition("t", 0);
   const BatchLog* second = cluster.find_partition("t", 1);
@@ -134,7 +134,7 @@ TEST(ClusterLifecycle, DeleteRecordsMovesTheLogStartAndFreesWholeSegments) {
                                 .topic_defaults = {.retention_ms = -1, .retention_bytes = -1},
                                 .log_memory_bytes = 64 * 1024 * kKiB});
   ASSERT_EQ(cluster.create_topic("t", 1), ErrorCode::kNone);
-  Topic& topic = *cluster.find_topic("t");
+  StoredTopic& topic = *cluster.find_topic("t");
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(append(cluster, topic, 0, batch_of(5, 400)).has_value());
   const BatchLog& log = topic.partitions[0];
   const std::int64_t memory_before = cluster.log_memory_used();

@@ -41,7 +41,7 @@ TEST(Cluster, RejectsDuplicateTopicsBadNamesAndPartitionCountsAndChangesNothing)
 
 TEST(Cluster, AutoCreatesUnknownTopicsWithTheDefaultPartitionCountOnlyWhenEnabled) {
   Cluster enabled(4, true);
-  Topic* topic = enabled.find_or_create_topic("new.topic_1");
+  StoredTopic* topic = enabled.find_or_create_topic("new.topic_1");
   ASSERT_NE(topic, nullptr);
   EXPECT_EQ(topic->partitions.size(), 4u);
   EXPECT_EQ(enabled.find_or_create_topic("new.topic_1"), topic);
@@ -62,7 +62,7 @@ std::vector<std::uint8_t> batch_of(std::size_t value_bytes, std::int64_t timesta
   return builder.build();
 }
 
-protocol::Result<std::int64_t> append(Cluster& cluster, Topic& topic, std::int32_t partition,
+protocol::Result<std::int64_t> append(Cluster& cluster, StoredTopic& topic, std::int32_t partition,
                                       const std::vector<std::uint8_t>& batch) {
   const auto header = protocol::parse_record_batch_header(batch);
   return cluster.append(topic, partition, batch, header->last_offset_delta, header->max_timestamp);
@@ -93,7 +93,7 @@ TEST(Cluster, AppendEvictsTheOldestSegmentsOfAllPartitionsToStayWithinTheLogMemo
                                 .topic_defaults = {.retention_ms = -1, .retention_bytes = -1},
                                 .log_memory_bytes = 64 * kKiB});
   ASSERT_EQ(cluster.create_topic("t", 2), ErrorCode::kNone);
-  Topic& topic = *cluster.find_topic("t");
+  StoredTopic& topic = *cluster.find_topic("t");
   const std::vector<std::uint8_t> batch = batch_of(3000, 1000);
   // Partition 0 first, then partition 1: eviction takes partition 0's oldest data first.
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(append(cluster, topic, 0, batch).has_value());
@@ -115,7 +115,7 @@ TEST(Cluster, ABatchLargerThanTheLogMemoryIsRefusedWithAStorageErrorAndNotStored
                                 .topic_defaults = {},
                                 .log_memory_bytes = 16 * kKiB});
   ASSERT_EQ(cluster.create_topic("t", 1), ErrorCode::kNone);
-  Topic& topic = *cluster.find_topic("t");
+  StoredTopic& topic = *cluster.find_topic("t");
   const auto result = append(cluster, topic, 0, batch_of(20000, 1000));
   ASSERT_FALSE(result.has_value());
   EXPECT_EQ(result.error(), ErrorCode::kKafkaStorageError);
@@ -128,7 +128,7 @@ TEST(Cluster, AppendAppliesTheTopicsRetentionBytes) {
   ASSERT_EQ(cluster.create_topic("small", 1,
                                  TopicConfig{.retention_ms = -1, .retention_bytes = 8 * kKiB}),
             ErrorCode::kNone);
-  Topic& topic = *cluster.find_topic("small");
+  StoredTopic& topic = *cluster.find_topic("small");
   const std::vector<std::uint8_t> batch = batch_of(1000, 1000);
   for (int i = 0; i < 100; ++i) ASSERT_TRUE(append(cluster, topic, 0, batch).has_value());
   const BatchLog& log = topic.partitions[0];
@@ -145,7 +145,7 @@ TEST(Cluster, TimeRetentionDropsSegmentsOlderThanEachTopicsRetentionMs) {
   ASSERT_EQ(cluster.create_topic("forever", 1, TopicConfig{.retention_ms = -1}), ErrorCode::kNone);
   const std::int64_t now = 10 * kHourMs;
   for (const char* name : {"hour", "forever"}) {
-    Topic& topic = *cluster.find_topic(name);
+    StoredTopic& topic = *cluster.find_topic(name);
     ASSERT_TRUE(append(cluster, topic, 0, batch_of(100, now - 2 * kHourMs)).has_value());
   }
   const DroppedSegments dropped = cluster.apply_time_retention(now);

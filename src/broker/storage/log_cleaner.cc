@@ -89,8 +89,8 @@ bool LogCleaner::is_due(const BatchLog& log, const TopicConfig& config, std::int
          now_ms - range.oldest_dirty_timestamp >= config.max_compaction_lag_ms;
 }
 
-BatchLog* LogCleaner::job_log(Cluster& cluster, const Job& job, const Topic** topic_out) {
-  Topic* topic = cluster.find_topic(job.topic);
+BatchLog* LogCleaner::job_log(Cluster& cluster, const Job& job, const StoredTopic** topic_out) {
+  StoredTopic* topic = cluster.find_topic(job.topic);
   if (topic == nullptr || topic->id != job.topic_id || !topic->config.cleanup_compact ||
       static_cast<std::size_t>(job.partition) >= topic->partitions.size()) {
     return nullptr;
@@ -101,9 +101,9 @@ BatchLog* LogCleaner::job_log(Cluster& cluster, const Job& job, const Topic** to
 
 bool LogCleaner::start_next_job(Cluster& cluster, std::int64_t now_ms) {
   // Round robin: the first due partition after the last one started, else the first due.
-  Topic* first_topic = nullptr;
+  StoredTopic* first_topic = nullptr;
   std::int32_t first_partition = -1;
-  Topic* next_topic = nullptr;
+  StoredTopic* next_topic = nullptr;
   std::int32_t next_partition = -1;
   for (const auto& [name, topic] : cluster.topics()) {
     if (!topic->config.cleanup_compact) continue;
@@ -123,7 +123,7 @@ bool LogCleaner::start_next_job(Cluster& cluster, std::int64_t now_ms) {
     }
     if (next_topic != nullptr) break;
   }
-  Topic* topic = next_topic != nullptr ? next_topic : first_topic;
+  StoredTopic* topic = next_topic != nullptr ? next_topic : first_topic;
   const std::int32_t partition = next_topic != nullptr ? next_partition : first_partition;
   if (topic == nullptr) return false;
   const BatchLog& log = topic->partitions[static_cast<std::size_t>(partition)];
@@ -318,7 +318,7 @@ CleanerPass LogCleaner::run_pass(Cluster& cluster, std::int64_t now_ms) {
   std::size_t budget = std::max<std::size_t>(options_.bytes_per_pass, 1);
   while (budget > 0) {
     if (!job_ && !start_next_job(cluster, now_ms)) break;
-    const Topic* topic = nullptr;
+    const StoredTopic* topic = nullptr;
     BatchLog* log = job_log(cluster, *job_, &topic);
     if (log == nullptr) {  // the topic went away or stopped being compacted
       job_.reset();

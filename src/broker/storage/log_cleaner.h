@@ -19,7 +19,8 @@
 // cleaned away yet, although the log's PartitionTransactions index now knows the aborts.
 // Work is bounded: each run_pass() reads about `bytes_per_pass` bytes of batches, then
 // returns; the next pass resumes where it stopped, one partition at a time.
-// Not thread-safe: runs on the broker's network thread (log_cleaner_pass, storage/periodic_passes.h).
+// Not thread-safe: runs on the broker's network thread (log_cleaner_pass,
+// storage/periodic_passes.h).
 #pragma once
 
 #include <cstddef>
@@ -97,7 +98,7 @@ class LogCleaner {
   };
 
   // The partition's log if the job's topic still exists and is compacted, else nullptr.
-  static BatchLog* job_log(Cluster& cluster, const Job& job, const Topic** topic);
+  static BatchLog* job_log(Cluster& cluster, const Job& job, const StoredTopic** topic);
   // Starts a job for the next due partition after the last one started; false if none is.
   bool start_next_job(Cluster& cluster, std::int64_t now_ms);
   // Spends budget on the job; true once it is finished.

@@ -62,7 +62,7 @@ class Compaction : public ::testing::Test {
     ASSERT_EQ(cluster_.create_topic("t", 1, config), protocol::ErrorCode::kNone);
   }
   BatchLog& log() { return *cluster_.find_partition("t", 0); }
-  Topic& topic() { return *cluster_.find_topic("t"); }
+  StoredTopic& topic() { return *cluster_.find_topic("t"); }
 
   // Appends one batch of `records`, compressed with `codec`; returns its base offset.
   std::int64_t produce(const std::vector<Record>& records, std::int64_t timestamp = 1000,

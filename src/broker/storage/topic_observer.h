@@ -10,15 +10,15 @@
 
 namespace kgroups::broker {
 
-struct Topic;
+struct StoredTopic;
 
 class TopicObserver {
  public:
   virtual ~TopicObserver() = default;
   // `topic` was just created, with its partitions.
-  virtual void on_topic_created(const Topic& /*topic*/) {}
+  virtual void on_topic_created(const StoredTopic& /*topic*/) {}
   // `topic` is about to be deleted (it is still whole).
-  virtual void on_topic_deleted(const Topic& /*topic*/) {}
+  virtual void on_topic_deleted(const StoredTopic& /*topic*/) {}
 };
 
 }  // namespace kgroups::broker

@@ -10,7 +10,7 @@ using protocol::ErrorCode;
 ProducerWrites::ProducerWrites(Cluster& cluster, ProducerRegistry& producers)
     : cluster_(cluster), producers_(producers) {}
 
-ErrorCode ProducerWrites::store(Topic& topic, std::int32_t partition,
+ErrorCode ProducerWrites::store(StoredTopic& topic, std::int32_t partition,
                                 const protocol::ValidatedBatch& batch, std::int64_t& base_offset,
                                 std::string& reason) {
   const protocol::RecordBatchHeader& header = batch.header;

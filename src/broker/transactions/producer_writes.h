@@ -38,7 +38,7 @@ class ProducerWrites {
   // exists), or finds it was stored before. Returns kNone and the batch's base offset in
   // `base_offset` (the original one for a duplicate), or the error and, in `reason`, why;
   // nothing is stored then.
-  protocol::ErrorCode store(Topic& topic, std::int32_t partition,
+  protocol::ErrorCode store(StoredTopic& topic, std::int32_t partition,
                             const protocol::ValidatedBatch& batch, std::int64_t& base_offset,
                             std::string& reason);
 

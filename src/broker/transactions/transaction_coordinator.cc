@@ -253,7 +253,7 @@ void TransactionCoordinator::complete(Transaction& transaction, bool commit) {
       transaction_marker(transaction.producer_id, transaction.epoch, commit, now_ms);
   std::size_t unwritten = 0;
   for (const TransactionPartition& partition : transaction.partitions) {
-    Topic* topic = cluster_.find_topic(partition.topic);
+    StoredTopic* topic = cluster_.find_topic(partition.topic);
     if (topic == nullptr || partition.partition < 0 ||
         static_cast<std::size_t>(partition.partition) >= topic->partitions.size()) {
       continue;  // the topic is gone: nothing of the transaction is left to end
