@@ -24,7 +24,7 @@ class DeadlineIndex {
  public:
   // Files the group under `deadline`, replacing its previous one; nullopt removes it.
   // The index keeps the view, not a copy: the id's characters must stay alive and
-  // unchanged until the group is removed (the Group's own id does).
+  // unchanged until the group is removed (the ClassicGroup's own id does).
   void update(std::string_view group_id, std::optional<Clock::TimePoint> deadline);
 
   // Removes the group if filed.

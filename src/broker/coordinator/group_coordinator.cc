@@ -26,7 +26,7 @@ GroupError GroupCoordinator::heartbeat(std::string_view group_id, std::int32_t g
   CallScope scope(*this);
   if (!valid_group_id(group_id)) return GroupError::kInvalidGroupId;
   if (!within_id_length(member_id)) return GroupError::kUnknownMemberId;
-  Group* group = find_group_to_change(group_id);
+  ClassicGroup* group = find_group_to_change(group_id);
   if (group == nullptr) return GroupError::kUnknownMemberId;
   if (GroupError error = group->check_member(member_id, group_instance_id);
       error != GroupError::kNone) {
@@ -35,15 +35,15 @@ GroupError GroupCoordinator::heartbeat(std::string_view group_id, std::int32_t g
   GroupMember* member = group->find_member(member_id);
   if (generation_id != group->generation_id()) return GroupError::kIllegalGeneration;
   switch (group->state()) {
-    case GroupState::kCompletingRebalance:
-    case GroupState::kStable:
+    case ClassicGroupState::kCompletingRebalance:
+    case ClassicGroupState::kStable:
       refresh_session(*member);
       return GroupError::kNone;
-    case GroupState::kPreparingRebalance:
+    case ClassicGroupState::kPreparingRebalance:
       refresh_session(*member);
       return GroupError::kRebalanceInProgress;
-    case GroupState::kEmpty:
-    case GroupState::kDead:
+    case ClassicGroupState::kEmpty:
+    case ClassicGroupState::kDead:
       break;
   }
   return GroupError::kUnknownMemberId;
@@ -57,7 +57,7 @@ LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
     result.error = GroupError::kInvalidGroupId;
     return result;
   }
-  Group* group = find_group_to_change(group_id);
+  ClassicGroup* group = find_group_to_change(group_id);
   // The first member that leaves a Stable or CompletingRebalance group starts the
   // rebalance; the others leave the PreparingRebalance group it started.
   for (const LeavingMember& leaving : members) {
@@ -102,12 +102,12 @@ GroupSummary GroupCoordinator::describe_group(std::string_view group_id) {
     summary.error = GroupError::kInvalidGroupId;  // with no state, as Kafka answers
     return summary;
   }
-  const Group* group = find_group(group_id);
+  const ClassicGroup* group = find_group(group_id);
   if (group == nullptr) {
-    summary.state = std::string(group_state_name(GroupState::kDead));
+    summary.state = std::string(group_state_name(ClassicGroupState::kDead));
     return summary;
   }
-  bool stable = group->state() == GroupState::kStable;
+  bool stable = group->state() == ClassicGroupState::kStable;
   summary.state = std::string(group_state_name(group->state()));
   summary.protocol_type = group->protocol_type();
   if (stable) summary.protocol_name = group->protocol_name();
@@ -166,7 +166,7 @@ void GroupCoordinator::shutdown() {
       complete_join_call(member, join_error(GroupError::kNotCoordinator, member.member_id));
       complete_sync_call(member, sync_error(GroupError::kNotCoordinator));
     }
-    group->transition_to(GroupState::kDead);
+    group->transition_to(ClassicGroupState::kDead);
   }
   touched_.clear();
   deadlines_.clear();
@@ -175,27 +175,27 @@ void GroupCoordinator::shutdown() {
   run_completions();
 }
 
-const Group* GroupCoordinator::find_group(std::string_view group_id) const {
+const ClassicGroup* GroupCoordinator::find_group(std::string_view group_id) const {
   auto found = groups_.find(group_id);
   return found == groups_.end() ? nullptr : found->second.get();
 }
 
-Group* GroupCoordinator::find_group_to_change(std::string_view group_id) {
+ClassicGroup* GroupCoordinator::find_group_to_change(std::string_view group_id) {
   auto found = groups_.find(group_id);
   if (found == groups_.end()) return nullptr;
   touch(*found->second);
   return found->second.get();
 }
 
-Group& GroupCoordinator::create_group(std::string_view group_id) {
+ClassicGroup& GroupCoordinator::create_group(std::string_view group_id) {
   auto [position, inserted] =
-      groups_.emplace(std::string(group_id), std::make_unique<Group>(std::string(group_id)));
-  Group& group = *position->second;
+      groups_.emplace(std::string(group_id), std::make_unique<ClassicGroup>(std::string(group_id)));
+  ClassicGroup& group = *position->second;
   touched_.push_back(TouchedGroup{&group, 0});  // new: none of its bytes are counted yet
   return group;
 }
 
-void GroupCoordinator::touch(Group& group) {
+void GroupCoordinator::touch(ClassicGroup& group) {
   for (const TouchedGroup& touched : touched_) {
     if (touched.group == &group) return;
   }
@@ -217,9 +217,9 @@ bool GroupCoordinator::has_group(std::string_view group_id) const {
 std::optional<std::vector<PartitionOffset>> GroupCoordinator::release_empty_group(
     std::string_view group_id) {
   CallScope scope(*this);
-  Group* group = find_group_to_change(group_id);
+  ClassicGroup* group = find_group_to_change(group_id);
   if (group == nullptr) return std::vector<PartitionOffset>{};
-  if (group->state() != GroupState::kEmpty || !group->members().empty() ||
+  if (group->state() != ClassicGroupState::kEmpty || !group->members().empty() ||
       !group->pending_members().empty()) {
     return std::nullopt;
   }
@@ -232,12 +232,12 @@ std::optional<std::vector<PartitionOffset>> GroupCoordinator::release_empty_grou
 void GroupCoordinator::erase_group_if_unused(std::string_view group_id) {
   auto found = groups_.find(group_id);
   if (found == groups_.end()) return;
-  Group& group = *found->second;
-  if (group.state() != GroupState::kEmpty || !group.members().empty() ||
+  ClassicGroup& group = *found->second;
+  if (group.state() != ClassicGroupState::kEmpty || !group.members().empty() ||
       !group.pending_members().empty() || !group.offsets().empty()) {
     return;
   }
-  group.transition_to(GroupState::kDead);
+  group.transition_to(ClassicGroupState::kDead);
   // Uncount what the last settle counted for it (nothing, if it is new in this call).
   auto touched = std::find_if(touched_.begin(), touched_.end(),
                               [&](const TouchedGroup& entry) { return entry.group == &group; });

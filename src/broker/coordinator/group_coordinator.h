@@ -49,10 +49,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "broker/coordinator/classic_group.h"
 #include "broker/coordinator/clock.h"
 #include "broker/coordinator/coordinator_config.h"
 #include "broker/coordinator/deadline_index.h"
-#include "broker/coordinator/group.h"
 #include "broker/coordinator/group_error.h"
 #include "broker/coordinator/group_observer.h"
 #include "broker/coordinator/group_summary.h"
@@ -208,7 +208,9 @@ class GroupCoordinator {
 
   // The group as it stands, for reading (the control endpoint's inspection), or nullptr.
   // Valid until the next call that changes the coordinator. Applies no expiry.
-  [[nodiscard]] const Group* group(std::string_view group_id) const { return find_group(group_id); }
+  [[nodiscard]] const ClassicGroup* group(std::string_view group_id) const {
+    return find_group(group_id);
+  }
 
   // Returns whether the coordinator holds a group of that id (with members or offsets).
   [[nodiscard]] bool has_group(std::string_view group_id) const;
@@ -265,12 +267,12 @@ class GroupCoordinator {
 
  private:
   // Returns the group for reading, or nullptr.
-  [[nodiscard]] const Group* find_group(std::string_view group_id) const;
+  [[nodiscard]] const ClassicGroup* find_group(std::string_view group_id) const;
   // Returns the group for a change, or nullptr; the group is touched (see touched_).
-  Group* find_group_to_change(std::string_view group_id);
+  ClassicGroup* find_group_to_change(std::string_view group_id);
   // Creates the group (which must not exist) and touches it.
-  Group& create_group(std::string_view group_id);
-  void touch(Group& group);
+  ClassicGroup& create_group(std::string_view group_id);
+  void touch(ClassicGroup& group);
   // Refiles every touched group in the deadline index and adds its growth to
   // stored_bytes_.
   void settle_touched_groups();
@@ -285,57 +287,59 @@ class GroupCoordinator {
   [[nodiscard]] bool within_id_length(std::string_view id) const;
   [[nodiscard]] bool exceeds_stored_bytes(std::size_t growth_bytes) const;
   [[nodiscard]] GroupError admit_new_group() const;
-  [[nodiscard]] GroupError admit_new_member(const Group* group, std::string_view group_id,
+  [[nodiscard]] GroupError admit_new_member(const ClassicGroup* group, std::string_view group_id,
                                             const GroupMember& member, bool pending) const;
-  [[nodiscard]] GroupError admit_pending_member(const Group& group,
+  [[nodiscard]] GroupError admit_pending_member(const ClassicGroup& group,
                                                 const GroupMember& member) const;
-  [[nodiscard]] GroupError admit_protocols(const Group& group, const GroupMember& member,
+  [[nodiscard]] GroupError admit_protocols(const ClassicGroup& group, const GroupMember& member,
                                            const std::vector<GroupProtocol>& protocols) const;
   [[nodiscard]] GroupError admit_static_replacement(
-      const Group& group, const GroupMember& member, std::string_view new_member_id,
+      const ClassicGroup& group, const GroupMember& member, std::string_view new_member_id,
       const std::vector<GroupProtocol>& protocols) const;
   [[nodiscard]] Clock::TimePoint now() const { return clock_.now(); }
   void log(const std::string& line) const;
 
   // Join phase (group_coordinator_join.cc).
   // `group` is nullptr when the join would create it.
-  void join_new_member(Group* group, JoinGroupParams& params, JoinGroupCallback& done);
-  void join_known_member(Group& group, JoinGroupParams& params, JoinGroupCallback& done);
+  void join_new_member(ClassicGroup* group, JoinGroupParams& params, JoinGroupCallback& done);
+  void join_known_member(ClassicGroup& group, JoinGroupParams& params, JoinGroupCallback& done);
   // Returns the member `params` describes, moving its strings and protocols out.
   GroupMember member_from(JoinGroupParams& params, std::string member_id) const;
-  void add_member_and_rebalance(Group& group, GroupMember member, JoinGroupCallback& done);
-  void update_member_and_rebalance(Group& group, GroupMember& member, JoinGroupParams& params,
-                                   JoinGroupCallback& done);
-  [[nodiscard]] JoinGroupResult current_generation_result(const Group& group,
+  void add_member_and_rebalance(ClassicGroup& group, GroupMember member, JoinGroupCallback& done);
+  void update_member_and_rebalance(ClassicGroup& group, GroupMember& member,
+                                   JoinGroupParams& params, JoinGroupCallback& done);
+  [[nodiscard]] JoinGroupResult current_generation_result(const ClassicGroup& group,
                                                           const GroupMember& member) const;
 
   // Static members' JoinGroup with an empty member id (group_coordinator_static.cc).
   // `group` is nullptr when the join would create it.
-  void join_new_static_member(Group* group, JoinGroupParams& params, JoinGroupCallback& done);
-  void replace_static_member(Group& group, const std::string& old_member_id,
+  void join_new_static_member(ClassicGroup* group, JoinGroupParams& params,
+                              JoinGroupCallback& done);
+  void replace_static_member(ClassicGroup& group, const std::string& old_member_id,
                              JoinGroupParams& params, JoinGroupCallback& done);
 
   // Rebalance steps and expiries (group_coordinator_rebalance.cc).
-  void prepare_rebalance(Group& group, const std::string& reason);
-  void maybe_complete_join(Group& group);
-  void complete_join(Group& group);
-  void propagate_assignment(Group& group);
-  void fail_assignment(Group& group, GroupError error, const std::string& reason);
-  void remove_member_and_update_group(Group& group, GroupMember& member, const std::string& reason);
-  void expire_pending_syncs(Group& group);
-  void end_initial_delay(Group& group);
-  void fire_due_timers(Group& group, Clock::TimePoint at);
+  void prepare_rebalance(ClassicGroup& group, const std::string& reason);
+  void maybe_complete_join(ClassicGroup& group);
+  void complete_join(ClassicGroup& group);
+  void propagate_assignment(ClassicGroup& group);
+  void fail_assignment(ClassicGroup& group, GroupError error, const std::string& reason);
+  void remove_member_and_update_group(ClassicGroup& group, GroupMember& member,
+                                      const std::string& reason);
+  void expire_pending_syncs(ClassicGroup& group);
+  void end_initial_delay(ClassicGroup& group);
+  void fire_due_timers(ClassicGroup& group, Clock::TimePoint at);
   void fire_all_due_timers();
   void refresh_session(GroupMember& member);
 
   // Observations (group_coordinator_observe.cc); each does nothing without an observer.
-  void observe_member_joined(const Group& group, const GroupMember& member) const;
-  void observe_member_left(const Group& group, const GroupMember& member,
+  void observe_member_joined(const ClassicGroup& group, const GroupMember& member) const;
+  void observe_member_left(const ClassicGroup& group, const GroupMember& member,
                            std::string_view reason) const;
-  void observe_member_expired(const Group& group, const GroupMember& member,
+  void observe_member_expired(const ClassicGroup& group, const GroupMember& member,
                               std::string_view reason) const;
   // The generation the group has now, with every member's assignment.
-  void observe_rebalance_completed(const Group& group) const;
+  void observe_rebalance_completed(const ClassicGroup& group) const;
 
   // Opens every public call: applies the expiries due now; on exit settles the
   // groups the call touched, then runs the completions it queued.
@@ -365,11 +369,12 @@ class GroupCoordinator {
   CoordinatorConfig config_;
   const Clock& clock_;
   Logger logger_;
-  std::unordered_map<std::string, std::unique_ptr<Group>, StringHash, std::equal_to<>> groups_;
+  std::unordered_map<std::string, std::unique_ptr<ClassicGroup>, StringHash, std::equal_to<>>
+      groups_;
   DeadlineIndex deadlines_;  // every group with a deadline, as of its last settle
   // The groups the current call may have changed, with their stored bytes before it.
   struct TouchedGroup {
-    Group* group;
+    ClassicGroup* group;
     std::size_t stored_bytes_before;
   };
   std::vector<TouchedGroup> touched_;  // settled (and emptied) when each call ends

@@ -14,14 +14,14 @@ namespace {
 
 constexpr std::string_view kConsumerProtocolType = "consumer";
 
-bool has_members(const Group& group) {
-  return group.state() != GroupState::kEmpty || !group.members().empty() ||
+bool has_members(const ClassicGroup& group) {
+  return group.state() != ClassicGroupState::kEmpty || !group.members().empty() ||
          !group.pending_members().empty();
 }
 
 // The topics the members' subscriptions name (for the selected protocol when there is one),
 // or nullopt if one of them cannot be read.
-std::optional<std::set<std::string, std::less<>>> subscribed_topics(const Group& group) {
+std::optional<std::set<std::string, std::less<>>> subscribed_topics(const ClassicGroup& group) {
   std::set<std::string, std::less<>> topics;
   for (const auto& [member_id, member] : group.members()) {
     for (const GroupProtocol& protocol : member.protocols) {
@@ -39,7 +39,7 @@ std::optional<std::set<std::string, std::less<>>> subscribed_topics(const Group&
 GroupError GroupCoordinator::delete_group(std::string_view group_id) {
   CallScope scope(*this);
   if (!valid_group_id(group_id)) return GroupError::kInvalidGroupId;
-  Group* group = find_group_to_change(group_id);
+  ClassicGroup* group = find_group_to_change(group_id);
   if (group == nullptr) return GroupError::kGroupIdNotFound;
   if (has_members(*group)) return GroupError::kNonEmptyGroup;
   group->offsets() = OffsetStore{};
@@ -57,7 +57,7 @@ OffsetDeleteResult GroupCoordinator::delete_offsets(std::string_view group_id,
     result.error = GroupError::kInvalidGroupId;
     return result;
   }
-  Group* group = find_group_to_change(group_id);
+  ClassicGroup* group = find_group_to_change(group_id);
   if (group == nullptr) {
     result.error = GroupError::kGroupIdNotFound;
     return result;

@@ -38,7 +38,7 @@ void GroupCoordinator::join_group(JoinGroupParams params, JoinGroupCallback done
     return fail(done, GroupError::kInvalidSessionTimeout, params.member_id, completions_);
   }
   if (params.rebalance_timeout_ms < 0) params.rebalance_timeout_ms = params.session_timeout_ms;
-  Group* group = find_group_to_change(params.group_id);
+  ClassicGroup* group = find_group_to_change(params.group_id);
   if (group == nullptr) {
     if (!params.member_id.empty()) {
       return fail(done, GroupError::kUnknownMemberId, params.member_id, completions_);
@@ -59,7 +59,7 @@ void GroupCoordinator::join_group(JoinGroupParams params, JoinGroupCallback done
   }
 }
 
-void GroupCoordinator::join_new_member(Group* group, JoinGroupParams& params,
+void GroupCoordinator::join_new_member(ClassicGroup* group, JoinGroupParams& params,
                                        JoinGroupCallback& done) {
   if (group != nullptr &&
       !group->supports_protocols(params.protocol_type, params.protocols, params.member_id)) {
@@ -84,7 +84,7 @@ void GroupCoordinator::join_new_member(Group* group, JoinGroupParams& params,
   add_member_and_rebalance(*group, std::move(member), done);
 }
 
-void GroupCoordinator::join_known_member(Group& group, JoinGroupParams& params,
+void GroupCoordinator::join_known_member(ClassicGroup& group, JoinGroupParams& params,
                                          JoinGroupCallback& done) {
   if (!group.supports_protocols(params.protocol_type, params.protocols, params.member_id)) {
     return fail(done, GroupError::kInconsistentGroupProtocol, params.member_id, completions_);
@@ -111,20 +111,20 @@ void GroupCoordinator::join_known_member(Group& group, JoinGroupParams& params,
   bool same_protocols = member->protocols == params.protocols;
   bool rebalance = false;
   switch (group.state()) {
-    case GroupState::kPreparingRebalance:
+    case ClassicGroupState::kPreparingRebalance:
       rebalance = true;
       break;
-    case GroupState::kCompletingRebalance:
+    case ClassicGroupState::kCompletingRebalance:
       // Same protocols: the member lost our JoinGroup response; send it again.
       rebalance = !same_protocols;
       break;
-    case GroupState::kStable:
+    case ClassicGroupState::kStable:
       // A follower without changes just wants the current generation; the leader
       // rejoining means it wants a new assignment (e.g. the topic changed).
       rebalance = !same_protocols || group.is_leader(member->member_id);
       break;
-    case GroupState::kEmpty:
-    case GroupState::kDead:
+    case ClassicGroupState::kEmpty:
+    case ClassicGroupState::kDead:
       return fail(done, GroupError::kUnknownMemberId, params.member_id, completions_);
   }
   if (rebalance) {
@@ -154,17 +154,17 @@ GroupMember GroupCoordinator::member_from(JoinGroupParams& params, std::string m
   return member;
 }
 
-void GroupCoordinator::add_member_and_rebalance(Group& group, GroupMember member,
+void GroupCoordinator::add_member_and_rebalance(ClassicGroup& group, GroupMember member,
                                                 JoinGroupCallback& done) {
   member.join_callback = std::move(done);
   if (group.deadlines().initial_delay_end) group.deadlines().new_member_added = true;
   const GroupMember& added = group.add_member(std::move(member));
   observe_member_joined(group, added);
-  if (group.state() == GroupState::kPreparingRebalance) return maybe_complete_join(group);
+  if (group.state() == ClassicGroupState::kPreparingRebalance) return maybe_complete_join(group);
   prepare_rebalance(group, "member " + added.member_id + " joined");
 }
 
-void GroupCoordinator::update_member_and_rebalance(Group& group, GroupMember& member,
+void GroupCoordinator::update_member_and_rebalance(ClassicGroup& group, GroupMember& member,
                                                    JoinGroupParams& params,
                                                    JoinGroupCallback& done) {
   // A JoinGroup that is parked already is superseded by this one; answer it so the
@@ -174,11 +174,11 @@ void GroupCoordinator::update_member_and_rebalance(Group& group, GroupMember& me
   member.session_timeout_ms = params.session_timeout_ms;
   member.rebalance_timeout_ms = params.rebalance_timeout_ms;
   member.join_callback = std::move(done);
-  if (group.state() == GroupState::kPreparingRebalance) return maybe_complete_join(group);
+  if (group.state() == ClassicGroupState::kPreparingRebalance) return maybe_complete_join(group);
   prepare_rebalance(group, "member " + member.member_id + " rejoined");
 }
 
-JoinGroupResult GroupCoordinator::current_generation_result(const Group& group,
+JoinGroupResult GroupCoordinator::current_generation_result(const ClassicGroup& group,
                                                             const GroupMember& member) const {
   JoinGroupResult result;
   result.generation_id = group.generation_id();

@@ -34,7 +34,7 @@ GroupError GroupCoordinator::admit_new_group() const {
   return groups_.size() >= config_.max_groups ? GroupError::kPolicyViolation : GroupError::kNone;
 }
 
-GroupError GroupCoordinator::admit_new_member(const Group* group, std::string_view group_id,
+GroupError GroupCoordinator::admit_new_member(const ClassicGroup* group, std::string_view group_id,
                                               const GroupMember& member, bool pending) const {
   const std::size_t count = group == nullptr ? 0 : group->members_and_pending_count();
   if (count >= config_.max_group_size) return GroupError::kGroupMaxSizeReached;
@@ -53,7 +53,7 @@ GroupError GroupCoordinator::admit_new_member(const Group* group, std::string_vi
   return exceeds_stored_bytes(growth) ? GroupError::kCoordinatorLoadInProgress : GroupError::kNone;
 }
 
-GroupError GroupCoordinator::admit_pending_member(const Group& group,
+GroupError GroupCoordinator::admit_pending_member(const ClassicGroup& group,
                                                   const GroupMember& member) const {
   const std::size_t metadata_bytes = group.metadata_bytes();
   if (exceeds_group_metadata(metadata_bytes,
@@ -68,7 +68,7 @@ GroupError GroupCoordinator::admit_pending_member(const Group& group,
   return exceeds_stored_bytes(growth) ? GroupError::kCoordinatorLoadInProgress : GroupError::kNone;
 }
 
-GroupError GroupCoordinator::admit_protocols(const Group& group, const GroupMember& member,
+GroupError GroupCoordinator::admit_protocols(const ClassicGroup& group, const GroupMember& member,
                                              const std::vector<GroupProtocol>& protocols) const {
   const std::size_t metadata_bytes = group.metadata_bytes();
   const std::size_t next_metadata_bytes = metadata_bytes -
@@ -86,7 +86,7 @@ GroupError GroupCoordinator::admit_protocols(const Group& group, const GroupMemb
 }
 
 GroupError GroupCoordinator::admit_static_replacement(
-    const Group& group, const GroupMember& member, std::string_view new_member_id,
+    const ClassicGroup& group, const GroupMember& member, std::string_view new_member_id,
     const std::vector<GroupProtocol>& protocols) const {
   if (GroupError error = admit_protocols(group, member, protocols); error != GroupError::kNone) {
     return error;

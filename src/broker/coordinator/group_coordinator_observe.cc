@@ -21,27 +21,28 @@ ObservedMember observed(const GroupMember& member) {
 
 }  // namespace
 
-void GroupCoordinator::observe_member_joined(const Group& group, const GroupMember& member) const {
+void GroupCoordinator::observe_member_joined(const ClassicGroup& group,
+                                             const GroupMember& member) const {
   if (observer_ != nullptr) {
     observer_->on_member_joined(GroupType::kClassic, group.group_id(), observed(member));
   }
 }
 
-void GroupCoordinator::observe_member_left(const Group& group, const GroupMember& member,
+void GroupCoordinator::observe_member_left(const ClassicGroup& group, const GroupMember& member,
                                            std::string_view reason) const {
   if (observer_ != nullptr) {
     observer_->on_member_left(GroupType::kClassic, group.group_id(), observed(member), reason);
   }
 }
 
-void GroupCoordinator::observe_member_expired(const Group& group, const GroupMember& member,
+void GroupCoordinator::observe_member_expired(const ClassicGroup& group, const GroupMember& member,
                                               std::string_view reason) const {
   if (observer_ != nullptr) {
     observer_->on_member_expired(GroupType::kClassic, group.group_id(), observed(member), reason);
   }
 }
 
-void GroupCoordinator::observe_rebalance_completed(const Group& group) const {
+void GroupCoordinator::observe_rebalance_completed(const ClassicGroup& group) const {
   if (observer_ == nullptr) return;
   ObservedRebalance rebalance;
   rebalance.type = GroupType::kClassic;

@@ -11,13 +11,13 @@ namespace kgroups::broker {
 namespace {
 
 // Returns the fencing error of a commit to `group` (nullptr: the group does not exist).
-GroupError fence(const Group* group, const OffsetCommitParams& params) {
+GroupError fence(const ClassicGroup* group, const OffsetCommitParams& params) {
   // A group that does not exist never had this generation: the member is a zombie.
   if (group == nullptr && params.generation_id >= 0) return GroupError::kIllegalGeneration;
   // An instance id alone counts once the group has members (Kafka lets generation -1
   // commit to an Empty group whatever the ids).
   const bool static_member =
-      params.group_instance_id && group != nullptr && group->state() != GroupState::kEmpty;
+      params.group_instance_id && group != nullptr && group->state() != ClassicGroupState::kEmpty;
   if (params.generation_id >= 0 || !params.member_id.empty() || static_member) {
     if (group == nullptr) return GroupError::kUnknownMemberId;
     if (GroupError error = group->check_member(params.member_id, params.group_instance_id);
@@ -25,10 +25,10 @@ GroupError fence(const Group* group, const OffsetCommitParams& params) {
       return error;
     }
     if (params.generation_id != group->generation_id()) return GroupError::kIllegalGeneration;
-  } else if (group != nullptr && group->state() != GroupState::kEmpty) {
+  } else if (group != nullptr && group->state() != ClassicGroupState::kEmpty) {
     return GroupError::kUnknownMemberId;  // only members commit to a group with members
   }
-  if (group != nullptr && group->state() == GroupState::kCompletingRebalance) {
+  if (group != nullptr && group->state() == ClassicGroupState::kCompletingRebalance) {
     // The member knows the new generation but has no assignment yet.
     return GroupError::kRebalanceInProgress;
   }
@@ -57,7 +57,7 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
   };
   if (!within_id_length(params.group_id)) return fail(GroupError::kInvalidGroupId);
   if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
-  Group* group = find_group_to_change(params.group_id);
+  ClassicGroup* group = find_group_to_change(params.group_id);
   if (GroupError error = params.unfenced ? GroupError::kNone : fence(group, params);
       error != GroupError::kNone) {
     return fail(error);
@@ -104,7 +104,7 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
 std::vector<PartitionOffset> GroupCoordinator::fetch_offsets(
     std::string_view group_id, const std::optional<std::vector<TopicPartition>>& partitions) {
   CallScope scope(*this);
-  const Group* group = within_id_length(group_id) ? find_group(group_id) : nullptr;
+  const ClassicGroup* group = within_id_length(group_id) ? find_group(group_id) : nullptr;
   if (!partitions)
     return group == nullptr ? std::vector<PartitionOffset>{} : group->offsets().fetch_all();
   std::vector<PartitionOffset> offsets;

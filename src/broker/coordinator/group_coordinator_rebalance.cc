@@ -11,7 +11,9 @@
 namespace kgroups::broker {
 namespace {
 
-std::string group_label(const Group& group) { return "group \"" + group.group_id() + "\": "; }
+std::string group_label(const ClassicGroup& group) {
+  return "group \"" + group.group_id() + "\": ";
+}
 
 std::string join_ids(const std::vector<std::string>& ids) {
   std::string joined;
@@ -21,7 +23,7 @@ std::string join_ids(const std::vector<std::string>& ids) {
 
 }  // namespace
 
-void GroupCoordinator::prepare_rebalance(Group& group, const std::string& reason) {
+void GroupCoordinator::prepare_rebalance(ClassicGroup& group, const std::string& reason) {
   // Followers parked in SyncGroup will not get this generation's assignment.
   group.clear_assignments();
   for (auto& [id, member] : group.members()) {
@@ -32,14 +34,14 @@ void GroupCoordinator::prepare_rebalance(Group& group, const std::string& reason
   deadlines.sync_deadline.reset();
   std::int32_t timeout_ms = group.rebalance_timeout_ms();
   std::int32_t delay_ms = config_.initial_rebalance_delay_ms;
-  if (group.state() == GroupState::kEmpty && delay_ms > 0) {
+  if (group.state() == ClassicGroupState::kEmpty && delay_ms > 0) {
     deadlines.initial_delay_end = now() + std::chrono::milliseconds(delay_ms);
     deadlines.initial_delay_remaining_ms = std::max(timeout_ms - delay_ms, 0);
     deadlines.new_member_added = false;
   } else {
     deadlines.join_deadline = now() + std::chrono::milliseconds(timeout_ms);
   }
-  group.transition_to(GroupState::kPreparingRebalance);
+  group.transition_to(ClassicGroupState::kPreparingRebalance);
   log(group_label(group) + "preparing a rebalance after generation " +
       std::to_string(group.generation_id()) + ": " + reason);
   if (observer_ != nullptr) {
@@ -49,14 +51,14 @@ void GroupCoordinator::prepare_rebalance(Group& group, const std::string& reason
   maybe_complete_join(group);
 }
 
-void GroupCoordinator::maybe_complete_join(Group& group) {
-  if (group.state() == GroupState::kPreparingRebalance && !group.deadlines().initial_delay_end &&
-      group.all_members_joined()) {
+void GroupCoordinator::maybe_complete_join(ClassicGroup& group) {
+  if (group.state() == ClassicGroupState::kPreparingRebalance &&
+      !group.deadlines().initial_delay_end && group.all_members_joined()) {
     complete_join(group);
   }
 }
 
-void GroupCoordinator::complete_join(Group& group) {
+void GroupCoordinator::complete_join(ClassicGroup& group) {
   RebalanceDeadlines& deadlines = group.deadlines();
   deadlines.join_deadline.reset();
   deadlines.initial_delay_end.reset();
@@ -87,7 +89,7 @@ void GroupCoordinator::complete_join(Group& group) {
     return;
   }
   group.init_next_generation();
-  if (group.state() == GroupState::kEmpty) {
+  if (group.state() == ClassicGroupState::kEmpty) {
     log(group_label(group) + "generation " + std::to_string(group.generation_id()) +
         " has no members; the group is Empty");
     observe_rebalance_completed(group);
@@ -113,24 +115,24 @@ void GroupCoordinator::complete_join(Group& group) {
   deadlines.sync_deadline = now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
 }
 
-void GroupCoordinator::remove_member_and_update_group(Group& group, GroupMember& member,
+void GroupCoordinator::remove_member_and_update_group(ClassicGroup& group, GroupMember& member,
                                                       const std::string& reason) {
   complete_join_call(member, join_error(GroupError::kUnknownMemberId, member.member_id));
   complete_sync_call(member, sync_error(GroupError::kUnknownMemberId));
   group.remove_member(member.member_id);
   switch (group.state()) {
-    case GroupState::kStable:
-    case GroupState::kCompletingRebalance:
+    case ClassicGroupState::kStable:
+    case ClassicGroupState::kCompletingRebalance:
       return prepare_rebalance(group, reason);
-    case GroupState::kPreparingRebalance:
+    case ClassicGroupState::kPreparingRebalance:
       return maybe_complete_join(group);
-    case GroupState::kEmpty:
-    case GroupState::kDead:
+    case ClassicGroupState::kEmpty:
+    case ClassicGroupState::kDead:
       return;
   }
 }
 
-void GroupCoordinator::expire_pending_syncs(Group& group) {
+void GroupCoordinator::expire_pending_syncs(ClassicGroup& group) {
   std::vector<std::string> late(group.deadlines().pending_sync_members.begin(),
                                 group.deadlines().pending_sync_members.end());
   std::string reason = "removed " + join_ids(late) +
@@ -151,7 +153,7 @@ void GroupCoordinator::expire_pending_syncs(Group& group) {
   prepare_rebalance(group, reason);
 }
 
-void GroupCoordinator::end_initial_delay(Group& group) {
+void GroupCoordinator::end_initial_delay(ClassicGroup& group) {
   RebalanceDeadlines& deadlines = group.deadlines();
   std::int32_t delay_ms = config_.initial_rebalance_delay_ms;
   if (deadlines.new_member_added && deadlines.initial_delay_remaining_ms > 0) {
@@ -167,7 +169,7 @@ void GroupCoordinator::end_initial_delay(Group& group) {
   complete_join(group);
 }
 
-void GroupCoordinator::fire_due_timers(Group& group, Clock::TimePoint at) {
+void GroupCoordinator::fire_due_timers(ClassicGroup& group, Clock::TimePoint at) {
   // Each step removes a member or a pending id, or clears or moves a deadline past
   // `at`, so this bound is never reached unless timeouts are zero; then the rest
   // waits for the next call.
@@ -215,7 +217,7 @@ void GroupCoordinator::fire_all_due_timers() {
   // Each due group's expiries change that group only, so the others stay due and
   // their ids (views into the groups) stay valid.
   for (std::string_view id : deadlines_.due_at(at)) {
-    Group* group = find_group_to_change(id);
+    ClassicGroup* group = find_group_to_change(id);
     fire_due_timers(*group, at);
     erase_group_if_unused(id);
   }

@@ -12,11 +12,13 @@
 namespace kgroups::broker {
 namespace {
 
-std::string group_label(const Group& group) { return "group \"" + group.group_id() + "\": "; }
+std::string group_label(const ClassicGroup& group) {
+  return "group \"" + group.group_id() + "\": ";
+}
 
 }  // namespace
 
-void GroupCoordinator::join_new_static_member(Group* group, JoinGroupParams& params,
+void GroupCoordinator::join_new_static_member(ClassicGroup* group, JoinGroupParams& params,
                                               JoinGroupCallback& done) {
   const std::string* bound =
       group == nullptr ? nullptr : group->static_member_id(*params.group_instance_id);
@@ -24,7 +26,7 @@ void GroupCoordinator::join_new_static_member(Group* group, JoinGroupParams& par
   replace_static_member(*group, std::string(*bound), params, done);
 }
 
-void GroupCoordinator::replace_static_member(Group& group, const std::string& old_member_id,
+void GroupCoordinator::replace_static_member(ClassicGroup& group, const std::string& old_member_id,
                                              JoinGroupParams& params, JoinGroupCallback& done) {
   auto fail = [&](GroupError error) {
     enqueue([callback = std::move(done), error] { callback(join_error(error, "")); });
@@ -56,7 +58,7 @@ void GroupCoordinator::replace_static_member(Group& group, const std::string& ol
   member.rebalance_timeout_ms = params.rebalance_timeout_ms;
   refresh_session(member);
   switch (group.state()) {
-    case GroupState::kStable:
+    case ClassicGroupState::kStable:
       if (group.select_protocol() == group.protocol_name()) {
         // The member keeps its assignment and gets the current generation. A replaced
         // leader is named by its old id, so it does not run the assignor: a Stable
@@ -77,15 +79,15 @@ void GroupCoordinator::replace_static_member(Group& group, const std::string& ol
       }
       member.join_callback = std::move(done);
       return prepare_rebalance(group, reason + " with protocols that change the group's choice");
-    case GroupState::kCompletingRebalance:
+    case ClassicGroupState::kCompletingRebalance:
       // The leader may be assigning to the old member id: start over.
       member.join_callback = std::move(done);
       return prepare_rebalance(group, reason);
-    case GroupState::kPreparingRebalance:
+    case ClassicGroupState::kPreparingRebalance:
       member.join_callback = std::move(done);
       return maybe_complete_join(group);
-    case GroupState::kEmpty:
-    case GroupState::kDead:
+    case ClassicGroupState::kEmpty:
+    case ClassicGroupState::kDead:
       return fail(GroupError::kUnknownMemberId);  // unreachable: a group with a member is neither
   }
 }

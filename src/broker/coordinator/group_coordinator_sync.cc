@@ -14,7 +14,8 @@ namespace {
 
 // Returns the bytes the assignments for the group's members add up to, each member
 // counted once, with its last entry (the one that is kept).
-std::size_t assignment_bytes(const Group& group, const std::vector<MemberAssignment>& assignments) {
+std::size_t assignment_bytes(const ClassicGroup& group,
+                             const std::vector<MemberAssignment>& assignments) {
   std::size_t bytes = 0;
   std::unordered_set<std::string_view> seen;
   for (std::size_t i = assignments.size(); i-- > 0;) {
@@ -34,7 +35,7 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
   };
   if (!valid_group_id(params.group_id)) return fail(GroupError::kInvalidGroupId);
   if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
-  Group* group = find_group_to_change(params.group_id);
+  ClassicGroup* group = find_group_to_change(params.group_id);
   if (group == nullptr) return fail(GroupError::kUnknownMemberId);
   if (GroupError error = group->check_member(params.member_id, params.group_instance_id);
       error != GroupError::kNone) {
@@ -47,14 +48,14 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
     return fail(GroupError::kInconsistentGroupProtocol);
   }
   switch (group->state()) {
-    case GroupState::kEmpty:
-    case GroupState::kDead:
+    case ClassicGroupState::kEmpty:
+    case ClassicGroupState::kDead:
       return fail(GroupError::kUnknownMemberId);
-    case GroupState::kPreparingRebalance:
+    case ClassicGroupState::kPreparingRebalance:
       return fail(GroupError::kRebalanceInProgress);
-    case GroupState::kCompletingRebalance:
+    case ClassicGroupState::kCompletingRebalance:
       break;
-    case GroupState::kStable: {
+    case ClassicGroupState::kStable: {
       group->mark_synced(member->member_id);
       refresh_session(*member);
       SyncGroupResult result;
@@ -99,14 +100,14 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
       group->set_assignment(*target, std::move(assignment.assignment));
     }
   }
-  group->transition_to(GroupState::kStable);
+  group->transition_to(ClassicGroupState::kStable);
   log("group \"" + group->group_id() + "\": generation " + std::to_string(group->generation_id()) +
       " is stable: leader " + member->member_id + " sent the assignment");
   observe_rebalance_completed(*group);
   propagate_assignment(*group);
 }
 
-void GroupCoordinator::propagate_assignment(Group& group) {
+void GroupCoordinator::propagate_assignment(ClassicGroup& group) {
   for (auto& [id, member] : group.members()) {
     if (!member.awaiting_sync()) continue;
     SyncGroupResult result;
@@ -118,7 +119,8 @@ void GroupCoordinator::propagate_assignment(Group& group) {
   }
 }
 
-void GroupCoordinator::fail_assignment(Group& group, GroupError error, const std::string& reason) {
+void GroupCoordinator::fail_assignment(ClassicGroup& group, GroupError error,
+                                       const std::string& reason) {
   group.clear_assignments();
   for (auto& [id, member] : group.members()) complete_sync_call(member, sync_error(error));
   prepare_rebalance(group, reason);

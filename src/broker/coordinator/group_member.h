@@ -2,7 +2,7 @@
 //
 // GroupMember: one member of a group as the coordinator tracks it: its assignors,
 // timeouts, assignment, and the JoinGroup/SyncGroup calls parked on it.
-// Not thread-safe; owned by its Group.
+// Not thread-safe; owned by its ClassicGroup.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,7 @@ struct GroupMember {
   std::int32_t session_timeout_ms = 0;
   std::int32_t rebalance_timeout_ms = 0;
   std::vector<std::uint8_t> assignment;  // from the leader's last SyncGroup
-  std::uint64_t join_order = 0;          // set by Group::add_member; lower joined earlier
+  std::uint64_t join_order = 0;          // set by ClassicGroup::add_member; lower joined earlier
   bool is_new = true;                    // has not yet received a successful JoinGroup result
   JoinGroupCallback join_callback;       // set while a JoinGroup is parked
   SyncGroupCallback sync_callback;       // set while a SyncGroup is parked

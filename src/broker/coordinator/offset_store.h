@@ -3,7 +3,7 @@
 // OffsetStore: the committed offsets of one group, by topic and partition. A
 // partition nobody committed reads as offset -1 with empty metadata, as Kafka's
 // OffsetFetch answers it. It counts its stored bytes (stored_bytes.h) as it goes.
-// Not thread-safe; owned by its Group.
+// Not thread-safe; owned by its ClassicGroup.
 #pragma once
 
 #include <cstddef>

@@ -5,18 +5,18 @@
 #include <string>
 #include <utility>
 
-#include "broker/coordinator/group.h"
+#include "broker/coordinator/classic_group.h"
 #include "broker/coordinator/offset_store.h"
 
 namespace kgroups::broker {
 
 std::size_t group_entry_bytes(std::string_view group_id) {
   constexpr std::size_t kTableEntry =
-      kHashNodeOverheadBytes + sizeof(std::string) + sizeof(std::unique_ptr<Group>);
+      kHashNodeOverheadBytes + sizeof(std::string) + sizeof(std::unique_ptr<ClassicGroup>);
   constexpr std::size_t kDeadlineEntry =
       kTreeNodeOverheadBytes + sizeof(std::pair<Clock::TimePoint, std::string_view>) +
       kHashNodeOverheadBytes + sizeof(std::pair<std::string_view, Clock::TimePoint>);
-  return sizeof(Group) + kAllocationOverheadBytes + kTableEntry + kDeadlineEntry +
+  return sizeof(ClassicGroup) + kAllocationOverheadBytes + kTableEntry + kDeadlineEntry +
          2 * group_id.size();
 }
 

@@ -27,8 +27,8 @@ constexpr std::size_t kHashNodeOverheadBytes = 40;
 // The header glibc malloc puts before each allocation.
 constexpr std::size_t kAllocationOverheadBytes = 16;
 
-// A group with this id and nothing else: the Group, its place in the coordinator's
-// table and deadline index, the id twice (table key and Group).
+// A group with this id and nothing else: the ClassicGroup, its place in the coordinator's
+// table and deadline index, the id twice (table key and ClassicGroup).
 std::size_t group_entry_bytes(std::string_view group_id);
 
 // A member: the GroupMember and its map node, its id member_id_copies() times,

@@ -8,7 +8,7 @@
 namespace kgroups::broker::http {
 namespace {
 
-void view_classic(const Group& group, GroupView& view) {
+void view_classic(const ClassicGroup& group, GroupView& view) {
   view.type = "classic";
   view.state = std::string(group_state_name(group.state()));
   view.protocol_type = group.protocol_type();
@@ -87,7 +87,7 @@ void add_offsets(Broker& broker, GroupView& view) {
 std::optional<GroupView> view_group(Broker& broker, std::string_view group_id) {
   GroupView view;
   view.group_id = std::string(group_id);
-  if (const Group* group = broker.groups().classic().group(group_id)) {
+  if (const ClassicGroup* group = broker.groups().classic().group(group_id)) {
     view_classic(*group, view);
   } else {
     ConsumerGroupDescription description = broker.groups().describe_consumer_group(group_id);

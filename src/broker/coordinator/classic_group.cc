@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "broker/coordinator/group.h"
+#include "broker/coordinator/classic_group.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,18 +12,18 @@ namespace kgroups::broker {
 namespace {
 
 // Kafka's GroupState.validPreviousStates, read as "from -> to".
-bool transition_allowed(GroupState from, GroupState to) {
+bool transition_allowed(ClassicGroupState from, ClassicGroupState to) {
   switch (to) {
-    case GroupState::kPreparingRebalance:
-      return from == GroupState::kEmpty || from == GroupState::kStable ||
-             from == GroupState::kCompletingRebalance;
-    case GroupState::kCompletingRebalance:
-      return from == GroupState::kPreparingRebalance;
-    case GroupState::kStable:
-      return from == GroupState::kCompletingRebalance;
-    case GroupState::kEmpty:
-      return from == GroupState::kPreparingRebalance;
-    case GroupState::kDead:
+    case ClassicGroupState::kPreparingRebalance:
+      return from == ClassicGroupState::kEmpty || from == ClassicGroupState::kStable ||
+             from == ClassicGroupState::kCompletingRebalance;
+    case ClassicGroupState::kCompletingRebalance:
+      return from == ClassicGroupState::kPreparingRebalance;
+    case ClassicGroupState::kStable:
+      return from == ClassicGroupState::kCompletingRebalance;
+    case ClassicGroupState::kEmpty:
+      return from == ClassicGroupState::kPreparingRebalance;
+    case ClassicGroupState::kDead:
       return true;
   }
   return false;
@@ -36,23 +36,23 @@ void keep_earliest(std::optional<Clock::TimePoint>& earliest,
 
 }  // namespace
 
-std::string_view group_state_name(GroupState state) {
+std::string_view group_state_name(ClassicGroupState state) {
   switch (state) {
-    case GroupState::kEmpty:
+    case ClassicGroupState::kEmpty:
       return "Empty";
-    case GroupState::kPreparingRebalance:
+    case ClassicGroupState::kPreparingRebalance:
       return "PreparingRebalance";
-    case GroupState::kCompletingRebalance:
+    case ClassicGroupState::kCompletingRebalance:
       return "CompletingRebalance";
-    case GroupState::kStable:
+    case ClassicGroupState::kStable:
       return "Stable";
-    case GroupState::kDead:
+    case ClassicGroupState::kDead:
       return "Dead";
   }
   return "Dead";
 }
 
-void Group::transition_to(GroupState next) {
+void ClassicGroup::transition_to(ClassicGroupState next) {
   if (!transition_allowed(state_, next)) {
     std::fprintf(stderr, "kgroups coordinator bug: group \"%s\" cannot go from %s to %s\n",
                  group_id_.c_str(), group_state_name(state_).data(), group_state_name(next).data());
@@ -61,17 +61,17 @@ void Group::transition_to(GroupState next) {
   state_ = next;
 }
 
-GroupMember* Group::find_member(std::string_view member_id) {
+GroupMember* ClassicGroup::find_member(std::string_view member_id) {
   auto found = members_.find(member_id);
   return found == members_.end() ? nullptr : &found->second;
 }
 
-const GroupMember* Group::find_member(std::string_view member_id) const {
+const GroupMember* ClassicGroup::find_member(std::string_view member_id) const {
   auto found = members_.find(member_id);
   return found == members_.end() ? nullptr : &found->second;
 }
 
-GroupMember& Group::add_member(GroupMember member) {
+GroupMember& ClassicGroup::add_member(GroupMember member) {
   if (members_.empty()) protocol_type_ = member.protocol_type;
   if (leader_id_.empty()) leader_id_ = member.member_id;
   member.join_order = next_join_order_++;
@@ -85,7 +85,7 @@ GroupMember& Group::add_member(GroupMember member) {
   return position->second;
 }
 
-void Group::remove_member(std::string_view member_id_view) {
+void ClassicGroup::remove_member(std::string_view member_id_view) {
   std::string member_id(member_id_view);  // the view may point into the member erased below
   auto found = members_.find(member_id);
   if (found == members_.end()) return;
@@ -108,13 +108,13 @@ void Group::remove_member(std::string_view member_id_view) {
   if (earliest != nullptr) leader_id_ = earliest->member_id;
 }
 
-const std::string* Group::static_member_id(std::string_view group_instance_id) const {
+const std::string* ClassicGroup::static_member_id(std::string_view group_instance_id) const {
   auto found = static_members_.find(group_instance_id);
   return found == static_members_.end() ? nullptr : &found->second;
 }
 
-GroupError Group::check_member(std::string_view member_id,
-                               std::optional<std::string_view> group_instance_id) const {
+GroupError ClassicGroup::check_member(std::string_view member_id,
+                                      std::optional<std::string_view> group_instance_id) const {
   if (group_instance_id) {
     const std::string* bound = static_member_id(*group_instance_id);
     if (bound == nullptr) return GroupError::kUnknownMemberId;
@@ -123,8 +123,8 @@ GroupError Group::check_member(std::string_view member_id,
   return find_member(member_id) == nullptr ? GroupError::kUnknownMemberId : GroupError::kNone;
 }
 
-GroupMember& Group::replace_static_member(std::string_view old_member_id_view,
-                                          std::string new_member_id) {
+GroupMember& ClassicGroup::replace_static_member(std::string_view old_member_id_view,
+                                                 std::string new_member_id) {
   std::string old_member_id(old_member_id_view);  // the view may point into the node moved below
   auto node = members_.extract(old_member_id);
   GroupMember& member = node.mapped();
@@ -142,7 +142,7 @@ GroupMember& Group::replace_static_member(std::string_view old_member_id_view,
   return members_.insert(std::move(node)).position->second;
 }
 
-bool Group::elect_joined_leader() {
+bool ClassicGroup::elect_joined_leader() {
   if (members_.empty()) return true;
   const GroupMember* leader = find_member(leader_id_);
   if (leader != nullptr && leader->awaiting_join()) return true;
@@ -158,7 +158,7 @@ bool Group::elect_joined_leader() {
   return true;
 }
 
-void Group::update_protocols(GroupMember& member, std::vector<GroupProtocol> protocols) {
+void ClassicGroup::update_protocols(GroupMember& member, std::vector<GroupProtocol> protocols) {
   members_bytes_ = members_bytes_ - protocols_bytes(member.protocols) + protocols_bytes(protocols);
   protocols_metadata_bytes_ = protocols_metadata_bytes_ -
                               protocols_metadata_bytes(member.protocols) +
@@ -166,23 +166,23 @@ void Group::update_protocols(GroupMember& member, std::vector<GroupProtocol> pro
   member.protocols = std::move(protocols);
 }
 
-void Group::set_assignment(GroupMember& member, std::vector<std::uint8_t> assignment) {
+void ClassicGroup::set_assignment(GroupMember& member, std::vector<std::uint8_t> assignment) {
   members_bytes_ = members_bytes_ - member.assignment.size() + assignment.size();
   assignment_bytes_ = assignment_bytes_ - member.assignment.size() + assignment.size();
   member.assignment = std::move(assignment);
 }
 
-void Group::clear_assignments() {
+void ClassicGroup::clear_assignments() {
   for (auto& [id, member] : members_) set_assignment(member, {});
 }
 
-void Group::add_pending_member(const std::string& member_id, Clock::TimePoint expiry) {
+void ClassicGroup::add_pending_member(const std::string& member_id, Clock::TimePoint expiry) {
   auto [position, inserted] = pending_members_.insert_or_assign(member_id, expiry);
   (void)position;
   if (inserted) pending_bytes_ += pending_member_bytes(member_id);
 }
 
-bool Group::remove_pending_member(std::string_view member_id) {
+bool ClassicGroup::remove_pending_member(std::string_view member_id) {
   auto found = pending_members_.find(member_id);
   if (found == pending_members_.end()) return false;
   pending_bytes_ -= pending_member_bytes(found->first);
@@ -190,12 +190,12 @@ bool Group::remove_pending_member(std::string_view member_id) {
   return true;
 }
 
-std::size_t Group::stored_bytes() const {
+std::size_t ClassicGroup::stored_bytes() const {
   return group_entry_bytes(group_id_) + protocol_type_.size() + members_bytes_ + pending_bytes_ +
          offsets_.stored_bytes();
 }
 
-std::size_t Group::recount_stored_bytes() const {
+std::size_t ClassicGroup::recount_stored_bytes() const {
   std::size_t bytes = group_entry_bytes(group_id_) + protocol_type_.size();
   for (const auto& [id, member] : members_) bytes += member_entry_bytes(member);
   for (const auto& [id, expiry] : pending_members_) bytes += pending_member_bytes(id);
@@ -205,15 +205,15 @@ std::size_t Group::recount_stored_bytes() const {
   return bytes;
 }
 
-void Group::mark_synced(std::string_view member_id) {
+void ClassicGroup::mark_synced(std::string_view member_id) {
   auto found = deadlines_.pending_sync_members.find(member_id);
   if (found != deadlines_.pending_sync_members.end()) deadlines_.pending_sync_members.erase(found);
   if (deadlines_.pending_sync_members.empty()) deadlines_.sync_deadline.reset();
 }
 
-bool Group::supports_protocols(std::string_view protocol_type,
-                               const std::vector<GroupProtocol>& protocols,
-                               std::string_view member_id) const {
+bool ClassicGroup::supports_protocols(std::string_view protocol_type,
+                                      const std::vector<GroupProtocol>& protocols,
+                                      std::string_view member_id) const {
   if (protocol_type.empty() || protocols.empty()) return false;
   bool has_other_members = std::any_of(members_.begin(), members_.end(),
                                        [&](const auto& entry) { return entry.first != member_id; });
@@ -226,26 +226,27 @@ bool Group::supports_protocols(std::string_view protocol_type,
   });
 }
 
-bool Group::all_members_joined() const {
+bool ClassicGroup::all_members_joined() const {
   return pending_members_.empty() &&
          std::all_of(members_.begin(), members_.end(),
                      [](const auto& entry) { return entry.second.awaiting_join(); });
 }
 
-std::int32_t Group::rebalance_timeout_ms() const {
+std::int32_t ClassicGroup::rebalance_timeout_ms() const {
   std::int32_t longest = 0;
   for (const auto& [id, member] : members_)
     longest = std::max(longest, member.rebalance_timeout_ms);
   return longest;
 }
 
-void Group::init_next_generation() {
-  transition_to(members_.empty() ? GroupState::kEmpty : GroupState::kCompletingRebalance);
+void ClassicGroup::init_next_generation() {
+  transition_to(members_.empty() ? ClassicGroupState::kEmpty
+                                 : ClassicGroupState::kCompletingRebalance);
   ++generation_id_;
   protocol_name_ = members_.empty() ? std::string() : select_protocol();
 }
 
-std::string Group::select_protocol() const {
+std::string ClassicGroup::select_protocol() const {
   const GroupMember* leader = find_member(leader_id_);
   std::vector<std::string> candidates;
   for (const GroupProtocol& protocol : leader->protocols) {
@@ -269,7 +270,7 @@ std::string Group::select_protocol() const {
                             : candidates[static_cast<std::size_t>(winner - votes.begin())];
 }
 
-std::vector<JoinedMember> Group::joined_members() const {
+std::vector<JoinedMember> ClassicGroup::joined_members() const {
   std::vector<const GroupMember*> ordered;
   for (const auto& [id, member] : members_) ordered.push_back(&member);
   std::sort(ordered.begin(), ordered.end(), [](const GroupMember* left, const GroupMember* right) {
@@ -286,7 +287,7 @@ std::vector<JoinedMember> Group::joined_members() const {
   return joined;
 }
 
-std::optional<Clock::TimePoint> Group::next_deadline() const {
+std::optional<Clock::TimePoint> ClassicGroup::next_deadline() const {
   std::optional<Clock::TimePoint> earliest;
   keep_earliest(earliest, deadlines_.initial_delay_end);
   keep_earliest(earliest, deadlines_.join_deadline);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Group: one consumer group's state as the coordinator keeps it: Kafka's group
+// ClassicGroup: one classic consumer group's state as the coordinator keeps it: Kafka's group
 // state, generation, protocol type and selected protocol, leader, members, the
 // rebalance's deadlines, and the committed offsets. It knows the group's own rules
 // (leader election, protocol vote, allowed state transitions); the coordinator
@@ -32,7 +32,7 @@
 namespace kgroups::broker {
 
 // Kafka's group states (GroupMetadata.scala).
-enum class GroupState {
+enum class ClassicGroupState {
   kEmpty,                // no members; may hold committed offsets
   kPreparingRebalance,   // waiting for the members to (re)join
   kCompletingRebalance,  // joined; waiting for the leader's assignment
@@ -41,7 +41,7 @@ enum class GroupState {
 };
 
 // Returns Kafka's name of the state ("PreparingRebalance"), as DescribeGroups reports it.
-std::string_view group_state_name(GroupState state);
+std::string_view group_state_name(ClassicGroupState state);
 
 // The deadlines of a rebalance in progress. Each is set only in the states named.
 struct RebalanceDeadlines {
@@ -57,12 +57,12 @@ struct RebalanceDeadlines {
   std::set<std::string, std::less<>> pending_sync_members;
 };
 
-class Group {
+class ClassicGroup {
  public:
-  explicit Group(std::string group_id) : group_id_(std::move(group_id)) {}
+  explicit ClassicGroup(std::string group_id) : group_id_(std::move(group_id)) {}
 
   [[nodiscard]] const std::string& group_id() const { return group_id_; }
-  [[nodiscard]] GroupState state() const { return state_; }
+  [[nodiscard]] ClassicGroupState state() const { return state_; }
   [[nodiscard]] std::int32_t generation_id() const { return generation_id_; }
   [[nodiscard]] const std::string& protocol_type() const { return protocol_type_; }
   // The selected assignor; "" until the first generation with members.
@@ -73,7 +73,7 @@ class Group {
 
   // Moves to `next`. Aborts if Kafka does not allow that transition: callers check
   // the state first, so a bad transition is a bug in the coordinator.
-  void transition_to(GroupState next);
+  void transition_to(ClassicGroupState next);
 
   // Returns the member, or nullptr if `member_id` is not a member.
   GroupMember* find_member(std::string_view member_id);
@@ -197,7 +197,7 @@ class Group {
 
  private:
   std::string group_id_;
-  GroupState state_ = GroupState::kEmpty;
+  ClassicGroupState state_ = ClassicGroupState::kEmpty;
   std::int32_t generation_id_ = 0;  // incremented by every completed join phase
   std::string protocol_type_;
   std::string protocol_name_;

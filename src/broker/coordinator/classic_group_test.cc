@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "broker/coordinator/group.h"
+#include "broker/coordinator/classic_group.h"
 
 #include <gtest/gtest.h>
 
@@ -20,21 +20,21 @@ GroupMember member(std::string id, std::vector<GroupProtocol> member_protocols,
 }
 
 // Takes a group with members to CompletingRebalance, selecting its protocol.
-void complete_join(Group& group) {
-  group.transition_to(GroupState::kPreparingRebalance);
+void complete_join(ClassicGroup& group) {
+  group.transition_to(ClassicGroupState::kPreparingRebalance);
   group.init_next_generation();
 }
 
-TEST(Group, FirstMemberLeadsAndSetsTheProtocolType) {
-  Group group("g");
+TEST(ClassicGroup, FirstMemberLeadsAndSetsTheProtocolType) {
+  ClassicGroup group("g");
   group.add_member(member("a", protocols({"range"})));
   group.add_member(member("b", protocols({"range"})));
   EXPECT_EQ(group.leader_id(), "a");
   EXPECT_EQ(group.protocol_type(), "consumer");
 }
 
-TEST(Group, RemovingTheLeaderElectsTheEarliestRemainingMember) {
-  Group group("g");
+TEST(ClassicGroup, RemovingTheLeaderElectsTheEarliestRemainingMember) {
+  ClassicGroup group("g");
   group.add_member(member("z", protocols({"range"})));
   group.add_member(member("m", protocols({"range"})));
   group.add_member(member("a", protocols({"range"})));
@@ -46,8 +46,8 @@ TEST(Group, RemovingTheLeaderElectsTheEarliestRemainingMember) {
   EXPECT_EQ(group.leader_id(), "");
 }
 
-TEST(Group, ProtocolIsTheCommonOneMostMembersPreferred) {
-  Group group("g");
+TEST(ClassicGroup, ProtocolIsTheCommonOneMostMembersPreferred) {
+  ClassicGroup group("g");
   group.add_member(member("a", protocols({"range", "roundrobin", "sticky"})));
   group.add_member(member("b", protocols({"roundrobin", "range", "sticky"})));
   group.add_member(member("c", protocols({"sticky", "roundrobin", "range"})));
@@ -56,19 +56,19 @@ TEST(Group, ProtocolIsTheCommonOneMostMembersPreferred) {
   // sticky is not supported by d; among range and roundrobin, roundrobin gets 3 votes.
   EXPECT_EQ(group.protocol_name(), "roundrobin");
   EXPECT_EQ(group.generation_id(), 1);
-  EXPECT_EQ(group.state(), GroupState::kCompletingRebalance);
+  EXPECT_EQ(group.state(), ClassicGroupState::kCompletingRebalance);
 }
 
-TEST(Group, ProtocolVoteTieGoesToTheLeadersPreference) {
-  Group group("g");
+TEST(ClassicGroup, ProtocolVoteTieGoesToTheLeadersPreference) {
+  ClassicGroup group("g");
   group.add_member(member("a", protocols({"range", "roundrobin"})));
   group.add_member(member("b", protocols({"roundrobin", "range"})));
   complete_join(group);
   EXPECT_EQ(group.protocol_name(), "range");
 }
 
-TEST(Group, SupportsProtocolsNeedsTheSameTypeAndOneProtocolEveryOtherMemberHas) {
-  Group group("g");
+TEST(ClassicGroup, SupportsProtocolsNeedsTheSameTypeAndOneProtocolEveryOtherMemberHas) {
+  ClassicGroup group("g");
   EXPECT_FALSE(group.supports_protocols("consumer", {}, ""));
   EXPECT_FALSE(group.supports_protocols("", protocols({"range"}), ""));
   EXPECT_TRUE(group.supports_protocols("consumer", protocols({"anything"}), ""));
@@ -80,8 +80,8 @@ TEST(Group, SupportsProtocolsNeedsTheSameTypeAndOneProtocolEveryOtherMemberHas) 
   EXPECT_TRUE(group.supports_protocols("consumer", protocols({"sticky"}), "a"));
 }
 
-TEST(Group, AllMembersJoinedOnlyWhenEveryMemberIsParkedAndNoIdIsPending) {
-  Group group("g");
+TEST(ClassicGroup, AllMembersJoinedOnlyWhenEveryMemberIsParkedAndNoIdIsPending) {
+  ClassicGroup group("g");
   group.add_member(member("a", protocols({"range"})));
   group.add_member(member("b", protocols({"range"}), /*parked_in_join=*/false));
   EXPECT_FALSE(group.all_members_joined());
@@ -91,8 +91,8 @@ TEST(Group, AllMembersJoinedOnlyWhenEveryMemberIsParkedAndNoIdIsPending) {
   EXPECT_FALSE(group.all_members_joined());
 }
 
-TEST(Group, JoinedMembersCarryTheSelectedProtocolsMetadataInJoinOrder) {
-  Group group("g");
+TEST(ClassicGroup, JoinedMembersCarryTheSelectedProtocolsMetadataInJoinOrder) {
+  ClassicGroup group("g");
   group.add_member(member("z", protocols({"roundrobin", "range"})));
   group.add_member(member("a", protocols({"range"})));
   complete_join(group);
@@ -102,17 +102,17 @@ TEST(Group, JoinedMembersCarryTheSelectedProtocolsMetadataInJoinOrder) {
   EXPECT_EQ(joined[1], (JoinedMember{"a", bytes("range"), std::nullopt}));
 }
 
-TEST(Group, JoinPhaseWithoutMembersLeavesTheGroupEmptyWithTheNextGeneration) {
-  Group group("g");
-  group.transition_to(GroupState::kPreparingRebalance);
+TEST(ClassicGroup, JoinPhaseWithoutMembersLeavesTheGroupEmptyWithTheNextGeneration) {
+  ClassicGroup group("g");
+  group.transition_to(ClassicGroupState::kPreparingRebalance);
   group.init_next_generation();
-  EXPECT_EQ(group.state(), GroupState::kEmpty);
+  EXPECT_EQ(group.state(), ClassicGroupState::kEmpty);
   EXPECT_EQ(group.generation_id(), 1);
   EXPECT_EQ(group.protocol_name(), "");
 }
 
-TEST(Group, CountsMetadataAndStoredBytesAsMembersChange) {
-  Group group("g");
+TEST(ClassicGroup, CountsMetadataAndStoredBytesAsMembersChange) {
+  ClassicGroup group("g");
   const std::size_t empty_bytes = group.stored_bytes();
   EXPECT_EQ(group.stored_bytes(), group.recount_stored_bytes());
   group.add_member(member("a", protocols({"range", "roundrobin"})));
@@ -139,16 +139,16 @@ TEST(Group, CountsMetadataAndStoredBytesAsMembersChange) {
 }
 
 TEST(GroupDeathTest, TransitionKafkaForbidsIsABug) {
-  Group group("g");
-  EXPECT_DEATH(group.transition_to(GroupState::kStable), "cannot go from Empty to Stable");
+  ClassicGroup group("g");
+  EXPECT_DEATH(group.transition_to(ClassicGroupState::kStable), "cannot go from Empty to Stable");
 }
 
-TEST(Group, StateNamesAreKafkas) {
-  EXPECT_EQ(group_state_name(GroupState::kEmpty), "Empty");
-  EXPECT_EQ(group_state_name(GroupState::kPreparingRebalance), "PreparingRebalance");
-  EXPECT_EQ(group_state_name(GroupState::kCompletingRebalance), "CompletingRebalance");
-  EXPECT_EQ(group_state_name(GroupState::kStable), "Stable");
-  EXPECT_EQ(group_state_name(GroupState::kDead), "Dead");
+TEST(ClassicGroup, StateNamesAreKafkas) {
+  EXPECT_EQ(group_state_name(ClassicGroupState::kEmpty), "Empty");
+  EXPECT_EQ(group_state_name(ClassicGroupState::kPreparingRebalance), "PreparingRebalance");
+  EXPECT_EQ(group_state_name(ClassicGroupState::kCompletingRebalance), "CompletingRebalance");
+  EXPECT_EQ(group_state_name(ClassicGroupState::kStable), "Stable");
+  EXPECT_EQ(group_state_name(ClassicGroupState::kDead), "Dead");
 }
 
 }  // namespace
