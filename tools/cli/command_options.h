@@ -10,7 +10,7 @@
 #include <string>
 
 #include "kafka_client/broker_address.h"
-#include "kafka_client/connection.h"
+#include "kafka_client/broker_connection.h"
 
 namespace kgroups::cli {
 

@@ -6,15 +6,15 @@
 
 namespace kgroups::cli {
 
-std::vector<TopicPartition> group_partitions(const GroupDescription& group,
-                                             const PartitionOffsets& committed) {
-  std::set<TopicPartition> partitions;
+std::vector<TopicPartitionId> group_partitions(const GroupDescription& group,
+                                               const PartitionOffsets& committed) {
+  std::set<TopicPartitionId> partitions;
   for (const auto& [partition, offset] : committed) partitions.insert(partition);
   for (const GroupMemberDescription& member : group.members) {
     if (!member.assignment) continue;
     for (const AssignedTopic& topic : *member.assignment) {
       for (std::int32_t partition : topic.partitions) {
-        partitions.insert(TopicPartition{topic.topic, partition});
+        partitions.insert(TopicPartitionId{topic.topic, partition});
       }
     }
   }
@@ -25,7 +25,7 @@ std::vector<GroupLagRow> group_lag_rows(const GroupDescription& group,
                                         const PartitionOffsets& committed,
                                         const PartitionOffsets& end_offsets) {
   std::vector<GroupLagRow> rows;
-  for (const TopicPartition& partition : group_partitions(group, committed)) {
+  for (const TopicPartitionId& partition : group_partitions(group, committed)) {
     GroupLagRow row;
     row.partition = partition;
     if (const auto found = committed.find(partition); found != committed.end()) {

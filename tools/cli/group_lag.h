@@ -16,7 +16,7 @@
 namespace kgroups::cli {
 
 struct GroupLagRow {
-  TopicPartition partition;
+  TopicPartitionId partition;
   std::optional<std::int64_t> committed_offset;  // none: nothing committed
   std::optional<std::int64_t> end_offset;        // none: not known
   std::optional<std::int64_t> lag;               // end - committed; none without both
@@ -26,8 +26,8 @@ struct GroupLagRow {
 };
 
 // The partitions the group has committed offsets for or has assigned, ascending.
-std::vector<TopicPartition> group_partitions(const GroupDescription& group,
-                                             const PartitionOffsets& committed);
+std::vector<TopicPartitionId> group_partitions(const GroupDescription& group,
+                                               const PartitionOffsets& committed);
 
 // One row per group_partitions() entry, in the same order. Lag is never negative: a
 // committed offset past the end (a truncated log) shows lag 0.

@@ -52,8 +52,8 @@ TEST(GroupLag, ACommitPastTheEndShowsNoNegativeLag) {
 TEST(GroupLag, ListsCommittedAndAssignedPartitionsOnceInOrder) {
   const GroupDescription group = group_with_member_owning({{"b", {1, 0}}, {"a", {0}}});
   const PartitionOffsets committed{{{"a", 0}, 1}, {{"c", 3}, 2}};
-  const std::vector<TopicPartition> partitions = group_partitions(group, committed);
-  const std::vector<TopicPartition> expected{{"a", 0}, {"b", 0}, {"b", 1}, {"c", 3}};
+  const std::vector<TopicPartitionId> partitions = group_partitions(group, committed);
+  const std::vector<TopicPartitionId> expected{{"a", 0}, {"b", 0}, {"b", 1}, {"c", 3}};
   EXPECT_EQ(partitions, expected);
 }
 

@@ -33,10 +33,10 @@ std::string assignment_text(const std::optional<std::vector<AssignedTopic>>& ass
 
 int run_list(const CommandOptions& options, std::ostream& out) {
   AdminClient client(options.bootstrap(), options.deadline());
-  const std::vector<GroupListing> groups = client.list_groups();
+  const std::vector<ListedGroup> groups = client.list_groups();
   if (options.json) {
     nlohmann::ordered_json listed = nlohmann::ordered_json::array();
-    for (const GroupListing& group : groups) {
+    for (const ListedGroup& group : groups) {
       listed.push_back({{"group_id", group.group_id},
                         {"protocol_type", group.protocol_type},
                         {"state", group.state.empty() ? nlohmann::ordered_json(nullptr)
@@ -46,7 +46,7 @@ int run_list(const CommandOptions& options, std::ostream& out) {
     return 0;
   }
   TextTable table({"GROUP", "STATE", "PROTOCOL-TYPE"});
-  for (const GroupListing& group : groups) {
+  for (const ListedGroup& group : groups) {
     table.add_row({group.group_id, group.state.empty() ? "-" : group.state,
                    group.protocol_type.empty() ? "-" : group.protocol_type});
   }

@@ -5,13 +5,13 @@
 
 namespace kgroups::cli {
 
-std::vector<PlannedReset> plan_offset_reset(const std::vector<TopicPartition>& partitions,
+std::vector<PlannedReset> plan_offset_reset(const std::vector<TopicPartitionId>& partitions,
                                             const PartitionOffsets& committed,
                                             const PartitionOffsets& earliest,
                                             const PartitionOffsets& latest, ResetTarget target) {
   std::vector<PlannedReset> plan;
   plan.reserve(partitions.size());
-  for (const TopicPartition& partition : partitions) {
+  for (const TopicPartitionId& partition : partitions) {
     PlannedReset reset;
     reset.partition = partition;
     if (const auto found = committed.find(partition); found != committed.end()) {

@@ -21,14 +21,14 @@ struct ResetTarget {
 };
 
 struct PlannedReset {
-  TopicPartition partition;
+  TopicPartitionId partition;
   std::optional<std::int64_t> current_offset;  // the committed offset now; none: nothing
   std::int64_t new_offset = 0;
 };
 
 // One entry per partition, in the given order. `earliest` and `latest` must hold every
 // partition.
-std::vector<PlannedReset> plan_offset_reset(const std::vector<TopicPartition>& partitions,
+std::vector<PlannedReset> plan_offset_reset(const std::vector<TopicPartitionId>& partitions,
                                             const PartitionOffsets& committed,
                                             const PartitionOffsets& earliest,
                                             const PartitionOffsets& latest, ResetTarget target);

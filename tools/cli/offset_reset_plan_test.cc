@@ -6,7 +6,7 @@
 namespace kgroups::cli {
 namespace {
 
-std::vector<TopicPartition> partitions() { return {{"t", 0}, {"t", 1}}; }
+std::vector<TopicPartitionId> partitions() { return {{"t", 0}, {"t", 1}}; }
 PartitionOffsets earliest() { return {{{"t", 0}, 2}, {{"t", 1}, 0}}; }
 PartitionOffsets latest() { return {{{"t", 0}, 10}, {{"t", 1}, 4}}; }
 PartitionOffsets committed() { return {{{"t", 0}, 7}}; }

@@ -38,9 +38,9 @@ ResetTarget target_of(const ResetOptions& options) {
 
 // The partitions to reset: those the --topic selections name, or else every partition the
 // group has committed offsets for.
-std::vector<TopicPartition> chosen_partitions(AdminClient& client, const ResetOptions& options,
-                                              const PartitionOffsets& committed) {
-  std::vector<TopicPartition> partitions;
+std::vector<TopicPartitionId> chosen_partitions(AdminClient& client, const ResetOptions& options,
+                                                const PartitionOffsets& committed) {
+  std::vector<TopicPartitionId> partitions;
   if (options.topics.empty()) {
     for (const auto& [partition, offset] : committed) partitions.push_back(partition);
     if (partitions.empty()) {
@@ -71,12 +71,12 @@ std::vector<TopicPartition> chosen_partitions(AdminClient& client, const ResetOp
       existing[topic.name].insert(partition.partition);
     }
   }
-  std::set<TopicPartition> chosen;
+  std::set<TopicPartitionId> chosen;
   for (const TopicSelection& selection : selections) {
     const std::set<std::int32_t>& topic_partitions = existing[selection.topic];
     if (selection.partitions.empty()) {
       for (std::int32_t partition : topic_partitions) {
-        chosen.insert(TopicPartition{selection.topic, partition});
+        chosen.insert(TopicPartitionId{selection.topic, partition});
       }
       continue;
     }
@@ -86,7 +86,7 @@ std::vector<TopicPartition> chosen_partitions(AdminClient& client, const ResetOp
                                  selection.topic + "' does not exist (it has " +
                                  std::to_string(topic_partitions.size()) + ")");
       }
-      chosen.insert(TopicPartition{selection.topic, partition});
+      chosen.insert(TopicPartitionId{selection.topic, partition});
     }
   }
   return {chosen.begin(), chosen.end()};
@@ -103,10 +103,10 @@ int run_reset(const ResetOptions& options, std::ostream& out) {
                              "); stop its consumers first, as they would commit over the reset");
   }
   const PartitionOffsets committed = client.committed_offsets(options.group_id);
-  const std::vector<TopicPartition> partitions = chosen_partitions(client, options, committed);
+  const std::vector<TopicPartitionId> partitions = chosen_partitions(client, options, committed);
   const PartitionOffsets earliest = client.list_offsets(partitions, OffsetSpec::kEarliest);
   const PartitionOffsets latest = client.list_offsets(partitions, OffsetSpec::kLatest);
-  for (const TopicPartition& partition : partitions) {
+  for (const TopicPartitionId& partition : partitions) {
     if (!earliest.contains(partition) || !latest.contains(partition)) {
       throw std::runtime_error("group '" + options.group_id + "' has an offset for " +
                                partition.topic + "-" + std::to_string(partition.partition) +

@@ -47,15 +47,15 @@ int run_describe(const CommandOptions& options, const std::string& name, std::os
   if (topic.error != protocol::ErrorCode::kNone) {
     throw KafkaClientError("cannot describe topic '" + name + "': " + describe_error(topic.error));
   }
-  std::vector<TopicPartition> partitions;
+  std::vector<TopicPartitionId> partitions;
   for (const PartitionMetadata& partition : topic.partitions) {
-    partitions.push_back(TopicPartition{name, partition.partition});
+    partitions.push_back(TopicPartitionId{name, partition.partition});
   }
   const PartitionOffsets start = client.list_offsets(partitions, OffsetSpec::kEarliest);
   const PartitionOffsets end = client.list_offsets(partitions, OffsetSpec::kLatest);
   // A partition deleted between the two calls has no offsets: null, or "-" in the table.
   const auto offset_of = [](const PartitionOffsets& offsets,
-                            const TopicPartition& key) -> std::optional<std::int64_t> {
+                            const TopicPartitionId& key) -> std::optional<std::int64_t> {
     const auto found = offsets.find(key);
     return found == offsets.end() ? std::nullopt : std::optional(found->second);
   };
@@ -66,7 +66,7 @@ int run_describe(const CommandOptions& options, const std::string& name, std::os
   if (options.json) {
     nlohmann::ordered_json described = nlohmann::ordered_json::array();
     for (const PartitionMetadata& partition : topic.partitions) {
-      const TopicPartition key{name, partition.partition};
+      const TopicPartitionId key{name, partition.partition};
       described.push_back({{"partition", partition.partition},
                            {"leader", partition.leader},
                            {"log_start_offset", json_of(offset_of(start, key))},
@@ -83,7 +83,7 @@ int run_describe(const CommandOptions& options, const std::string& name, std::os
       << (topic.partitions.size() == 1 ? " partition" : " partitions") << "\n\n";
   TextTable table({"PARTITION", "LEADER", "LOG-START-OFFSET", "END-OFFSET", "RECORDS"});
   for (const PartitionMetadata& partition : topic.partitions) {
-    const TopicPartition key{name, partition.partition};
+    const TopicPartitionId key{name, partition.partition};
     const std::optional<std::int64_t> first = offset_of(start, key);
     const std::optional<std::int64_t> last = offset_of(end, key);
     std::optional<std::int64_t> records;

@@ -33,11 +33,11 @@ AdminClient::AdminClient(BrokerAddress bootstrap, Deadline deadline)
   connection_to(bootstrap_);
 }
 
-Connection& AdminClient::connection_to(const BrokerAddress& address) {
+BrokerConnection& AdminClient::connection_to(const BrokerAddress& address) {
   const std::string key = address.to_string();
   auto found = connections_.find(key);
   if (found == connections_.end()) {
-    found = connections_.emplace(key, std::make_unique<Connection>(address, deadline_)).first;
+    found = connections_.emplace(key, std::make_unique<BrokerConnection>(address, deadline_)).first;
   }
   return *found->second;
 }
@@ -55,7 +55,7 @@ ClusterMetadata AdminClient::metadata(const std::optional<std::vector<std::strin
   } else {
     request.topics = std::nullopt;
   }
-  Connection& bootstrap = connection_to(bootstrap_);
+  BrokerConnection& bootstrap = connection_to(bootstrap_);
   if (!topics && bootstrap.version_for<protocol::MetadataRequest>() == 0) {
     request.topics = std::vector<protocol::MetadataRequest::Topic>{};  // v0: empty means all
   }
@@ -83,12 +83,12 @@ ClusterMetadata AdminClient::metadata(const std::optional<std::vector<std::strin
   return cluster;
 }
 
-Connection& AdminClient::coordinator_for(const std::string& group_id) {
+BrokerConnection& AdminClient::coordinator_for(const std::string& group_id) {
   if (const auto known = coordinators_.find(group_id); known != coordinators_.end()) {
     return connection_to(known->second);
   }
   for (;;) {
-    Connection& bootstrap = connection_to(bootstrap_);
+    BrokerConnection& bootstrap = connection_to(bootstrap_);
     protocol::FindCoordinatorRequest request;
     request.key = group_id;
     request.key_type = 0;

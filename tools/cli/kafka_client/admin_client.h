@@ -20,7 +20,7 @@
 
 #include "broker/coordinator/consumer_protocol_assignment.h"
 #include "kafka_client/broker_address.h"
-#include "kafka_client/connection.h"
+#include "kafka_client/broker_connection.h"
 #include "protocol/error_code.h"
 
 namespace kgroups::cli {
@@ -28,13 +28,13 @@ namespace kgroups::cli {
 // A member's assigned partitions of one topic, as the broker's decoder reads them.
 using AssignedTopic = broker::AssignedTopicPartitions;
 
-struct TopicPartition {
+struct TopicPartitionId {
   std::string topic;
   std::int32_t partition = 0;
 
-  bool operator==(const TopicPartition&) const = default;
+  bool operator==(const TopicPartitionId&) const = default;
   // Topic, then partition: the order of every map and listing keyed by partition.
-  friend bool operator<(const TopicPartition& a, const TopicPartition& b) {
+  friend bool operator<(const TopicPartitionId& a, const TopicPartitionId& b) {
     return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
   }
 };
@@ -57,7 +57,7 @@ struct ClusterMetadata {
   std::vector<TopicMetadata> topics;              // in name order
 };
 
-struct GroupListing {
+struct ListedGroup {
   std::string group_id;
   std::string protocol_type;  // "consumer" for consumer groups; empty for offsets-only groups
   std::string state;          // empty when the broker's ListGroups version predates states
@@ -82,7 +82,7 @@ struct GroupDescription {
 
 enum class OffsetSpec { kEarliest, kLatest };
 
-using PartitionOffsets = std::map<TopicPartition, std::int64_t>;
+using PartitionOffsets = std::map<TopicPartitionId, std::int64_t>;
 
 class AdminClient {
  public:
@@ -95,7 +95,7 @@ class AdminClient {
   ClusterMetadata metadata(const std::optional<std::vector<std::string>>& topics);
 
   // Every group of every broker, in group id order.
-  std::vector<GroupListing> list_groups();
+  std::vector<ListedGroup> list_groups();
 
   // The group as its coordinator describes it. A group the coordinator does not know comes
   // back in state "Dead" with no members.
@@ -106,7 +106,7 @@ class AdminClient {
 
   // The earliest (log start) or latest (end) offset of each partition, asked of its leader.
   // Partitions the cluster does not have (e.g. of a deleted topic) are left out.
-  PartitionOffsets list_offsets(const std::vector<TopicPartition>& partitions, OffsetSpec spec);
+  PartitionOffsets list_offsets(const std::vector<TopicPartitionId>& partitions, OffsetSpec spec);
 
   // Commits `offsets` for the group as an admin tool does (generation -1, empty member id):
   // the coordinator accepts it only while the group has no members. Throws
@@ -114,16 +114,16 @@ class AdminClient {
   void commit_offsets(const std::string& group_id, const PartitionOffsets& offsets);
 
  private:
-  Connection& connection_to(const BrokerAddress& address);
-  Connection& coordinator_for(const std::string& group_id);
+  BrokerConnection& connection_to(const BrokerAddress& address);
+  BrokerConnection& coordinator_for(const std::string& group_id);
   // Forgets the cached coordinator and waits a moment before the next attempt; throws
   // KafkaClientError once the deadline has passed.
   void retry_coordinator(const std::string& group_id, protocol::ErrorCode error);
 
   Deadline deadline_;
   BrokerAddress bootstrap_;
-  std::map<std::string, std::unique_ptr<Connection>> connections_;  // by address
-  std::map<std::string, BrokerAddress> coordinators_;               // by group id
+  std::map<std::string, std::unique_ptr<BrokerConnection>> connections_;  // by address
+  std::map<std::string, BrokerAddress> coordinators_;                     // by group id
 };
 
 // "UNKNOWN_TOPIC_OR_PARTITION (3)": how the CLI's messages name an error code.

@@ -11,9 +11,9 @@
 
 namespace kgroups::cli {
 
-std::vector<GroupListing> AdminClient::list_groups() {
+std::vector<ListedGroup> AdminClient::list_groups() {
   const ClusterMetadata cluster = metadata(std::vector<std::string>{});
-  std::vector<GroupListing> groups;
+  std::vector<ListedGroup> groups;
   for (const auto& [node_id, address] : cluster.brokers) {
     const auto response =
         connection_to(address).call<protocol::ListGroupsResponse>(protocol::ListGroupsRequest{});
@@ -22,7 +22,7 @@ std::vector<GroupListing> AdminClient::list_groups() {
                              " refused ListGroups: " + describe_error(response.error_code));
     }
     for (const auto& group : response.groups) {
-      groups.push_back(GroupListing{group.group_id, group.protocol_type, group.group_state});
+      groups.push_back(ListedGroup{group.group_id, group.protocol_type, group.group_state});
     }
   }
   std::sort(groups.begin(), groups.end(),
@@ -71,7 +71,7 @@ GroupDescription AdminClient::describe_group(const std::string& group_id) {
 
 PartitionOffsets AdminClient::committed_offsets(const std::string& group_id) {
   for (;;) {
-    Connection& coordinator = coordinator_for(group_id);
+    BrokerConnection& coordinator = coordinator_for(group_id);
     const std::int16_t version = coordinator.version_for<protocol::OffsetFetchRequest>();
     if (version < 2) {
       throw KafkaClientError("broker " + coordinator.address().to_string() +
@@ -98,7 +98,7 @@ PartitionOffsets AdminClient::committed_offsets(const std::string& group_id) {
         throw KafkaClientError(message);
       }
       if (partition.committed_offset >= 0) {
-        offsets[TopicPartition{topic, partition.partition_index}] = partition.committed_offset;
+        offsets[TopicPartitionId{topic, partition.partition_index}] = partition.committed_offset;
       }
     };
     if (version >= 8) {

@@ -6,11 +6,11 @@
 
 namespace kgroups::cli {
 
-PartitionOffsets AdminClient::list_offsets(const std::vector<TopicPartition>& partitions,
+PartitionOffsets AdminClient::list_offsets(const std::vector<TopicPartitionId>& partitions,
                                            OffsetSpec spec) {
   if (partitions.empty()) return {};
   std::vector<std::string> topics;
-  for (const TopicPartition& partition : partitions) {
+  for (const TopicPartitionId& partition : partitions) {
     if (topics.empty() || topics.back() != partition.topic) topics.push_back(partition.topic);
   }
   const ClusterMetadata cluster = metadata(topics);
@@ -20,8 +20,8 @@ PartitionOffsets AdminClient::list_offsets(const std::vector<TopicPartition>& pa
       leaders[{topic.name, partition.partition}] = partition.leader;
     }
   }
-  std::map<std::int32_t, std::vector<TopicPartition>> by_leader;
-  for (const TopicPartition& partition : partitions) {
+  std::map<std::int32_t, std::vector<TopicPartitionId>> by_leader;
+  for (const TopicPartitionId& partition : partitions) {
     const auto leader = leaders.find({partition.topic, partition.partition});
     if (leader == leaders.end()) continue;  // a partition (or topic) that no longer exists
     if (!cluster.brokers.contains(leader->second)) {
@@ -38,7 +38,7 @@ PartitionOffsets AdminClient::list_offsets(const std::vector<TopicPartition>& pa
   PartitionOffsets offsets;
   for (const auto& [leader, led] : by_leader) {
     protocol::ListOffsetsRequest request;
-    for (const TopicPartition& partition : led) {
+    for (const TopicPartitionId& partition : led) {
       if (request.topics.empty() || request.topics.back().name != partition.topic) {
         request.topics.push_back(protocol::ListOffsetsRequest::Topic{partition.topic, {}});
       }
@@ -47,7 +47,7 @@ PartitionOffsets AdminClient::list_offsets(const std::vector<TopicPartition>& pa
       asked.timestamp = timestamp;
       request.topics.back().partitions.push_back(asked);
     }
-    Connection& connection = connection_to(cluster.brokers.at(leader));
+    BrokerConnection& connection = connection_to(cluster.brokers.at(leader));
     const bool old_style = connection.version_for<protocol::ListOffsetsRequest>() == 0;
     const auto response = connection.call<protocol::ListOffsetsResponse>(request);
     for (const auto& topic : response.topics) {
@@ -61,7 +61,7 @@ PartitionOffsets AdminClient::list_offsets(const std::vector<TopicPartition>& pa
         if (old_style) {
           offset = partition.old_style_offsets.empty() ? -1 : partition.old_style_offsets[0];
         }
-        offsets[TopicPartition{topic.name, partition.partition_index}] = offset;
+        offsets[TopicPartitionId{topic.name, partition.partition_index}] = offset;
       }
     }
   }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kafka_client/connection.h"
+#include "kafka_client/broker_connection.h"
 
 #include <asio/connect.hpp>
 #include <asio/read.hpp>
@@ -22,18 +22,18 @@ constexpr std::string_view kSoftwareVersion = KGROUPS_VERSION;
 
 }  // namespace
 
-Connection::Connection(BrokerAddress address, Deadline deadline)
+BrokerConnection::BrokerConnection(BrokerAddress address, Deadline deadline)
     : address_(std::move(address)), deadline_(deadline), socket_(io_) {
   connect();
   negotiate_versions();
 }
 
-void Connection::close() {
+void BrokerConnection::close() {
   asio::error_code ignored;
   socket_.close(ignored);
 }
 
-void Connection::wait_for(asio::error_code& result, const std::string& what) {
+void BrokerConnection::wait_for(asio::error_code& result, const std::string& what) {
   io_.restart();
   io_.run_until(deadline_);
   if (result == asio::error::would_block) {
@@ -48,7 +48,7 @@ void Connection::wait_for(asio::error_code& result, const std::string& what) {
   }
 }
 
-void Connection::connect() {
+void BrokerConnection::connect() {
   asio::ip::tcp::resolver resolver(io_);
   asio::error_code result = asio::error::would_block;
   asio::ip::tcp::resolver::results_type endpoints;
@@ -72,7 +72,7 @@ void Connection::connect() {
   socket_.set_option(asio::ip::tcp::no_delay(true));
 }
 
-void Connection::negotiate_versions() {
+void BrokerConnection::negotiate_versions() {
   using protocol::ApiVersionsRequest;
   using protocol::ApiVersionsResponse;
   std::int16_t version = ApiVersionsRequest::kMaxVersion;
@@ -118,8 +118,8 @@ void Connection::negotiate_versions() {
                          " supports no ApiVersions version this client knows");
 }
 
-std::int16_t Connection::version_for(protocol::ApiKey key, std::int16_t codec_min,
-                                     std::int16_t codec_max) const {
+std::int16_t BrokerConnection::version_for(protocol::ApiKey key, std::int16_t codec_min,
+                                           std::int16_t codec_max) const {
   const auto served = versions_.find(static_cast<std::int16_t>(key));
   const std::string api(protocol::api_name(key));
   if (served == versions_.end()) {
@@ -136,9 +136,9 @@ std::int16_t Connection::version_for(protocol::ApiKey key, std::int16_t codec_mi
   return version;
 }
 
-std::vector<std::uint8_t> Connection::exchange(const std::vector<std::uint8_t>& frame,
-                                               protocol::ApiKey key, std::int16_t version,
-                                               std::int32_t correlation_id) {
+std::vector<std::uint8_t> BrokerConnection::exchange(const std::vector<std::uint8_t>& frame,
+                                                     protocol::ApiKey key, std::int16_t version,
+                                                     std::int32_t correlation_id) {
   const std::string api(protocol::api_name(key));
   asio::error_code result = asio::error::would_block;
   asio::async_write(socket_, asio::buffer(frame),
@@ -177,7 +177,7 @@ std::vector<std::uint8_t> Connection::exchange(const std::vector<std::uint8_t>& 
   return response;
 }
 
-KafkaClientError Connection::undecodable(protocol::ApiKey key, std::int16_t version) const {
+KafkaClientError BrokerConnection::undecodable(protocol::ApiKey key, std::int16_t version) const {
   return KafkaClientError("broker " + address_.to_string() + " sent a " +
                           std::string(protocol::api_name(key)) + " v" + std::to_string(version) +
                           " response this client cannot decode");

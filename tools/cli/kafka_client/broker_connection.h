@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Connection: one blocking TCP connection to one Kafka broker, for the CLI. Opening it
+// BrokerConnection: one blocking TCP connection to one Kafka broker, for the CLI. Opening it
 // connects and negotiates versions with ApiVersions; call() then sends one request at the
 // highest version both the broker and this codec (src/protocol, generated from the schemas)
 // support, waits for its response and decodes it. Every step is bounded by the deadline the
@@ -29,13 +29,13 @@ namespace kgroups::cli {
 
 using Deadline = std::chrono::steady_clock::time_point;
 
-class Connection {
+class BrokerConnection {
  public:
   // Connects to `address` and asks it for its API versions. Throws KafkaClientError when the
   // address does not resolve, refuses the connection, or does not answer by `deadline`.
-  Connection(BrokerAddress address, Deadline deadline);
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
+  BrokerConnection(BrokerAddress address, Deadline deadline);
+  BrokerConnection(const BrokerConnection&) = delete;
+  BrokerConnection& operator=(const BrokerConnection&) = delete;
 
   // The highest version of `key` the broker advertised that lies in [codec_min, codec_max].
   // Throws KafkaClientError when the broker does not serve the API or no version overlaps.
