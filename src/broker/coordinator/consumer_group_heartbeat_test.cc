@@ -10,8 +10,8 @@ namespace {
 TEST(ConsumerGroupHeartbeat, TwoMembersSplitSixPartitionsWithUniform) {
   ConsumerGroupHarness harness;
   const TopicId orders = harness.catalog().create_topic("orders", 6);
-  SimulatedConsumer first{.topics = {"orders"}};
-  SimulatedConsumer second{.topics = {"orders"}};
+  HeartbeatingConsumer first{.topics = {"orders"}};
+  HeartbeatingConsumer second{.topics = {"orders"}};
   ASSERT_EQ(harness.join(first).error, GroupError::kNone);
   EXPECT_EQ(harness.partitions(first, orders).size(), 6u);
   ASSERT_EQ(harness.join(second).error, GroupError::kNone);
@@ -29,12 +29,12 @@ TEST(ConsumerGroupHeartbeat, TwoMembersSplitSixPartitionsWithUniform) {
 TEST(ConsumerGroupHeartbeat, TwoMembersSplitSixPartitionsWithRangeAsTheModelDoes) {
   ConsumerGroupHarness harness;
   const TopicId orders = harness.catalog().create_topic("orders", 6);
-  SimulatedConsumer first{.topics = {"orders"}, .server_assignor = "range"};
-  SimulatedConsumer second{.topics = {"orders"}, .server_assignor = "range"};
+  HeartbeatingConsumer first{.topics = {"orders"}, .server_assignor = "range"};
+  HeartbeatingConsumer second{.topics = {"orders"}, .server_assignor = "range"};
   ASSERT_EQ(harness.join(first).error, GroupError::kNone);
   ASSERT_EQ(harness.join(second).error, GroupError::kNone);
   harness.settle({&first, &second});
-  std::vector<SimulatedConsumer*> by_id{&first, &second};
+  std::vector<HeartbeatingConsumer*> by_id{&first, &second};
   if (second.member_id < first.member_id) std::swap(by_id[0], by_id[1]);
   std::vector<std::string_view> ids{by_id[0]->member_id, by_id[1]->member_id};
   std::vector<std::vector<int>> expected(2);
@@ -49,7 +49,7 @@ TEST(ConsumerGroupHeartbeat, TwoMembersSplitSixPartitionsWithRangeAsTheModelDoes
 TEST(ConsumerGroupHeartbeat, UnknownAssignorIsRefused) {
   ConsumerGroupHarness harness;
   harness.catalog().create_topic("orders", 1);
-  SimulatedConsumer consumer{.topics = {"orders"}, .server_assignor = "sticky"};
+  HeartbeatingConsumer consumer{.topics = {"orders"}, .server_assignor = "sticky"};
   ConsumerGroupHeartbeatResult result = harness.join(consumer);
   EXPECT_EQ(result.error, GroupError::kUnsupportedAssignor);
   EXPECT_FALSE(harness.coordinator().has_group("group"));
@@ -57,7 +57,7 @@ TEST(ConsumerGroupHeartbeat, UnknownAssignorIsRefused) {
 
 TEST(ConsumerGroupHeartbeat, RegexSubscriptionIsRefused) {
   ConsumerGroupHarness harness;
-  SimulatedConsumer consumer{.topics = {"orders"}};
+  HeartbeatingConsumer consumer{.topics = {"orders"}};
   ConsumerGroupHeartbeatParams params = ConsumerGroupHarness::join_params(consumer);
   params.subscribed_topic_regex = "ord.*";
   ConsumerGroupHeartbeatResult result = harness.coordinator().heartbeat(params);
@@ -69,7 +69,7 @@ TEST(ConsumerGroupHeartbeat, RegexSubscriptionIsRefused) {
 TEST(ConsumerGroupHeartbeat, EmptyRegexIsNoRegex) {
   ConsumerGroupHarness harness;
   const TopicId orders = harness.catalog().create_topic("orders", 2);
-  SimulatedConsumer consumer{.topics = {"orders"}};
+  HeartbeatingConsumer consumer{.topics = {"orders"}};
   ConsumerGroupHeartbeatParams params = ConsumerGroupHarness::join_params(consumer);
   params.subscribed_topic_regex = "";
   ConsumerGroupHeartbeatResult result = harness.coordinator().heartbeat(params);
@@ -82,7 +82,7 @@ TEST(ConsumerGroupHeartbeat, EmptyRegexIsNoRegex) {
 
 TEST(ConsumerGroupHeartbeat, InvalidEpochIsRefused) {
   ConsumerGroupHarness harness;
-  SimulatedConsumer consumer{.topics = {"orders"}, .member_id = "m"};
+  HeartbeatingConsumer consumer{.topics = {"orders"}, .member_id = "m"};
   ConsumerGroupHeartbeatParams params = ConsumerGroupHarness::heartbeat_params(consumer);
   params.member_epoch = -3;
   EXPECT_EQ(harness.coordinator().heartbeat(params).error, GroupError::kInvalidRequest);
@@ -90,17 +90,17 @@ TEST(ConsumerGroupHeartbeat, InvalidEpochIsRefused) {
 
 TEST(ConsumerGroupHeartbeat, JoinWithoutSubscriptionIsInvalid) {
   ConsumerGroupHarness harness;
-  SimulatedConsumer consumer;
+  HeartbeatingConsumer consumer;
   EXPECT_EQ(harness.join(consumer).error, GroupError::kInvalidRequest);
 }
 
 TEST(ConsumerGroupHeartbeat, V0JoinGetsAGeneratedMemberIdAndV1KeepsItsOwn) {
   ConsumerGroupHarness harness;
   harness.catalog().create_topic("orders", 2);
-  SimulatedConsumer v0{.topics = {"orders"}};
+  HeartbeatingConsumer v0{.topics = {"orders"}};
   ASSERT_EQ(harness.join(v0).error, GroupError::kNone);
   EXPECT_EQ(v0.member_id.size(), 22u);
-  SimulatedConsumer v1{.topics = {"orders"}, .member_id = "client-chosen-uuid"};
+  HeartbeatingConsumer v1{.topics = {"orders"}, .member_id = "client-chosen-uuid"};
   ASSERT_EQ(harness.join(v1).error, GroupError::kNone);
   EXPECT_EQ(v1.member_id, "client-chosen-uuid");
 }
@@ -108,18 +108,18 @@ TEST(ConsumerGroupHeartbeat, V0JoinGetsAGeneratedMemberIdAndV1KeepsItsOwn) {
 TEST(ConsumerGroupHeartbeat, UnknownMemberIsRefused) {
   ConsumerGroupHarness harness;
   harness.catalog().create_topic("orders", 2);
-  SimulatedConsumer member{.topics = {"orders"}};
+  HeartbeatingConsumer member{.topics = {"orders"}};
   ASSERT_EQ(harness.join(member).error, GroupError::kNone);
-  SimulatedConsumer stranger{.topics = {"orders"}, .member_id = "nobody", .member_epoch = 1};
+  HeartbeatingConsumer stranger{.topics = {"orders"}, .member_id = "nobody", .member_epoch = 1};
   EXPECT_EQ(harness.heartbeat(stranger).error, GroupError::kUnknownMemberId);
 }
 
 TEST(ConsumerGroupHeartbeat, EpochAheadIsFenced) {
   ConsumerGroupHarness harness;
   harness.catalog().create_topic("orders", 2);
-  SimulatedConsumer member{.topics = {"orders"}};
+  HeartbeatingConsumer member{.topics = {"orders"}};
   ASSERT_EQ(harness.join(member).error, GroupError::kNone);
-  SimulatedConsumer ahead = member;
+  HeartbeatingConsumer ahead = member;
   ahead.member_epoch += 1;
   EXPECT_EQ(harness.heartbeat(ahead).error, GroupError::kFencedMemberEpoch);
 }
@@ -127,20 +127,20 @@ TEST(ConsumerGroupHeartbeat, EpochAheadIsFenced) {
 TEST(ConsumerGroupHeartbeat, PreviousEpochWithOwnedSubsetIsAcceptedButOlderIsFenced) {
   ConsumerGroupHarness harness;
   harness.catalog().create_topic("orders", 4);
-  SimulatedConsumer first{.topics = {"orders"}};
+  HeartbeatingConsumer first{.topics = {"orders"}};
   ASSERT_EQ(harness.join(first).error, GroupError::kNone);  // epoch 1
-  SimulatedConsumer second{.topics = {"orders"}};
+  HeartbeatingConsumer second{.topics = {"orders"}};
   ASSERT_EQ(harness.join(second).error, GroupError::kNone);
   harness.settle({&first, &second});  // first: epoch 2 with two partitions
   ASSERT_EQ(first.member_epoch, 2);
   // The response that moved `first` to epoch 2 was lost: it comes back with epoch 1,
   // owning a subset of what it is assigned.
-  SimulatedConsumer lost = first;
+  HeartbeatingConsumer lost = first;
   lost.member_epoch = 1;
   EXPECT_EQ(harness.heartbeat(lost).error, GroupError::kNone);
   EXPECT_EQ(lost.member_epoch, 2);
   // Epoch 1 owning a partition it is not assigned is fenced.
-  SimulatedConsumer zombie = first;
+  HeartbeatingConsumer zombie = first;
   zombie.member_epoch = 1;
   zombie.owned = second.owned;
   EXPECT_EQ(harness.heartbeat(zombie).error, GroupError::kFencedMemberEpoch);
@@ -149,8 +149,8 @@ TEST(ConsumerGroupHeartbeat, PreviousEpochWithOwnedSubsetIsAcceptedButOlderIsFen
 TEST(ConsumerGroupHeartbeat, GroupFullRefusesANewMember) {
   ConsumerGroupHarness harness(ConsumerGroupConfig{.max_group_size = 1});
   harness.catalog().create_topic("orders", 2);
-  SimulatedConsumer first{.topics = {"orders"}};
-  SimulatedConsumer second{.topics = {"orders"}};
+  HeartbeatingConsumer first{.topics = {"orders"}};
+  HeartbeatingConsumer second{.topics = {"orders"}};
   ASSERT_EQ(harness.join(first).error, GroupError::kNone);
   EXPECT_EQ(harness.join(second).error, GroupError::kGroupMaxSizeReached);
   EXPECT_EQ(harness.describe().members.size(), 1u);
@@ -159,7 +159,7 @@ TEST(ConsumerGroupHeartbeat, GroupFullRefusesANewMember) {
 TEST(ConsumerGroupHeartbeat, AssignmentIsSentOnlyWhenItChanges) {
   ConsumerGroupHarness harness;
   harness.catalog().create_topic("orders", 2);
-  SimulatedConsumer member{.topics = {"orders"}};
+  HeartbeatingConsumer member{.topics = {"orders"}};
   ASSERT_TRUE(harness.join(member).assignment.has_value());
   ConsumerGroupHeartbeatResult result = harness.heartbeat(member);
   EXPECT_EQ(result.error, GroupError::kNone);

@@ -12,8 +12,8 @@
 namespace kgroups::broker {
 namespace {
 
-SimulatedConsumer subscriber(std::string group_id, std::size_t topics, std::size_t name_bytes) {
-  SimulatedConsumer consumer{.group_id = std::move(group_id)};
+HeartbeatingConsumer subscriber(std::string group_id, std::size_t topics, std::size_t name_bytes) {
+  HeartbeatingConsumer consumer{.group_id = std::move(group_id)};
   for (std::size_t i = 0; i < topics; ++i) {
     std::string name = std::to_string(i);
     name.resize(name_bytes, 'x');
@@ -25,8 +25,8 @@ SimulatedConsumer subscriber(std::string group_id, std::size_t topics, std::size
 TEST(ConsumerGroupMemory, MembersAreCountedAndGiveTheirBytesBackWhenTheyLeave) {
   ConsumerGroupHarness harness;
   EXPECT_EQ(harness.coordinator().stored_bytes(), 0u);
-  SimulatedConsumer small = subscriber("g", 1, 10);
-  SimulatedConsumer large = subscriber("g", 100, 500);
+  HeartbeatingConsumer small = subscriber("g", 1, 10);
+  HeartbeatingConsumer large = subscriber("g", 100, 500);
   ASSERT_EQ(harness.join(small).error, GroupError::kNone);
   const std::size_t one = harness.coordinator().stored_bytes();
   EXPECT_GT(one, 0u);
@@ -41,12 +41,12 @@ TEST(ConsumerGroupMemory, MembersAreCountedAndGiveTheirBytesBackWhenTheyLeave) {
 
 TEST(ConsumerGroupMemory, AJoinPastTheBoundIsRefusedAndChangesNothing) {
   ConsumerGroupHarness harness(ConsumerGroupConfig{.max_stored_bytes = std::size_t{64} * 1024});
-  SimulatedConsumer first = subscriber("g", 10, 100);
+  HeartbeatingConsumer first = subscriber("g", 10, 100);
   ASSERT_EQ(harness.join(first).error, GroupError::kNone);
   const std::size_t before = harness.coordinator().stored_bytes();
   const std::int32_t group_epoch = harness.describe("g").group_epoch;
 
-  SimulatedConsumer greedy = subscriber("g", 200, 1000);  // about 200 KB of topic names
+  HeartbeatingConsumer greedy = subscriber("g", 200, 1000);  // about 200 KB of topic names
   const ConsumerGroupHeartbeatResult refused = harness.join(greedy);
   EXPECT_EQ(refused.error, GroupError::kCoordinatorLoadInProgress);
   EXPECT_NE(refused.error_message.find("--max-memory"), std::string::npos);
@@ -54,17 +54,17 @@ TEST(ConsumerGroupMemory, AJoinPastTheBoundIsRefusedAndChangesNothing) {
   EXPECT_EQ(harness.describe("g").group_epoch, group_epoch);
   EXPECT_EQ(harness.describe("g").members.size(), 1u);
   // A new group is refused the same way, and not created.
-  SimulatedConsumer elsewhere = subscriber("other", 200, 1000);
+  HeartbeatingConsumer elsewhere = subscriber("other", 200, 1000);
   EXPECT_EQ(harness.join(elsewhere).error, GroupError::kCoordinatorLoadInProgress);
   EXPECT_EQ(harness.describe("other").error, GroupError::kGroupIdNotFound);
   // What fits still joins.
-  SimulatedConsumer modest = subscriber("g", 5, 100);
+  HeartbeatingConsumer modest = subscriber("g", 5, 100);
   EXPECT_EQ(harness.join(modest).error, GroupError::kNone);
 }
 
 TEST(ConsumerGroupMemory, AMemberMayShrinkItsSubscriptionWhenTheBoundIsReached) {
   ConsumerGroupHarness harness;
-  SimulatedConsumer member = subscriber("g", 50, 200);
+  HeartbeatingConsumer member = subscriber("g", 50, 200);
   ASSERT_EQ(harness.join(member).error, GroupError::kNone);
   harness.coordinator().set_max_stored_bytes(harness.coordinator().stored_bytes());
   member.topics.resize(10);
@@ -85,7 +85,7 @@ namespace {
 
 TEST(ConsumerGroupMemory, CommittedOffsetsCountAndACommitPastTheBoundStoresNothing) {
   ConsumerGroupHarness harness;
-  SimulatedConsumer member = subscriber("g", 1, 10);
+  HeartbeatingConsumer member = subscriber("g", 1, 10);
   ASSERT_EQ(harness.join(member).error, GroupError::kNone);
   const std::size_t members_only = harness.coordinator().stored_bytes();
   OffsetCommitParams commit;

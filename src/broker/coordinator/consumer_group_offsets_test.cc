@@ -25,7 +25,7 @@ class ConsumerGroupOffsets : public ::testing::Test {
   }
 
   ConsumerGroupHarness harness_;
-  SimulatedConsumer member_{.topics = {"orders"}};
+  HeartbeatingConsumer member_{.topics = {"orders"}};
 };
 
 TEST_F(ConsumerGroupOffsets, MemberCommitsAtItsEpoch) {

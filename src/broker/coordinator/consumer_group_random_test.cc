@@ -17,7 +17,7 @@ using std::chrono::milliseconds;
 // Returns how many members wait to revoke partitions (so the test sees that it
 // exercised revocation).
 int expect_no_partition_owned_twice(ConsumerGroupHarness& harness,
-                                    const std::vector<SimulatedConsumer>& consumers, int step) {
+                                    const std::vector<HeartbeatingConsumer>& consumers, int step) {
   ConsumerGroupDescription description = harness.describe();
   int revoking = 0;
   std::vector<ConsumerAssignment> server_side;
@@ -33,7 +33,7 @@ int expect_no_partition_owned_twice(ConsumerGroupHarness& harness,
     }
     server_side.push_back(std::move(held));
     if (!member.pending_revocation.empty()) ++revoking;
-    for (const SimulatedConsumer& consumer : consumers) {
+    for (const HeartbeatingConsumer& consumer : consumers) {
       if (consumer.joined && consumer.member_id == member.member_id) {
         client_side.push_back(&consumer.owned);
       }
@@ -51,7 +51,7 @@ TEST(ConsumerGroupRandom, NoPartitionIsEverOwnedByTwoMembers) {
     ConsumerGroupHarness harness;
     const TopicId orders = harness.catalog().create_topic("orders", 6);
     harness.catalog().create_topic("payments", 3);
-    std::vector<SimulatedConsumer> consumers(6);
+    std::vector<HeartbeatingConsumer> consumers(6);
     for (std::size_t i = 0; i < consumers.size(); ++i) {
       consumers[i].topics = i % 3 == 2 ? std::vector<std::string>{"orders", "payments"}
                                        : std::vector<std::string>{"orders"};
@@ -60,7 +60,7 @@ TEST(ConsumerGroupRandom, NoPartitionIsEverOwnedByTwoMembers) {
     std::mt19937 random(42);
     int revoking_steps = 0;
     for (int step = 0; step < 2000; ++step) {
-      SimulatedConsumer& consumer = consumers[random() % consumers.size()];
+      HeartbeatingConsumer& consumer = consumers[random() % consumers.size()];
       const unsigned action = random() % 100;
       if (action < 10) {
         if (!consumer.joined) {
@@ -81,14 +81,14 @@ TEST(ConsumerGroupRandom, NoPartitionIsEverOwnedByTwoMembers) {
     }
     EXPECT_GT(revoking_steps, 50) << assignor;
     // Quiet down: everyone left joined heartbeats until nothing changes.
-    std::vector<SimulatedConsumer*> all;
-    for (SimulatedConsumer& consumer : consumers) all.push_back(&consumer);
+    std::vector<HeartbeatingConsumer*> all;
+    for (HeartbeatingConsumer& consumer : consumers) all.push_back(&consumer);
     harness.settle(all);
     ConsumerGroupDescription description = harness.describe();
     if (description.error == GroupError::kGroupIdNotFound) continue;
     EXPECT_EQ(description.group_state, description.members.empty() ? "Empty" : "Stable");
     std::size_t orders_owned = 0;
-    for (const SimulatedConsumer& consumer : consumers) {
+    for (const HeartbeatingConsumer& consumer : consumers) {
       if (consumer.joined) orders_owned += harness.partitions(consumer, orders).size();
     }
     if (!description.members.empty()) {

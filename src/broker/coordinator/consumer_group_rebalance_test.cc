@@ -20,9 +20,9 @@ class ConsumerGroupRebalance : public ::testing::Test {
 
   ConsumerGroupHarness harness_;
   TopicId orders_{};
-  SimulatedConsumer first_{.topics = {"orders"}};
-  SimulatedConsumer second_{.topics = {"orders"}};
-  SimulatedConsumer third_{.topics = {"orders"}};
+  HeartbeatingConsumer first_{.topics = {"orders"}};
+  HeartbeatingConsumer second_{.topics = {"orders"}};
+  HeartbeatingConsumer third_{.topics = {"orders"}};
 };
 
 TEST_F(ConsumerGroupRebalance, NewMemberGetsPartitionsOnlyAfterTheirOwnersRevokedThem) {
@@ -47,7 +47,7 @@ TEST_F(ConsumerGroupRebalance, NewMemberGetsPartitionsOnlyAfterTheirOwnersRevoke
   EXPECT_EQ(harness_.partitions(third_, orders_).size(), 1u);
   EXPECT_TRUE(disjoint({&first_.owned, &second_.owned, &third_.owned}));
   harness_.settle({&first_, &second_, &third_});
-  for (SimulatedConsumer* consumer : {&first_, &second_, &third_}) {
+  for (HeartbeatingConsumer* consumer : {&first_, &second_, &third_}) {
     EXPECT_EQ(harness_.partitions(*consumer, orders_).size(), 2u);
     EXPECT_EQ(consumer->member_epoch, 3);
   }
@@ -86,7 +86,7 @@ TEST_F(ConsumerGroupRebalance, MemberThatDoesNotRevokeWithinItsRebalanceTimeoutI
     }
   }
   // first_ keeps heartbeating but never reports the revocation.
-  SimulatedConsumer stubborn = first_;
+  HeartbeatingConsumer stubborn = first_;
   for (int i = 0; i < 5; ++i) {
     harness_.advance(milliseconds(5000));
     ConsumerGroupHeartbeatParams params = ConsumerGroupHarness::heartbeat_params(stubborn);

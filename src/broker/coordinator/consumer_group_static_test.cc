@@ -19,8 +19,8 @@ class ConsumerGroupStatic : public ::testing::Test {
 
   ConsumerGroupHarness harness_;
   TopicId orders_{};
-  SimulatedConsumer first_{.topics = {"orders"}, .instance_id = "instance-a"};
-  SimulatedConsumer second_{.topics = {"orders"}, .instance_id = "instance-b"};
+  HeartbeatingConsumer first_{.topics = {"orders"}, .instance_id = "instance-a"};
+  HeartbeatingConsumer second_{.topics = {"orders"}, .instance_id = "instance-b"};
 };
 
 TEST_F(ConsumerGroupStatic, RestartGetsTheSamePartitionsWithoutAGroupEpochBump) {
@@ -30,7 +30,7 @@ TEST_F(ConsumerGroupStatic, RestartGetsTheSamePartitionsWithoutAGroupEpochBump) 
   ASSERT_EQ(left.error, GroupError::kNone);
   EXPECT_EQ(left.member_epoch, kStaticLeaveMemberEpoch);
   // The restarted process: same instance id, new member id, owns nothing yet.
-  SimulatedConsumer restarted{.topics = {"orders"}, .instance_id = "instance-a"};
+  HeartbeatingConsumer restarted{.topics = {"orders"}, .instance_id = "instance-a"};
   ConsumerGroupHeartbeatResult joined = harness_.join(restarted);
   ASSERT_EQ(joined.error, GroupError::kNone);
   EXPECT_NE(restarted.member_id, first_.member_id);
@@ -43,7 +43,7 @@ TEST_F(ConsumerGroupStatic, RestartGetsTheSamePartitionsWithoutAGroupEpochBump) 
 }
 
 TEST_F(ConsumerGroupStatic, SecondMemberWithALiveInstanceIdIsUnreleased) {
-  SimulatedConsumer twin{.topics = {"orders"}, .instance_id = "instance-a"};
+  HeartbeatingConsumer twin{.topics = {"orders"}, .instance_id = "instance-a"};
   EXPECT_EQ(harness_.join(twin).error, GroupError::kUnreleasedInstanceId);
   EXPECT_EQ(harness_.describe().members.size(), 2u);
 }
@@ -64,7 +64,7 @@ TEST_F(ConsumerGroupStatic, AbsentStaticMemberIsRemovedWhenItsSessionEnds) {
 TEST_F(ConsumerGroupStatic, LeaveWithEpochMinusOneRemovesAtOnce) {
   ASSERT_EQ(harness_.leave(first_).error, GroupError::kNone);
   EXPECT_EQ(harness_.describe().members.size(), 1u);
-  SimulatedConsumer newcomer{.topics = {"orders"}, .instance_id = "instance-a"};
+  HeartbeatingConsumer newcomer{.topics = {"orders"}, .instance_id = "instance-a"};
   EXPECT_EQ(harness_.join(newcomer).error, GroupError::kNone);
 }
 

@@ -21,7 +21,9 @@
 
 namespace kgroups::broker {
 
-struct SimulatedConsumer {
+// What a test's KIP-848 consumer knows of itself between heartbeats: its subscription, the
+// member id and epoch the coordinator gave it, and the partitions it owns.
+struct HeartbeatingConsumer {
   std::string group_id = "group";
   std::vector<std::string> topics{};
   std::optional<std::string> instance_id{};
@@ -47,7 +49,7 @@ class ConsumerGroupHarness {
     coordinator_.poll_timers();
   }
 
-  static ConsumerGroupHeartbeatParams join_params(const SimulatedConsumer& consumer) {
+  static ConsumerGroupHeartbeatParams join_params(const HeartbeatingConsumer& consumer) {
     ConsumerGroupHeartbeatParams params;
     params.group_id = consumer.group_id;
     params.member_id = consumer.member_id;
@@ -62,7 +64,7 @@ class ConsumerGroupHarness {
     return params;
   }
 
-  static ConsumerGroupHeartbeatParams heartbeat_params(const SimulatedConsumer& consumer) {
+  static ConsumerGroupHeartbeatParams heartbeat_params(const HeartbeatingConsumer& consumer) {
     ConsumerGroupHeartbeatParams params;
     params.group_id = consumer.group_id;
     params.member_id = consumer.member_id;
@@ -76,7 +78,7 @@ class ConsumerGroupHarness {
 
   // Sends `params` for the consumer and applies the answer as a client does: a new
   // epoch and member id, the assignment when sent, and on fencing gives up everything.
-  ConsumerGroupHeartbeatResult send(SimulatedConsumer& consumer,
+  ConsumerGroupHeartbeatResult send(HeartbeatingConsumer& consumer,
                                     const ConsumerGroupHeartbeatParams& params) {
     ConsumerGroupHeartbeatResult result = coordinator_.heartbeat(params);
     if (result.error == GroupError::kNone) {
@@ -94,13 +96,13 @@ class ConsumerGroupHarness {
     return result;
   }
 
-  ConsumerGroupHeartbeatResult join(SimulatedConsumer& consumer) {
+  ConsumerGroupHeartbeatResult join(HeartbeatingConsumer& consumer) {
     return send(consumer, join_params(consumer));
   }
-  ConsumerGroupHeartbeatResult heartbeat(SimulatedConsumer& consumer) {
+  ConsumerGroupHeartbeatResult heartbeat(HeartbeatingConsumer& consumer) {
     return send(consumer, heartbeat_params(consumer));
   }
-  ConsumerGroupHeartbeatResult leave(SimulatedConsumer& consumer,
+  ConsumerGroupHeartbeatResult leave(HeartbeatingConsumer& consumer,
                                      std::int32_t epoch = kLeaveMemberEpoch) {
     ConsumerGroupHeartbeatParams params = heartbeat_params(consumer);
     params.member_epoch = epoch;
@@ -109,10 +111,10 @@ class ConsumerGroupHarness {
 
   // Heartbeats every joined consumer, round after round, until a round changes no
   // epoch and no assignment (at most `max_rounds`); returns the rounds it took.
-  int settle(const std::vector<SimulatedConsumer*>& consumers, int max_rounds = 20) {
+  int settle(const std::vector<HeartbeatingConsumer*>& consumers, int max_rounds = 20) {
     for (int round = 1; round <= max_rounds; ++round) {
       bool changed = false;
-      for (SimulatedConsumer* consumer : consumers) {
+      for (HeartbeatingConsumer* consumer : consumers) {
         if (!consumer->joined) continue;
         const std::int32_t epoch = consumer->member_epoch;
         const ConsumerAssignment owned = consumer->owned;
@@ -125,7 +127,7 @@ class ConsumerGroupHarness {
   }
 
   // Returns the consumer's partitions of `topic`.
-  std::vector<std::int32_t> partitions(const SimulatedConsumer& consumer, const TopicId& topic) {
+  std::vector<std::int32_t> partitions(const HeartbeatingConsumer& consumer, const TopicId& topic) {
     auto entry = consumer.owned.find(topic);
     if (entry == consumer.owned.end()) return {};
     return {entry->second.begin(), entry->second.end()};

@@ -156,7 +156,7 @@ class ConsumerGroupDeletion : public ::testing::Test {
   }
 
   ConsumerGroupHarness harness_;
-  SimulatedConsumer member_{.topics = {"orders"}};
+  HeartbeatingConsumer member_{.topics = {"orders"}};
 };
 
 TEST_F(ConsumerGroupDeletion, AGroupWithMembersIsNotDeletedAnEmptyOneIsWithItsOffsets) {

@@ -280,8 +280,8 @@ class ConsumerGroupObserverTest : public ::testing::Test {
 
   ConsumerGroupHarness harness_;
   RecordingObserver observer_;
-  SimulatedConsumer c1_{.topics = {"orders"}};
-  SimulatedConsumer c2_{.topics = {"orders"}};
+  HeartbeatingConsumer c1_{.topics = {"orders"}};
+  HeartbeatingConsumer c2_{.topics = {"orders"}};
 };
 
 TEST_F(ConsumerGroupObserverTest, ReportsJoinsTargetAssignmentsLeavesAndExpiries) {
