@@ -19,16 +19,17 @@
 #include <variant>
 #include <vector>
 
-#include "broker/handlers/api_table.h"
-#include "broker/node/broker.h"
 #include "broker/config/broker_config.h"
+#include "broker/config/limit_table.h"
+#include "broker/handlers/api_table.h"
 #include "broker/http/http_router.h"
 #include "broker/http/http_routes.h"
 #include "broker/http/http_server.h"
-#include "broker/config/limit_table.h"
-#include "broker/runtime/logger.h"
+#include "broker/http/route_catalog.h"
 #include "broker/net/open_file_limit.h"
 #include "broker/net/tcp_server.h"
+#include "broker/node/broker.h"
+#include "broker/runtime/logger.h"
 
 namespace {
 
@@ -108,6 +109,7 @@ int run_kgroupsd(int argc, char** argv) {
   BrokerConfig config;
   bool print_protocol_table = false;
   bool print_limits_table = false;
+  bool print_http_routes_table = false;
   bool verbose = false;
   app.add_option("--listen", listen, "Address to listen on, HOST:PORT; port 0 picks a free port")
       ->capture_default_str();
@@ -155,6 +157,8 @@ int run_kgroupsd(int argc, char** argv) {
                "Print the served APIs and versions as Markdown (docs/PROTOCOL.md) and exit");
   app.add_flag("--print-limits-table", print_limits_table,
                "Print the limits with their defaults as Markdown (docs/LIMITS.md) and exit");
+  app.add_flag("--print-http-routes-table", print_http_routes_table,
+               "Print the HTTP endpoint's routes as Markdown (docs/HTTP-API.md) and exit");
 
   try {
     app.parse(argc, argv);
@@ -174,6 +178,10 @@ int run_kgroupsd(int argc, char** argv) {
   }
   if (print_protocol_table) {
     std::cout << kgroups::broker::api_table_markdown();
+    return 0;
+  }
+  if (print_http_routes_table) {
+    std::cout << kgroups::broker::http::route_catalog_markdown();
     return 0;
   }
   if (print_limits_table) {

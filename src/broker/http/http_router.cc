@@ -94,14 +94,21 @@ std::vector<std::string> HttpRouter::split_pattern(std::string_view pattern) {
 }
 
 void HttpRouter::add(std::string_view method, std::string_view pattern, Handler handler) {
-  routes_.push_back(
-      Route{std::string(method), split_pattern(pattern), std::move(handler), StreamHandler{}});
+  routes_.push_back(Route{std::string(method), std::string(pattern), split_pattern(pattern),
+                          std::move(handler), StreamHandler{}});
 }
 
 void HttpRouter::add_stream(std::string_view method, std::string_view pattern,
                             StreamHandler handler) {
-  routes_.push_back(
-      Route{std::string(method), split_pattern(pattern), Handler{}, std::move(handler)});
+  routes_.push_back(Route{std::string(method), std::string(pattern), split_pattern(pattern),
+                          Handler{}, std::move(handler)});
+}
+
+std::vector<std::string> HttpRouter::route_names() const {
+  std::vector<std::string> names;
+  names.reserve(routes_.size());
+  for (const Route& route : routes_) names.push_back(route.method + " " + route.pattern);
+  return names;
 }
 
 bool HttpRouter::matches(const Route& route, std::string_view path,

@@ -40,9 +40,13 @@ class HttpRouter {
   // exception answers 500.
   Match dispatch(HttpRequest& request) const;
 
+  // "METHOD pattern" of every route, in the order they were added.
+  [[nodiscard]] std::vector<std::string> route_names() const;
+
  private:
   struct Route {
     std::string method;
+    std::string pattern;                // as added
     std::vector<std::string> segments;  // "{}" for a parameter, "{...}" for the rest
     Handler handler;
     StreamHandler stream;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "broker/http/group_view.h"
+#include "broker/http/route_catalog.h"
 
 namespace kgroups::broker::http {
 namespace {
@@ -100,39 +101,11 @@ json group_json(const GroupView& group) {
   return out;
 }
 
-json endpoint_list() {
-  const char* const endpoints[][2] = {
-      {"GET /v1", "the API's version and its endpoints"},
-      {"GET /v1/topics", "every topic with its partitions"},
-      {"GET /v1/topics/{name}", "one topic, with the configs set on it"},
-      {"GET /v1/groups", "every group (both protocols), summary"},
-      {"GET /v1/groups/{id}", "one group in full, with offsets and lag"},
-      {"GET /v1/events", "server-sent events: what happens to groups and topics"},
-      {"GET /v1/events/log", "the kept events as one JSON array"},
-      {"GET /v1/faults", "the faults armed now"},
-      {"POST /v1/faults", "arm a fault"},
-      {"DELETE /v1/faults/{id}", "disarm one fault"},
-      {"DELETE /v1/faults", "disarm every fault"},
-      {"GET /v1/clock", "the coordinator clock"},
-      {"POST /v1/clock/advance", "with --manual-clock: move group timers forward"},
-      {"GET /v1/playground", "the simulated consumers and producers kgroupsd runs"},
-      {"POST /v1/playground/consumers", "start a simulated consumer in a group"},
-      {"DELETE /v1/playground/consumers/{id}", "stop one (LeaveGroup; ?crash=true: no leave)"},
-      {"POST /v1/playground/producers", "start a simulated producer at a rate"},
-      {"DELETE /v1/playground/producers/{id}", "stop one simulated producer"},
-      {"GET /metrics", "Prometheus text format"},
-      {"GET /", "the web console (console/index.html)"},
-      {"GET /console/{path}", "the web console's files"},
-  };
-  json list = json::array();
-  for (const auto& [route, what] : endpoints) list.push_back({{"route", route}, {"what", what}});
-  return {{"version", "v1"}, {"endpoints", std::move(list)}};
-}
-
 }  // namespace
 
 void add_inspection_routes(HttpRouter& router, Broker& broker) {
-  router.add("GET", "/v1", [](const HttpRequest&) { return HttpResponse::json(endpoint_list()); });
+  router.add("GET", "/v1",
+             [](const HttpRequest&) { return HttpResponse::json(route_catalog_json()); });
   router.add("GET", "/v1/topics", [&broker](const HttpRequest&) {
     json topics = json::array();
     for (const auto& [name, topic] : broker.cluster().topics()) {

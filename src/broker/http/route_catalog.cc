@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/http/route_catalog.h"
+
+#include <array>
+#include <string>
+
+namespace kgroups::broker::http {
+namespace {
+
+// Every route of the endpoint, in the order GET /v1 and docs/HTTP-API.md list them.
+constexpr std::array kRoutes = std::to_array<RouteDescription>({
+    {"GET", "/v1",
+     "the API's version and its endpoints",
+     "the API's version and its endpoints"},
+    {"GET", "/v1/topics",
+     "every topic with its partitions",
+     "every topic with its partitions"},
+    {"GET", "/v1/topics/{name}",
+     "one topic, with the configs set on it",
+     "one topic (404 if it does not exist)"},
+    {"GET", "/v1/groups",
+     "every group (both protocols), summary",
+     "every group (both protocols), summary"},
+    {"GET", "/v1/groups/{id}",
+     "one group in full, with offsets and lag",
+     "one group in full, with offsets and lag (404 if unknown)"},
+    {"GET", "/v1/events",
+     "server-sent events: what happens to groups and topics",
+     "server-sent events: what happens to groups and topics"},
+    {"GET", "/v1/events/log",
+     "the kept events as one JSON array",
+     "the kept events as one JSON array (`?since=ID`, `?group=ID`)"},
+    {"GET", "/v1/faults",
+     "the faults armed now",
+     "the faults armed now"},
+    {"POST", "/v1/faults",
+     "arm a fault",
+     "arm a fault; answers 201 with it (and its id)"},
+    {"DELETE", "/v1/faults/{id}",
+     "disarm one fault",
+     "disarm one fault"},
+    {"DELETE", "/v1/faults",
+     "disarm every fault",
+     "disarm every fault"},
+    {"GET", "/v1/clock",
+     "the coordinator clock",
+     "the coordinator clock: `{\"manual\": true, \"now_ms\": 0}`"},
+    {"POST", "/v1/clock/advance",
+     "with --manual-clock: move group timers forward",
+     "with `--manual-clock`: `{\"ms\": 45000}` moves group timers forward and applies what is due; 409 without `--manual-clock`"},
+    {"GET", "/v1/playground",
+     "the simulated consumers and producers kgroupsd runs",
+     "the simulated consumers and producers kgroupsd runs ([Playground](#playground))"},
+    {"POST", "/v1/playground/consumers",
+     "start a simulated consumer in a group",
+     "start a simulated consumer in a group; 201 with it"},
+    {"DELETE", "/v1/playground/consumers/{id}",
+     "stop one (LeaveGroup; ?crash=true: no leave)",
+     "stop it: LeaveGroup, or `?crash=true` without leaving"},
+    {"POST", "/v1/playground/producers",
+     "start a simulated producer at a rate",
+     "start a simulated producer at a rate; 201 with it"},
+    {"DELETE", "/v1/playground/producers/{id}",
+     "stop one simulated producer",
+     "stop it"},
+    {"GET", "/metrics",
+     "Prometheus text format",
+     "Prometheus text format"},
+    {"GET", "/",
+     "the web console (console/index.html)",
+     "the web console (see \"Console\" below)"},
+    {"GET", "/console/{path...}",
+     "the web console's files",
+     "one of the console's files (`/console/js/main.js`); 404 for any other"},
+});
+
+// "/console/{path...}" as clients write it: "/console/{path}".
+std::string shown_pattern(std::string_view pattern) {
+  std::string shown(pattern);
+  if (const auto rest = shown.find("...}"); rest != std::string::npos) shown.erase(rest, 3);
+  return shown;
+}
+
+}  // namespace
+
+std::span<const RouteDescription> route_catalog() { return kRoutes; }
+
+std::string shown_route(const RouteDescription& route) {
+  return std::string(route.method) + " " + shown_pattern(route.pattern);
+}
+
+nlohmann::json route_catalog_json() {
+  nlohmann::json list = nlohmann::json::array();
+  for (const RouteDescription& route : kRoutes) {
+    list.push_back({{"route", shown_route(route)}, {"what", route.summary}});
+  }
+  return {{"version", "v1"}, {"endpoints", std::move(list)}};
+}
+
+std::string route_catalog_markdown() {
+  std::string out =
+      "| Method and path | What it does |\n"
+      "|---|---|\n";
+  for (const RouteDescription& route : kRoutes) {
+    out += "| `" + shown_route(route) + "` | ";
+    out += route.documentation;
+    out += " |\n";
+  }
+  return out;
+}
+
+}  // namespace kgroups::broker::http
