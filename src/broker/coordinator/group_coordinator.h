@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// GroupCoordinator: Kafka's classic consumer-group coordinator (KAFKA-PROTOCOL-NOTES
-// §3) as plain logic apart from the network. It keeps every group's state machine
+// GroupCoordinator: Kafka's classic consumer-group coordinator, with the semantics of
+// Kafka 3.6's GroupCoordinator (docs/architecture/coordinator.md), as plain logic apart
+// from the network. It keeps every group's state machine
 // (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead), generations,
 // leaders, protocol votes, session and rebalance timeouts, and committed offsets.
 //

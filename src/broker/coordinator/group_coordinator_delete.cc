@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "broker/coordinator/consumer_protocol_subscription.h"
+#include "broker/coordinator/consumer_protocol.h"
 #include "broker/coordinator/group_coordinator.h"
 
 namespace kgroups::broker {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "broker/coordinator/consumer_group_test_harness.h"
-#include "broker/coordinator/consumer_protocol_subscription.h"
+#include "broker/coordinator/consumer_protocol.h"
 #include "broker/coordinator/coordinator_test_harness.h"
 
 namespace kgroups::broker {

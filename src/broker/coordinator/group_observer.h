@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "broker/coordinator/consumer_protocol_assignment.h"
+#include "broker/coordinator/consumer_protocol.h"
 #include "broker/coordinator/offset_store.h"
 
 namespace kgroups::broker {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "broker/coordinator/consumer_protocol_assignment.h"
+#include "broker/coordinator/consumer_protocol.h"
 #include "broker/node/broker.h"
 
 namespace kgroups::broker::http {

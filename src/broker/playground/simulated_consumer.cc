@@ -8,8 +8,7 @@
 #include <system_error>
 #include <utility>
 
-#include "broker/coordinator/consumer_protocol_assignment.h"
-#include "broker/playground/consumer_protocol_bytes.h"
+#include "broker/coordinator/consumer_protocol.h"
 #include "broker/playground/leader_assignment.h"
 #include "group/assignor_catalog.h"
 

@@ -18,7 +18,7 @@
 #include <tuple>
 #include <vector>
 
-#include "broker/coordinator/consumer_protocol_assignment.h"
+#include "broker/coordinator/consumer_protocol.h"
 #include "kafka_client/broker_address.h"
 #include "kafka_client/broker_connection.h"
 #include "protocol/error_code.h"

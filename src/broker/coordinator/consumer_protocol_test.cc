@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "broker/coordinator/consumer_protocol_assignment.h"
+#include "broker/coordinator/consumer_protocol.h"
 
 #include <gtest/gtest.h>
 
@@ -40,6 +40,39 @@ TEST(ConsumerProtocolAssignment, TruncatedOrInflatedBytesAreNotUnderstood) {
   std::vector<std::uint8_t> negative = kAssignment;
   negative[2] = 0xff;  // a negative topic count
   EXPECT_FALSE(consumer_assignment_partitions(negative).has_value());
+}
+
+TEST(ConsumerProtocol, SubscriptionCarriesTopicAndOwnedPartitions) {
+  const auto bytes = encode_consumer_subscription("orders", {2, 0});
+  const auto decoded = decode_consumer_subscription(bytes);
+  ASSERT_TRUE(decoded.has_value());
+  EXPECT_EQ(decoded->topics, std::vector<std::string>{"orders"});
+  ASSERT_EQ(decoded->owned_partitions.size(), 1U);
+  EXPECT_EQ(decoded->owned_partitions[0],
+            (AssignedTopicPartitions{"orders", std::vector<std::int32_t>{2, 0}}));
+  EXPECT_EQ(consumer_subscription_topics(bytes), std::vector<std::string>{"orders"});
+}
+
+TEST(ConsumerProtocol, SubscriptionWithoutOwnedPartitionsHasNoOwnedEntry) {
+  const auto decoded = decode_consumer_subscription(encode_consumer_subscription("orders", {}));
+  ASSERT_TRUE(decoded.has_value());
+  EXPECT_TRUE(decoded->owned_partitions.empty());
+}
+
+TEST(ConsumerProtocol, TruncatedSubscriptionIsRefused) {
+  auto bytes = encode_consumer_subscription("orders", {1});
+  bytes.resize(bytes.size() - 3);
+  EXPECT_FALSE(decode_consumer_subscription(bytes).has_value());
+}
+
+TEST(ConsumerProtocol, AssignmentReadsBackThroughTheCoordinatorsReader) {
+  const auto decoded = consumer_assignment_partitions(encode_consumer_assignment("orders", {1, 3}));
+  ASSERT_TRUE(decoded.has_value());
+  ASSERT_EQ(decoded->size(), 1U);
+  EXPECT_EQ((*decoded)[0], (AssignedTopicPartitions{"orders", std::vector<std::int32_t>{1, 3}}));
+  const auto empty = consumer_assignment_partitions(encode_consumer_assignment("orders", {}));
+  ASSERT_TRUE(empty.has_value());
+  EXPECT_TRUE(empty->empty());
 }
 
 }  // namespace
