@@ -83,9 +83,6 @@ void ConsumerGroup::index_member(const ConsumerGroupMember& member, int sign) {
   } else {
     member_bytes_ -= bytes;
   }
-  if (member_bytes_total_ != nullptr) {
-    *member_bytes_total_ = add ? *member_bytes_total_ + bytes : *member_bytes_total_ - bytes;
-  }
   set_partition_epochs(member.assigned_partitions, member.member_epoch, add);
   set_partition_epochs(member.partitions_pending_revocation, member.member_epoch, add);
   for (const std::string& topic : member.subscribed_topic_names) {

@@ -44,16 +44,9 @@ std::size_t consumer_member_bytes(const ConsumerGroupMember& member);
 
 class ConsumerGroup {
  public:
-  // `member_bytes_total`, when given, is a counter shared by the groups of a coordinator:
-  // each group adds what its members take (consumer_member_bytes) and subtracts what they
-  // give back, so the counter is their sum; it must outlive the group.
-  explicit ConsumerGroup(std::string group_id, std::size_t* member_bytes_total = nullptr)
-      : group_id_(std::move(group_id)), member_bytes_total_(member_bytes_total) {}
+  explicit ConsumerGroup(std::string group_id) : group_id_(std::move(group_id)) {}
   ConsumerGroup(const ConsumerGroup&) = delete;
   ConsumerGroup& operator=(const ConsumerGroup&) = delete;
-  ~ConsumerGroup() {
-    if (member_bytes_total_ != nullptr) *member_bytes_total_ -= member_bytes_;
-  }
 
   [[nodiscard]] const std::string& group_id() const { return group_id_; }
 
@@ -76,6 +69,9 @@ class ConsumerGroup {
   [[nodiscard]] std::size_t size() const { return members_.size(); }
   // The sum of consumer_member_bytes() over the members.
   [[nodiscard]] std::size_t member_bytes() const { return member_bytes_; }
+  // What the group keeps, as ConsumerGroupConfig::max_stored_bytes counts it: member_bytes()
+  // and its committed offsets (OffsetStore::stored_bytes). O(1).
+  [[nodiscard]] std::size_t stored_bytes() const { return member_bytes_ + offsets_.stored_bytes(); }
 
   // Adds the member or replaces the one with its id, updating partition epochs,
   // the static-member index, subscription and assignor counts, and timers.
@@ -129,7 +125,6 @@ class ConsumerGroup {
   void set_partition_epochs(const ConsumerAssignment& partitions, std::int32_t epoch, bool add);
 
   std::string group_id_;
-  std::size_t* member_bytes_total_ = nullptr;
   std::size_t member_bytes_ = 0;
   std::int32_t group_epoch_ = 0;
   std::int32_t assignment_epoch_ = 0;

@@ -31,7 +31,7 @@ ConsumerGroupDescription ConsumerGroupCoordinator::describe_group(std::string_vi
         "the group id is longer than " + std::to_string(config_.max_id_length) + " bytes";
     return description;
   }
-  const ConsumerGroup* group = find_group(group_id);
+  const ConsumerGroup* group = groups_.find(group_id);
   if (group == nullptr) {
     description.error = GroupError::kGroupIdNotFound;
     description.error_message = "group " + std::string(group_id) + " is not a consumer group";
@@ -62,82 +62,52 @@ std::vector<GroupListing> ConsumerGroupCoordinator::list_groups() {
   CallScope scope(*this);
   std::vector<GroupListing> listings;
   listings.reserve(groups_.size());
-  for (const auto& [group_id, group] : groups_) {
-    listings.push_back(
-        GroupListing{group_id, "consumer", std::string(consumer_group_state_name(group->state()))});
-  }
+  groups_.for_each([&listings](const ConsumerGroup& group) {
+    listings.push_back(GroupListing{group.group_id(), "consumer",
+                                    std::string(consumer_group_state_name(group.state()))});
+  });
   std::sort(listings.begin(), listings.end(),
             [](const GroupListing& a, const GroupListing& b) { return a.group_id < b.group_id; });
   return listings;
 }
 
 bool ConsumerGroupCoordinator::has_group(std::string_view group_id) const {
-  return find_group(group_id) != nullptr;
+  return groups_.find(group_id) != nullptr;
 }
 
 void ConsumerGroupCoordinator::poll_timers() { CallScope scope(*this); }
 
 std::optional<Clock::TimePoint> ConsumerGroupCoordinator::next_deadline() const {
-  return deadlines_.earliest();
+  return groups_.next_deadline();
 }
 
-void ConsumerGroupCoordinator::shutdown() {
-  deadlines_.clear();
-  touched_.clear();
-  groups_.clear();
-  offset_bytes_ = 0;
-}
+void ConsumerGroupCoordinator::shutdown() { groups_.clear(); }
 
-const ConsumerGroup* ConsumerGroupCoordinator::find_group(std::string_view group_id) const {
-  auto group = groups_.find(group_id);
-  return group == groups_.end() ? nullptr : group->second.get();
-}
+void ConsumerGroupCoordinator::begin_call() { fire_due_timers(); }
 
-ConsumerGroup* ConsumerGroupCoordinator::find_group_to_change(std::string_view group_id) {
-  auto group = groups_.find(group_id);
-  if (group == groups_.end()) return nullptr;
-  touch(*group->second);
-  return group->second.get();
+void ConsumerGroupCoordinator::end_call() { settle_touched_groups(); }
+
+// Refiles each touched group under its next deadline, or forgets it when it has neither
+// members nor offsets.
+void ConsumerGroupCoordinator::settle_touched_groups() {
+  groups_.settle([this](const ConsumerGroup& group) {
+    if (group.size() != 0 || !group.offsets().empty()) return false;
+    log("consumer group \"" + group.group_id() + "\" forgotten: no members, no offsets");
+    if (observer_ != nullptr) observer_->on_group_forgotten(GroupType::kConsumer, group.group_id());
+    return true;
+  });
 }
 
 ConsumerGroup& ConsumerGroupCoordinator::create_group(std::string_view group_id) {
-  auto group = std::make_unique<ConsumerGroup>(std::string(group_id), &member_bytes_);
-  ConsumerGroup& created = *group;
-  groups_.emplace(std::string(group_id), std::move(group));
-  touch(created);
+  ConsumerGroup& created = groups_.create(group_id);
   log("consumer group \"" + created.group_id() + "\" created");
   return created;
 }
 
-void ConsumerGroupCoordinator::touch(const ConsumerGroup& group) {
-  touched_.push_back(group.group_id());
-}
-
-// Refiles each touched group under its next deadline, or forgets it when it has
-// neither members nor offsets.
-void ConsumerGroupCoordinator::settle_touched_groups() {
-  for (const std::string& group_id : touched_) {
-    auto entry = groups_.find(group_id);
-    if (entry == groups_.end()) continue;
-    ConsumerGroup& group = *entry->second;
-    if (group.size() == 0 && group.offsets().empty()) {
-      deadlines_.remove(group.group_id());
-      log("consumer group \"" + group.group_id() + "\" forgotten: no members, no offsets");
-      if (observer_ != nullptr) {
-        observer_->on_group_forgotten(GroupType::kConsumer, group.group_id());
-      }
-      groups_.erase(entry);
-      continue;
-    }
-    deadlines_.update(group.group_id(), group.next_deadline());
-  }
-  touched_.clear();
-}
-
 void ConsumerGroupCoordinator::fire_due_timers() {
   const Clock::TimePoint at = now();
-  for (std::string_view group_id : deadlines_.due_at(at)) {
-    ConsumerGroup* group = find_group_to_change(group_id);
+  for (std::string_view group_id : groups_.due_at(at)) {
+    ConsumerGroup* group = groups_.find_to_change(group_id);
     if (group == nullptr) continue;
     for (const auto& [member_id, timer] : group->due_timers(at)) {
       const ConsumerGroupMember* member = group->find_member(member_id);

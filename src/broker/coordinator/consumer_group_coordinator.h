@@ -31,25 +31,22 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <optional>
 #include <random>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "broker/coordinator/call_scope.h"
 #include "broker/coordinator/clock.h"
 #include "broker/coordinator/consumer_group.h"
 #include "broker/coordinator/consumer_group_config.h"
 #include "broker/coordinator/consumer_group_description.h"
 #include "broker/coordinator/consumer_group_heartbeat.h"
-#include "broker/coordinator/deadline_index.h"
 #include "broker/coordinator/group_coordinator.h"
 #include "broker/coordinator/group_observer.h"
 #include "broker/coordinator/group_summary.h"
-#include "broker/coordinator/string_hash.h"
+#include "broker/coordinator/group_table.h"
 #include "broker/coordinator/topic_catalog.h"
 
 namespace kgroups::broker {
@@ -68,7 +65,7 @@ class ConsumerGroupCoordinator {
   // The bytes every group's members (consumer_member_bytes) and committed offsets
   // (OffsetStore::stored_bytes) keep, the total that ConsumerGroupConfig::max_stored_bytes
   // bounds.
-  [[nodiscard]] std::size_t stored_bytes() const { return member_bytes_ + offset_bytes_; }
+  [[nodiscard]] std::size_t stored_bytes() const { return groups_.stored_bytes(); }
   // Changes max_stored_bytes (0: no bound), e.g. to what the classic coordinator leaves of
   // a shared budget; members already stored stay.
   void set_max_stored_bytes(std::size_t bytes) { config_.max_stored_bytes = bytes; }
@@ -133,16 +130,18 @@ class ConsumerGroupCoordinator {
   void set_observer(GroupObserver* observer) { observer_ = observer; }
 
  private:
-  // Lookup and bookkeeping (consumer_group_coordinator.cc).
-  [[nodiscard]] const ConsumerGroup* find_group(std::string_view group_id) const;
-  ConsumerGroup* find_group_to_change(std::string_view group_id);
+  friend class CallScope<ConsumerGroupCoordinator>;
+  // CallScope's ends (consumer_group_coordinator.cc): due expiries first; on exit the
+  // touched groups settled, those with neither members nor offsets forgotten.
+  void begin_call();
+  void end_call();
+  // Creates the group (which must not exist), touched.
   ConsumerGroup& create_group(std::string_view group_id);
   // Whether storing `member` in `group` (nullptr: a new group), in place of the member
   // `replaced_id` (nullopt: none), would take stored_bytes() past max_stored_bytes.
   [[nodiscard]] bool exceeds_stored_bytes(const ConsumerGroup* group,
                                           std::optional<std::string> replaced_id,
                                           const ConsumerGroupMember& member) const;
-  void touch(const ConsumerGroup& group);
   void settle_touched_groups();
   void fire_due_timers();
   std::string new_member_id();
@@ -177,30 +176,11 @@ class ConsumerGroupCoordinator {
   // Tells the observer the group's new target assignment, computed by `assignor`.
   void observe_target_assignment(const ConsumerGroup& group, std::string_view assignor) const;
 
-  // Runs every public call: applies due expiries first, settles touched groups last.
-  class CallScope {
-   public:
-    explicit CallScope(ConsumerGroupCoordinator& coordinator) : coordinator_(coordinator) {
-      coordinator_.fire_due_timers();
-    }
-    ~CallScope() { coordinator_.settle_touched_groups(); }
-    CallScope(const CallScope&) = delete;
-    CallScope& operator=(const CallScope&) = delete;
-
-   private:
-    ConsumerGroupCoordinator& coordinator_;
-  };
-
   ConsumerGroupConfig config_;
-  std::size_t member_bytes_ = 0;  // consumer_member_bytes() of every member of every group
-  std::size_t offset_bytes_ = 0;  // OffsetStore::stored_bytes() of every group
   const Clock& clock_;
   const TopicCatalog& catalog_;
   Logger logger_;
-  std::unordered_map<std::string, std::unique_ptr<ConsumerGroup>, StringHash, std::equal_to<>>
-      groups_;
-  DeadlineIndex deadlines_;           // every group with a member timer, as of its last settle
-  std::vector<std::string> touched_;  // ids of the groups the current call may have changed
+  GroupTable<ConsumerGroup> groups_;  // every group with members or offsets
   std::mt19937_64 member_id_random_;
   GroupObserver* observer_ = nullptr;  // not owned; nullptr: nobody observes
 };

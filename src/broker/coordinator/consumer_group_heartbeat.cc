@@ -141,7 +141,7 @@ bool ConsumerGroupCoordinator::exceeds_stored_bytes(const ConsumerGroup* group,
 ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
     const ConsumerGroupHeartbeatParams& params) {
   const bool joining = params.member_epoch == kJoinMemberEpoch;
-  ConsumerGroup* group = find_group_to_change(params.group_id);
+  ConsumerGroup* group = groups_.find_to_change(params.group_id);
   const std::string member_id = params.member_id.empty() ? new_member_id() : params.member_id;
   auto unknown = [&member_id, &params]() {
     return error_result(GroupError::kUnknownMemberId,
@@ -284,7 +284,7 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
 
 ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::leave(
     const ConsumerGroupHeartbeatParams& params) {
-  ConsumerGroup* group = find_group_to_change(params.group_id);
+  ConsumerGroup* group = groups_.find_to_change(params.group_id);
   const ConsumerGroupMember* member = nullptr;
   if (params.instance_id) {
     member = group == nullptr ? nullptr : group->static_member(*params.instance_id);

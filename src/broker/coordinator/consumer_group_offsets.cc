@@ -31,7 +31,7 @@ OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitPa
   if (params.group_id.empty() || params.group_id.size() > config_.max_id_length) {
     return fail(GroupError::kInvalidGroupId);
   }
-  ConsumerGroup* group = find_group_to_change(params.group_id);
+  ConsumerGroup* group = groups_.find_to_change(params.group_id);
   const std::int32_t epoch = params.generation_id;
   // Epoch < 0: the admin client, or a consumer outside group management; allowed
   // while the group has no members.
@@ -67,12 +67,10 @@ OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitPa
     if (groups_.size() >= config_.max_groups) return fail(GroupError::kPolicyViolation);
     group = &create_group(params.group_id);
   }
-  const std::size_t offsets_before = group->offsets().stored_bytes();
   for (std::size_t i = 0; i < params.offsets.size(); ++i) {
     if (result.partition_errors[i] != GroupError::kNone) continue;
     group->offsets().commit(params.offsets[i].topic_partition, params.offsets[i].committed);
   }
-  offset_bytes_ = offset_bytes_ - offsets_before + group->offsets().stored_bytes();
   if (observer_ != nullptr) {
     observer_->on_offsets_committed(GroupType::kConsumer, group->group_id(), params.member_id,
                                     stored_offsets(params, result));
@@ -88,7 +86,7 @@ ConsumerOffsetFetchResult ConsumerGroupCoordinator::fetch_offsets(
     result.error = GroupError::kInvalidGroupId;
     return result;
   }
-  const ConsumerGroup* group = find_group(params.group_id);
+  const ConsumerGroup* group = groups_.find(params.group_id);
   if (params.member_id || params.member_epoch >= 0) {
     result.error = group == nullptr
                        ? GroupError::kUnknownMemberId

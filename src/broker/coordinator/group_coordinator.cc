@@ -26,7 +26,7 @@ GroupError GroupCoordinator::heartbeat(std::string_view group_id, std::int32_t g
   CallScope scope(*this);
   if (!valid_group_id(group_id)) return GroupError::kInvalidGroupId;
   if (!within_id_length(member_id)) return GroupError::kUnknownMemberId;
-  ClassicGroup* group = find_group_to_change(group_id);
+  ClassicGroup* group = groups_.find_to_change(group_id);
   if (group == nullptr) return GroupError::kUnknownMemberId;
   if (GroupError error = group->check_member(member_id, group_instance_id);
       error != GroupError::kNone) {
@@ -57,7 +57,7 @@ LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
     result.error = GroupError::kInvalidGroupId;
     return result;
   }
-  ClassicGroup* group = find_group_to_change(group_id);
+  ClassicGroup* group = groups_.find_to_change(group_id);
   // The first member that leaves a Stable or CompletingRebalance group starts the
   // rebalance; the others leave the PreparingRebalance group it started.
   for (const LeavingMember& leaving : members) {
@@ -102,7 +102,7 @@ GroupSummary GroupCoordinator::describe_group(std::string_view group_id) {
     summary.error = GroupError::kInvalidGroupId;  // with no state, as Kafka answers
     return summary;
   }
-  const ClassicGroup* group = find_group(group_id);
+  const ClassicGroup* group = groups_.find(group_id);
   if (group == nullptr) {
     summary.state = std::string(group_state_name(ClassicGroupState::kDead));
     return summary;
@@ -137,10 +137,10 @@ std::vector<GroupListing> GroupCoordinator::list_groups() {
   CallScope scope(*this);
   std::vector<GroupListing> listings;
   listings.reserve(groups_.size());
-  for (const auto& [id, group] : groups_) {
-    listings.push_back(
-        GroupListing{id, group->protocol_type(), std::string(group_state_name(group->state()))});
-  }
+  groups_.for_each([&listings](const ClassicGroup& group) {
+    listings.push_back(GroupListing{group.group_id(), group.protocol_type(),
+                                    std::string(group_state_name(group.state()))});
+  });
   std::sort(listings.begin(), listings.end(),
             [](const GroupListing& left, const GroupListing& right) {
               return left.group_id < right.group_id;
@@ -151,73 +151,43 @@ std::vector<GroupListing> GroupCoordinator::list_groups() {
 void GroupCoordinator::poll_timers() { CallScope scope(*this); }
 
 std::optional<Clock::TimePoint> GroupCoordinator::next_deadline() const {
-  return deadlines_.earliest();
+  return groups_.next_deadline();
 }
 
 std::size_t GroupCoordinator::recount_stored_bytes() const {
   std::size_t bytes = 0;
-  for (const auto& [id, group] : groups_) bytes += group->recount_stored_bytes();
+  groups_.for_each([&bytes](const ClassicGroup& group) { bytes += group.recount_stored_bytes(); });
   return bytes;
 }
 
 void GroupCoordinator::shutdown() {
-  for (auto& [id, group] : groups_) {
-    for (auto& [member_id, member] : group->members()) {
+  groups_.for_each_to_change([this](ClassicGroup& group) {
+    for (auto& [member_id, member] : group.members()) {
       complete_join_call(member, join_error(GroupError::kNotCoordinator, member.member_id));
       complete_sync_call(member, sync_error(GroupError::kNotCoordinator));
     }
-    group->transition_to(ClassicGroupState::kDead);
-  }
-  touched_.clear();
-  deadlines_.clear();
+    group.transition_to(ClassicGroupState::kDead);
+    return true;
+  });
   groups_.clear();
-  stored_bytes_ = 0;
-  run_completions();
+  completions_.run();
 }
 
-const ClassicGroup* GroupCoordinator::find_group(std::string_view group_id) const {
-  auto found = groups_.find(group_id);
-  return found == groups_.end() ? nullptr : found->second.get();
-}
+void GroupCoordinator::begin_call() { fire_all_due_timers(); }
 
-ClassicGroup* GroupCoordinator::find_group_to_change(std::string_view group_id) {
-  auto found = groups_.find(group_id);
-  if (found == groups_.end()) return nullptr;
-  touch(*found->second);
-  return found->second.get();
-}
-
-ClassicGroup& GroupCoordinator::create_group(std::string_view group_id) {
-  auto [position, inserted] =
-      groups_.emplace(std::string(group_id), std::make_unique<ClassicGroup>(std::string(group_id)));
-  ClassicGroup& group = *position->second;
-  touched_.push_back(TouchedGroup{&group, 0});  // new: none of its bytes are counted yet
-  return group;
-}
-
-void GroupCoordinator::touch(ClassicGroup& group) {
-  for (const TouchedGroup& touched : touched_) {
-    if (touched.group == &group) return;
-  }
-  touched_.push_back(TouchedGroup{&group, group.stored_bytes()});
-}
-
-void GroupCoordinator::settle_touched_groups() {
-  for (const TouchedGroup& touched : touched_) {
-    stored_bytes_ = stored_bytes_ - touched.stored_bytes_before + touched.group->stored_bytes();
-    deadlines_.update(touched.group->group_id(), touched.group->next_deadline());
-  }
-  touched_.clear();
+void GroupCoordinator::end_call() {
+  groups_.settle();
+  completions_.run();
 }
 
 bool GroupCoordinator::has_group(std::string_view group_id) const {
-  return find_group(group_id) != nullptr;
+  return groups_.find(group_id) != nullptr;
 }
 
 std::optional<std::vector<PartitionOffset>> GroupCoordinator::release_empty_group(
     std::string_view group_id) {
   CallScope scope(*this);
-  ClassicGroup* group = find_group_to_change(group_id);
+  ClassicGroup* group = groups_.find_to_change(group_id);
   if (group == nullptr) return std::vector<PartitionOffset>{};
   if (group->state() != ClassicGroupState::kEmpty || !group->members().empty() ||
       !group->pending_members().empty()) {
@@ -230,26 +200,15 @@ std::optional<std::vector<PartitionOffset>> GroupCoordinator::release_empty_grou
 }
 
 void GroupCoordinator::erase_group_if_unused(std::string_view group_id) {
-  auto found = groups_.find(group_id);
-  if (found == groups_.end()) return;
-  ClassicGroup& group = *found->second;
-  if (group.state() != ClassicGroupState::kEmpty || !group.members().empty() ||
-      !group.pending_members().empty() || !group.offsets().empty()) {
+  ClassicGroup* group = groups_.find_to_change(group_id);
+  if (group == nullptr) return;
+  if (group->state() != ClassicGroupState::kEmpty || !group->members().empty() ||
+      !group->pending_members().empty() || !group->offsets().empty()) {
     return;
   }
-  group.transition_to(ClassicGroupState::kDead);
-  // Uncount what the last settle counted for it (nothing, if it is new in this call).
-  auto touched = std::find_if(touched_.begin(), touched_.end(),
-                              [&](const TouchedGroup& entry) { return entry.group == &group; });
-  if (touched != touched_.end()) {
-    stored_bytes_ -= touched->stored_bytes_before;
-    touched_.erase(touched);
-  } else {
-    stored_bytes_ -= group.stored_bytes();
-  }
-  deadlines_.remove(group.group_id());
-  if (observer_ != nullptr) observer_->on_group_forgotten(GroupType::kClassic, group.group_id());
-  groups_.erase(found);  // `group_id` may view the erased group's id: not used below
+  group->transition_to(ClassicGroupState::kDead);
+  if (observer_ != nullptr) observer_->on_group_forgotten(GroupType::kClassic, group->group_id());
+  groups_.erase(group_id);  // `group_id` may view the erased group's id: not used after
 }
 
 std::string GroupCoordinator::new_member_id(std::string_view prefix) {
@@ -287,33 +246,16 @@ void GroupCoordinator::refresh_session(GroupMember& member) {
 
 void GroupCoordinator::complete_join_call(GroupMember& member, JoinGroupResult result) {
   if (!member.join_callback) return;
-  enqueue([callback = std::move(member.join_callback), result = std::move(result)]() mutable {
-    callback(std::move(result));
-  });
+  completions_.enqueue([callback = std::move(member.join_callback),
+                        result = std::move(result)]() mutable { callback(std::move(result)); });
   member.join_callback = nullptr;
 }
 
 void GroupCoordinator::complete_sync_call(GroupMember& member, SyncGroupResult result) {
   if (!member.sync_callback) return;
-  enqueue([callback = std::move(member.sync_callback), result = std::move(result)]() mutable {
-    callback(std::move(result));
-  });
+  completions_.enqueue([callback = std::move(member.sync_callback),
+                        result = std::move(result)]() mutable { callback(std::move(result)); });
   member.sync_callback = nullptr;
-}
-
-void GroupCoordinator::enqueue(std::function<void()> completion) {
-  completions_.push_back(std::move(completion));
-}
-
-void GroupCoordinator::run_completions() {
-  if (running_completions_) return;  // a callback called back in; the outer loop runs these
-  running_completions_ = true;
-  while (!completions_.empty()) {
-    std::function<void()> completion = std::move(completions_.front());
-    completions_.pop_front();
-    completion();
-  }
-  running_completions_ = false;
 }
 
 }  // namespace kgroups::broker

@@ -13,9 +13,9 @@
 // 50-100 ms). Tests use ManualClock: advance() then poll_timers().
 //
 // Bounded work: each call costs O(log groups) plus the work of the group it names
-// and of the expiries actually due; groups are found by hash, and a DeadlineIndex
-// keeps them ordered by their next deadline, refreshed for the groups each call
-// touched when it ends.
+// and of the expiries actually due; groups are found by hash, and a GroupTable
+// (group_table.h) keeps them ordered by their next deadline, refreshed for the groups
+// each call touched when it ends.
 //
 // Bounded state: CoordinatorConfig's limits (groups, members per group, id lengths,
 // a group's metadata bytes, offset metadata bytes, and the bytes all groups keep
@@ -40,26 +40,23 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <functional>
-#include <memory>
 #include <optional>
 #include <random>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "broker/coordinator/call_scope.h"
 #include "broker/coordinator/classic_group.h"
 #include "broker/coordinator/clock.h"
+#include "broker/coordinator/completion_queue.h"
 #include "broker/coordinator/coordinator_config.h"
-#include "broker/coordinator/deadline_index.h"
 #include "broker/coordinator/group_error.h"
 #include "broker/coordinator/group_observer.h"
 #include "broker/coordinator/group_summary.h"
+#include "broker/coordinator/group_table.h"
 #include "broker/coordinator/join_group.h"
 #include "broker/coordinator/offset_store.h"
-#include "broker/coordinator/string_hash.h"
 #include "broker/coordinator/sync_group.h"
 
 namespace kgroups::broker {
@@ -210,7 +207,7 @@ class GroupCoordinator {
   // The group as it stands, for reading (the control endpoint's inspection), or nullptr.
   // Valid until the next call that changes the coordinator. Applies no expiry.
   [[nodiscard]] const ClassicGroup* group(std::string_view group_id) const {
-    return find_group(group_id);
+    return groups_.find(group_id);
   }
 
   // Returns whether the coordinator holds a group of that id (with members or offsets).
@@ -250,7 +247,7 @@ class GroupCoordinator {
 
   // Returns the bytes all groups keep (stored_bytes.h), the total max_stored_bytes
   // bounds. Kept up to date call by call; 0 without groups.
-  [[nodiscard]] std::size_t stored_bytes() const { return stored_bytes_; }
+  [[nodiscard]] std::size_t stored_bytes() const { return groups_.stored_bytes(); }
   // Changes max_stored_bytes (0: no bound), e.g. to what another coordinator leaves of a
   // shared budget; what is stored already stays.
   void set_max_stored_bytes(std::size_t bytes) { config_.max_stored_bytes = bytes; }
@@ -267,16 +264,12 @@ class GroupCoordinator {
   void set_observer(GroupObserver* observer) { observer_ = observer; }
 
  private:
-  // Returns the group for reading, or nullptr.
-  [[nodiscard]] const ClassicGroup* find_group(std::string_view group_id) const;
-  // Returns the group for a change, or nullptr; the group is touched (see touched_).
-  ClassicGroup* find_group_to_change(std::string_view group_id);
-  // Creates the group (which must not exist) and touches it.
-  ClassicGroup& create_group(std::string_view group_id);
-  void touch(ClassicGroup& group);
-  // Refiles every touched group in the deadline index and adds its growth to
-  // stored_bytes_.
-  void settle_touched_groups();
+  friend class CallScope<GroupCoordinator>;
+  // CallScope's ends (group_coordinator.cc): due expiries first; on exit the touched groups
+  // settled, then the queued completions run.
+  void begin_call();
+  void end_call();
+  // Forgets the group if it is Empty with neither members nor offsets.
   void erase_group_if_unused(std::string_view group_id);
   // Returns "<prefix>-<UUID>", the prefix (client id, or a static member's instance
   // id) cut to fit max_id_length.
@@ -342,46 +335,15 @@ class GroupCoordinator {
   // The generation the group has now, with every member's assignment.
   void observe_rebalance_completed(const ClassicGroup& group) const;
 
-  // Opens every public call: applies the expiries due now; on exit settles the
-  // groups the call touched, then runs the completions it queued.
-  class CallScope {
-   public:
-    explicit CallScope(GroupCoordinator& coordinator) : coordinator_(coordinator) {
-      coordinator_.fire_all_due_timers();
-    }
-    ~CallScope() {
-      coordinator_.settle_touched_groups();
-      coordinator_.run_completions();
-    }
-    CallScope(const CallScope&) = delete;
-    CallScope& operator=(const CallScope&) = delete;
-
-   private:
-    GroupCoordinator& coordinator_;
-  };
-
-  // Parked-call completion: queued, then run by run_completions() once the state is
-  // consistent.
+  // Parked-call completion: queued in completions_, run when the call ends.
   void complete_join_call(GroupMember& member, JoinGroupResult result);
   void complete_sync_call(GroupMember& member, SyncGroupResult result);
-  void enqueue(std::function<void()> completion);
-  void run_completions();
 
   CoordinatorConfig config_;
   const Clock& clock_;
   Logger logger_;
-  std::unordered_map<std::string, std::unique_ptr<ClassicGroup>, StringHash, std::equal_to<>>
-      groups_;
-  DeadlineIndex deadlines_;  // every group with a deadline, as of its last settle
-  // The groups the current call may have changed, with their stored bytes before it.
-  struct TouchedGroup {
-    ClassicGroup* group;
-    std::size_t stored_bytes_before;
-  };
-  std::vector<TouchedGroup> touched_;  // settled (and emptied) when each call ends
-  std::size_t stored_bytes_ = 0;       // sum of stored_bytes() over groups_, as of the last settle
-  std::deque<std::function<void()>> completions_;
-  bool running_completions_ = false;
+  GroupTable<ClassicGroup> groups_;
+  CompletionQueue completions_;  // answers to parked calls, run when each call ends
   std::mt19937_64 member_id_random_;
   GroupObserver* observer_ = nullptr;  // not owned; nullptr: nobody observes
 };

@@ -39,7 +39,7 @@ std::optional<std::set<std::string, std::less<>>> subscribed_topics(const Classi
 GroupError GroupCoordinator::delete_group(std::string_view group_id) {
   CallScope scope(*this);
   if (!valid_group_id(group_id)) return GroupError::kInvalidGroupId;
-  ClassicGroup* group = find_group_to_change(group_id);
+  ClassicGroup* group = groups_.find_to_change(group_id);
   if (group == nullptr) return GroupError::kGroupIdNotFound;
   if (has_members(*group)) return GroupError::kNonEmptyGroup;
   group->offsets() = OffsetStore{};
@@ -57,7 +57,7 @@ OffsetDeleteResult GroupCoordinator::delete_offsets(std::string_view group_id,
     result.error = GroupError::kInvalidGroupId;
     return result;
   }
-  ClassicGroup* group = find_group_to_change(group_id);
+  ClassicGroup* group = groups_.find_to_change(group_id);
   if (group == nullptr) {
     result.error = GroupError::kGroupIdNotFound;
     return result;
@@ -86,16 +86,14 @@ OffsetDeleteResult GroupCoordinator::delete_offsets(std::string_view group_id,
 }
 
 void GroupCoordinator::delete_topic_offsets(std::string_view topic) {
-  // Between calls no group is touched, so each group's bytes are counted in stored_bytes_ as
-  // they are: adjust the total directly instead of touching every group (O(groups)).
+  CallScope scope(*this);
   std::vector<std::string> emptied;
-  for (auto& [group_id, group] : groups_) {
-    if (!group->offsets().has_topic(topic)) continue;
-    const std::size_t before = group->stored_bytes();
-    group->offsets().remove_topic(topic);
-    stored_bytes_ -= before - group->stored_bytes();
-    if (group->offsets().empty()) emptied.push_back(group_id);
-  }
+  groups_.for_each_to_change([&](ClassicGroup& group) {
+    if (!group.offsets().has_topic(topic)) return false;
+    group.offsets().remove_topic(topic);
+    if (group.offsets().empty()) emptied.push_back(group.group_id());
+    return true;
+  });
   for (const std::string& group_id : emptied) erase_group_if_unused(group_id);
 }
 

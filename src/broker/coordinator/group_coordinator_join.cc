@@ -12,8 +12,8 @@ namespace kgroups::broker {
 namespace {
 
 void fail(JoinGroupCallback& done, GroupError error, std::string member_id,
-          std::deque<std::function<void()>>& completions) {
-  completions.emplace_back([callback = std::move(done), error, member_id = std::move(member_id)] {
+          CompletionQueue& completions) {
+  completions.enqueue([callback = std::move(done), error, member_id = std::move(member_id)] {
     callback(join_error(error, member_id));
   });
 }
@@ -38,7 +38,7 @@ void GroupCoordinator::join_group(JoinGroupParams params, JoinGroupCallback done
     return fail(done, GroupError::kInvalidSessionTimeout, params.member_id, completions_);
   }
   if (params.rebalance_timeout_ms < 0) params.rebalance_timeout_ms = params.session_timeout_ms;
-  ClassicGroup* group = find_group_to_change(params.group_id);
+  ClassicGroup* group = groups_.find_to_change(params.group_id);
   if (group == nullptr) {
     if (!params.member_id.empty()) {
       return fail(done, GroupError::kUnknownMemberId, params.member_id, completions_);
@@ -75,7 +75,7 @@ void GroupCoordinator::join_new_member(ClassicGroup* group, JoinGroupParams& par
       error != GroupError::kNone) {
     return fail(done, error, "", completions_);
   }
-  if (group == nullptr) group = &create_group(group_id);
+  if (group == nullptr) group = &groups_.create(group_id);
   if (pending) {
     group->add_pending_member(member.member_id,
                               now() + std::chrono::milliseconds(member.session_timeout_ms));
@@ -135,9 +135,8 @@ void GroupCoordinator::join_known_member(ClassicGroup& group, JoinGroupParams& p
     return update_member_and_rebalance(group, *member, params, done);
   }
   refresh_session(*member);
-  enqueue([callback = std::move(done), result = current_generation_result(group, *member)] {
-    callback(result);
-  });
+  completions_.enqueue([callback = std::move(done),
+                        result = current_generation_result(group, *member)] { callback(result); });
 }
 
 GroupMember GroupCoordinator::member_from(JoinGroupParams& params, std::string member_id) const {

@@ -27,7 +27,7 @@ bool GroupCoordinator::within_id_length(std::string_view id) const {
 
 bool GroupCoordinator::exceeds_stored_bytes(std::size_t growth_bytes) const {
   return growth_bytes > 0 && config_.max_stored_bytes > 0 &&
-         stored_bytes_ + growth_bytes > config_.max_stored_bytes;
+         stored_bytes() + growth_bytes > config_.max_stored_bytes;
 }
 
 GroupError GroupCoordinator::admit_new_group() const {

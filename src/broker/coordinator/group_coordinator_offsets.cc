@@ -57,7 +57,7 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
   };
   if (!within_id_length(params.group_id)) return fail(GroupError::kInvalidGroupId);
   if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
-  ClassicGroup* group = find_group_to_change(params.group_id);
+  ClassicGroup* group = groups_.find_to_change(params.group_id);
   if (GroupError error = params.unfenced ? GroupError::kNone : fence(group, params);
       error != GroupError::kNone) {
     return fail(error);
@@ -89,7 +89,7 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
     }
   }
   if (storing == 0) return result;
-  if (group == nullptr) group = &create_group(params.group_id);  // from outside group management
+  if (group == nullptr) group = &groups_.create(params.group_id);  // from outside group management
   for (std::size_t i = 0; i < params.offsets.size(); ++i) {
     if (result.partition_errors[i] != GroupError::kNone) continue;
     group->offsets().commit(params.offsets[i].topic_partition, params.offsets[i].committed);
@@ -104,7 +104,7 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
 std::vector<PartitionOffset> GroupCoordinator::fetch_offsets(
     std::string_view group_id, const std::optional<std::vector<TopicPartition>>& partitions) {
   CallScope scope(*this);
-  const ClassicGroup* group = within_id_length(group_id) ? find_group(group_id) : nullptr;
+  const ClassicGroup* group = within_id_length(group_id) ? groups_.find(group_id) : nullptr;
   if (!partitions)
     return group == nullptr ? std::vector<PartitionOffset>{} : group->offsets().fetch_all();
   std::vector<PartitionOffset> offsets;

@@ -216,12 +216,12 @@ void GroupCoordinator::fire_all_due_timers() {
   Clock::TimePoint at = now();
   // Each due group's expiries change that group only, so the others stay due and
   // their ids (views into the groups) stay valid.
-  for (std::string_view id : deadlines_.due_at(at)) {
-    ClassicGroup* group = find_group_to_change(id);
+  for (std::string_view id : groups_.due_at(at)) {
+    ClassicGroup* group = groups_.find_to_change(id);
     fire_due_timers(*group, at);
     erase_group_if_unused(id);
   }
-  settle_touched_groups();
+  groups_.settle();
 }
 
 }  // namespace kgroups::broker

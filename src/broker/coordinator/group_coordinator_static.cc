@@ -29,7 +29,7 @@ void GroupCoordinator::join_new_static_member(ClassicGroup* group, JoinGroupPara
 void GroupCoordinator::replace_static_member(ClassicGroup& group, const std::string& old_member_id,
                                              JoinGroupParams& params, JoinGroupCallback& done) {
   auto fail = [&](GroupError error) {
-    enqueue([callback = std::move(done), error] { callback(join_error(error, "")); });
+    completions_.enqueue([callback = std::move(done), error] { callback(join_error(error, "")); });
   };
   GroupMember* old_member = group.find_member(old_member_id);
   if (!group.supports_protocols(params.protocol_type, params.protocols, old_member_id)) {
@@ -72,7 +72,7 @@ void GroupCoordinator::replace_static_member(ClassicGroup& group, const std::str
           result.members = group.joined_members();
           result.skip_assignment = true;
         }
-        enqueue([callback = std::move(done), result = std::move(result)]() mutable {
+        completions_.enqueue([callback = std::move(done), result = std::move(result)]() mutable {
           callback(std::move(result));
         });
         return;

@@ -31,11 +31,11 @@ std::size_t assignment_bytes(const ClassicGroup& group,
 void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done) {
   CallScope scope(*this);
   auto fail = [&](GroupError error) {
-    enqueue([callback = std::move(done), error] { callback(sync_error(error)); });
+    completions_.enqueue([callback = std::move(done), error] { callback(sync_error(error)); });
   };
   if (!valid_group_id(params.group_id)) return fail(GroupError::kInvalidGroupId);
   if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
-  ClassicGroup* group = find_group_to_change(params.group_id);
+  ClassicGroup* group = groups_.find_to_change(params.group_id);
   if (group == nullptr) return fail(GroupError::kUnknownMemberId);
   if (GroupError error = group->check_member(params.member_id, params.group_instance_id);
       error != GroupError::kNone) {
@@ -62,7 +62,7 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
       result.protocol_type = group->protocol_type();
       result.protocol_name = group->protocol_name();
       result.assignment = member->assignment;
-      enqueue([callback = std::move(done), result = std::move(result)]() mutable {
+      completions_.enqueue([callback = std::move(done), result = std::move(result)]() mutable {
         callback(std::move(result));
       });
       return;
