@@ -42,23 +42,11 @@ OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitPa
       return fail(error);
     }
   }
-  result.partition_errors.reserve(params.offsets.size());
-  std::size_t storing = 0;
-  for (const PartitionOffset& offset : params.offsets) {
-    const bool too_large = offset.committed.metadata.size() > config_.offset_metadata_max_bytes;
-    result.partition_errors.push_back(too_large ? GroupError::kOffsetMetadataTooLarge
-                                                : GroupError::kNone);
-    if (!too_large) ++storing;
-  }
-  if (storing == 0 || params.validate_only) return result;
-  std::size_t growth = 0;  // counts a partition named twice twice: errs on the safe side
-  for (std::size_t i = 0; i < params.offsets.size(); ++i) {
-    if (result.partition_errors[i] != GroupError::kNone) continue;
-    growth += group == nullptr ? offset_entry_bytes(params.offsets[i].topic_partition.topic,
-                                                    params.offsets[i].committed.metadata)
-                               : group->offsets().growth_bytes(params.offsets[i].topic_partition,
-                                                               params.offsets[i].committed);
-  }
+  OffsetCommitPlan plan = plan_offset_commit(group == nullptr ? nullptr : &group->offsets(),
+                                             params.offsets, config_.offset_metadata_max_bytes);
+  result.partition_errors = std::move(plan.partition_errors);
+  if (plan.storing == 0 || params.validate_only) return result;
+  const std::size_t growth = plan.growth_bytes;
   if (config_.max_stored_bytes > 0 && growth > 0 &&
       stored_bytes() + growth > config_.max_stored_bytes) {
     return fail(GroupError::kCoordinatorLoadInProgress);
@@ -67,10 +55,7 @@ OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitPa
     if (groups_.size() >= config_.max_groups) return fail(GroupError::kPolicyViolation);
     group = &create_group(params.group_id);
   }
-  for (std::size_t i = 0; i < params.offsets.size(); ++i) {
-    if (result.partition_errors[i] != GroupError::kNone) continue;
-    group->offsets().commit(params.offsets[i].topic_partition, params.offsets[i].committed);
-  }
+  commit_planned_offsets(group->offsets(), params.offsets, result.partition_errors);
   if (observer_ != nullptr) {
     observer_->on_offsets_committed(GroupType::kConsumer, group->group_id(), params.member_id,
                                     stored_offsets(params, result));

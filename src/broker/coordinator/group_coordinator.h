@@ -56,6 +56,7 @@
 #include "broker/coordinator/group_summary.h"
 #include "broker/coordinator/group_table.h"
 #include "broker/coordinator/join_group.h"
+#include "broker/coordinator/offset_commit.h"
 #include "broker/coordinator/offset_store.h"
 #include "broker/coordinator/sync_group.h"
 
@@ -71,39 +72,6 @@ struct LeavingMember {
 struct LeaveGroupResult {
   GroupError error = GroupError::kNone;   // for the whole request
   std::vector<GroupError> member_errors;  // one per leaving member, in request order
-};
-
-struct OffsetCommitParams {
-  std::string group_id;
-  std::int32_t generation_id = -1;  // -1 with an empty member_id: a commit from outside the group
-  std::string member_id;
-  std::vector<PartitionOffset> offsets;
-  std::optional<std::string> group_instance_id;  // OffsetCommit v7+: set by a static member
-  // TxnOffsetCommit: fence and check the offsets, store nothing (they wait for EndTxn).
-  bool validate_only = false;
-  // EndTxn's commit of a transaction's offsets: they were fenced when TxnOffsetCommit took
-  // them, so the member's identity is not checked again.
-  bool unfenced = false;
-};
-
-struct OffsetCommitResult {
-  // For the whole request: NONE, or the reason nothing was stored.
-  GroupError error = GroupError::kNone;
-  // One per params.offsets entry, in request order: `error` when it is not NONE;
-  // otherwise NONE (stored) or OFFSET_METADATA_TOO_LARGE (not stored).
-  std::vector<GroupError> partition_errors;
-};
-
-// Returns the entries of `params.offsets` that `result` says were stored, in request order.
-std::vector<PartitionOffset> stored_offsets(const OffsetCommitParams& params,
-                                            const OffsetCommitResult& result);
-
-// OffsetDelete's outcome for one group.
-struct OffsetDeleteResult {
-  GroupError error = GroupError::kNone;  // for the whole request; nothing deleted unless NONE
-  // With error NONE, one per requested partition, in request order: NONE (deleted, or there
-  // was nothing to delete) or GROUP_SUBSCRIBED_TO_TOPIC (kept).
-  std::vector<GroupError> partition_errors;
 };
 
 class GroupCoordinator {

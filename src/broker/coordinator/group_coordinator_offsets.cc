@@ -37,16 +37,6 @@ GroupError fence(const ClassicGroup* group, const OffsetCommitParams& params) {
 
 }  // namespace
 
-std::vector<PartitionOffset> stored_offsets(const OffsetCommitParams& params,
-                                            const OffsetCommitResult& result) {
-  std::vector<PartitionOffset> stored;
-  if (result.error != GroupError::kNone || params.validate_only) return stored;
-  for (std::size_t i = 0; i < params.offsets.size() && i < result.partition_errors.size(); ++i) {
-    if (result.partition_errors[i] == GroupError::kNone) stored.push_back(params.offsets[i]);
-  }
-  return stored;
-}
-
 OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& params) {
   CallScope scope(*this);
   OffsetCommitResult result;
@@ -63,20 +53,11 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
     return fail(error);
   }
   // Kafka's storeOffsets: partitions with too much metadata are left out, the others stored.
-  std::size_t growth = 0;
-  std::size_t storing = 0;
-  result.partition_errors.reserve(params.offsets.size());
-  for (const PartitionOffset& offset : params.offsets) {
-    if (offset.committed.metadata.size() > config_.offset_metadata_max_bytes) {
-      result.partition_errors.push_back(GroupError::kOffsetMetadataTooLarge);
-      continue;
-    }
-    result.partition_errors.push_back(GroupError::kNone);
-    ++storing;
-    growth += group == nullptr
-                  ? offset_entry_bytes(offset.topic_partition.topic, offset.committed.metadata)
-                  : group->offsets().growth_bytes(offset.topic_partition, offset.committed);
-  }
+  OffsetCommitPlan plan = plan_offset_commit(group == nullptr ? nullptr : &group->offsets(),
+                                             params.offsets, config_.offset_metadata_max_bytes);
+  result.partition_errors = std::move(plan.partition_errors);
+  std::size_t growth = plan.growth_bytes;
+  const std::size_t storing = plan.storing;
   if (params.validate_only) return result;
   if (storing > 0 && group == nullptr) {
     if (GroupError error = admit_new_group(); error != GroupError::kNone) return fail(error);
@@ -90,10 +71,7 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
   }
   if (storing == 0) return result;
   if (group == nullptr) group = &groups_.create(params.group_id);  // from outside group management
-  for (std::size_t i = 0; i < params.offsets.size(); ++i) {
-    if (result.partition_errors[i] != GroupError::kNone) continue;
-    group->offsets().commit(params.offsets[i].topic_partition, params.offsets[i].committed);
-  }
+  commit_planned_offsets(group->offsets(), params.offsets, result.partition_errors);
   if (observer_ != nullptr) {
     observer_->on_offsets_committed(GroupType::kClassic, group->group_id(), params.member_id,
                                     stored_offsets(params, result));
