@@ -1,22 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// GroupCoordinator: construction, lookup, the synchronous calls (Heartbeat,
-// LeaveGroup, DescribeGroups, ListGroups), timers, and parked-call completion.
-// JoinGroup/SyncGroup live in group_coordinator_join.cc and _sync.cc, the rebalance
-// steps in _rebalance.cc, offsets in _offsets.cc.
+// GroupCoordinator: construction, the synchronous calls (Heartbeat, LeaveGroup,
+// DescribeGroups, ListGroups), the call scope and timers. JoinGroup/SyncGroup live in
+// group_coordinator_join.cc and _sync.cc, offsets in _offsets.cc, deletions in _delete.cc,
+// limits in _limits.cc; the rebalance itself is ClassicRebalance (classic_rebalance.h) and
+// static members' replacement StaticMembership (classic_static_membership.h).
 #include "broker/coordinator/group_coordinator.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <utility>
 
 namespace kgroups::broker {
 
 GroupCoordinator::GroupCoordinator(CoordinatorConfig config, const Clock& clock, Logger logger)
-    : config_(config),
-      clock_(clock),
-      logger_(std::move(logger)),
-      member_id_random_(std::random_device{}()) {}
+    : context_(config, clock, std::move(logger)) {}
 
 GroupCoordinator::~GroupCoordinator() { shutdown(); }
 
@@ -37,10 +34,10 @@ GroupError GroupCoordinator::heartbeat(std::string_view group_id, std::int32_t g
   switch (group->state()) {
     case ClassicGroupState::kCompletingRebalance:
     case ClassicGroupState::kStable:
-      refresh_session(*member);
+      context_.refresh_session(*member);
       return GroupError::kNone;
     case ClassicGroupState::kPreparingRebalance:
-      refresh_session(*member);
+      context_.refresh_session(*member);
       return GroupError::kRebalanceInProgress;
     case ClassicGroupState::kEmpty:
     case ClassicGroupState::kDead:
@@ -70,8 +67,8 @@ LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
       if (bound == nullptr) continue;
       member_id = *bound;
     } else if (group->remove_pending_member(member_id)) {
-      log("group \"" + group->group_id() + "\": pending member " + member_id + " left");
-      maybe_complete_join(*group);
+      context_.log("group \"" + group->group_id() + "\": pending member " + member_id + " left");
+      rebalance_.maybe_complete_join(*group);
       result.member_errors.back() = GroupError::kNone;
       continue;
     } else if (GroupError error = group->check_member(member_id, leaving.group_instance_id);
@@ -85,9 +82,9 @@ LeaveGroupResult GroupCoordinator::leave_group(std::string_view group_id,
         (member->group_instance_id ? " (static, instance " + *member->group_instance_id + ")"
                                    : std::string()) +
         " left the group";
-    log("group \"" + group->group_id() + "\": " + reason);
-    observe_member_left(*group, *member, reason);
-    remove_member_and_update_group(*group, *member, reason);
+    context_.log("group \"" + group->group_id() + "\": " + reason);
+    context_.observe_member_left(*group, *member, reason);
+    rebalance_.remove_member(*group, *member, reason);
     result.member_errors.back() = GroupError::kNone;
   }
   erase_group_if_unused(group_id);
@@ -163,21 +160,22 @@ std::size_t GroupCoordinator::recount_stored_bytes() const {
 void GroupCoordinator::shutdown() {
   groups_.for_each_to_change([this](ClassicGroup& group) {
     for (auto& [member_id, member] : group.members()) {
-      complete_join_call(member, join_error(GroupError::kNotCoordinator, member.member_id));
-      complete_sync_call(member, sync_error(GroupError::kNotCoordinator));
+      context_.complete_join_call(member,
+                                  join_error(GroupError::kNotCoordinator, member.member_id));
+      context_.complete_sync_call(member, sync_error(GroupError::kNotCoordinator));
     }
     group.transition_to(ClassicGroupState::kDead);
     return true;
   });
   groups_.clear();
-  completions_.run();
+  context_.completions.run();
 }
 
 void GroupCoordinator::begin_call() { fire_all_due_timers(); }
 
 void GroupCoordinator::end_call() {
   groups_.settle();
-  completions_.run();
+  context_.completions.run();
 }
 
 bool GroupCoordinator::has_group(std::string_view group_id) const {
@@ -207,55 +205,21 @@ void GroupCoordinator::erase_group_if_unused(std::string_view group_id) {
     return;
   }
   group->transition_to(ClassicGroupState::kDead);
-  if (observer_ != nullptr) observer_->on_group_forgotten(GroupType::kClassic, group->group_id());
+  if (context_.observer != nullptr)
+    context_.observer->on_group_forgotten(GroupType::kClassic, group->group_id());
   groups_.erase(group_id);  // `group_id` may view the erased group's id: not used after
 }
 
-std::string GroupCoordinator::new_member_id(std::string_view prefix) {
-  // clientId-UUID (instanceId-UUID for a static member), as Kafka forms member ids
-  // (a random version-4 UUID).
-  std::uint64_t high = member_id_random_();
-  std::uint64_t low = member_id_random_();
-  high = (high & ~0xF000ULL) | 0x4000ULL;
-  low = (low & ~(0xC0ULL << 56)) | (0x80ULL << 56);
-  char uuid[37];
-  std::snprintf(uuid, sizeof uuid, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(high >> 32),
-                static_cast<unsigned>((high >> 16) & 0xFFFF), static_cast<unsigned>(high & 0xFFFF),
-                static_cast<unsigned>(low >> 48),
-                static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
-  // Cut the prefix so the member id fits max_id_length, at a UTF-8 character
-  // boundary so clients decode the id to the same bytes.
-  constexpr std::size_t kSuffixBytes = 1 + 36;  // "-" + UUID
-  std::size_t keep = config_.max_id_length > kSuffixBytes
-                         ? std::min(prefix.size(), config_.max_id_length - kSuffixBytes)
-                         : 0;
-  while (keep > 0 && keep < prefix.size() &&
-         (static_cast<unsigned char>(prefix[keep]) & 0xC0) == 0x80) {
-    --keep;
+void GroupCoordinator::fire_all_due_timers() {
+  Clock::TimePoint at = context_.now();
+  // Each due group's expiries change that group only, so the others stay due and
+  // their ids (views into the groups) stay valid.
+  for (std::string_view id : groups_.due_at(at)) {
+    ClassicGroup* group = groups_.find_to_change(id);
+    rebalance_.fire_due_timers(*group, at);
+    erase_group_if_unused(id);
   }
-  return std::string(prefix.substr(0, keep)) + "-" + uuid;
-}
-
-void GroupCoordinator::log(const std::string& line) const {
-  if (logger_) logger_(line);
-}
-
-void GroupCoordinator::refresh_session(GroupMember& member) {
-  member.session_deadline = now() + std::chrono::milliseconds(member.session_timeout_ms);
-}
-
-void GroupCoordinator::complete_join_call(GroupMember& member, JoinGroupResult result) {
-  if (!member.join_callback) return;
-  completions_.enqueue([callback = std::move(member.join_callback),
-                        result = std::move(result)]() mutable { callback(std::move(result)); });
-  member.join_callback = nullptr;
-}
-
-void GroupCoordinator::complete_sync_call(GroupMember& member, SyncGroupResult result) {
-  if (!member.sync_callback) return;
-  completions_.enqueue([callback = std::move(member.sync_callback),
-                        result = std::move(result)]() mutable { callback(std::move(result)); });
-  member.sync_callback = nullptr;
+  groups_.settle();
 }
 
 }  // namespace kgroups::broker

@@ -41,15 +41,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "broker/coordinator/call_scope.h"
 #include "broker/coordinator/classic_group.h"
+#include "broker/coordinator/classic_group_context.h"
+#include "broker/coordinator/classic_rebalance.h"
+#include "broker/coordinator/classic_static_membership.h"
 #include "broker/coordinator/clock.h"
-#include "broker/coordinator/completion_queue.h"
 #include "broker/coordinator/coordinator_config.h"
 #include "broker/coordinator/group_error.h"
 #include "broker/coordinator/group_observer.h"
@@ -78,7 +79,7 @@ class GroupCoordinator {
  public:
   // Receives one human-readable line per decision a timeout or a slow client made
   // (members expired, rebalances completed without someone) and per rebalance.
-  using Logger = std::function<void(std::string_view line)>;
+  using Logger = ClassicGroupContext::Logger;
 
   // `clock` must outlive the coordinator.
   GroupCoordinator(CoordinatorConfig config, const Clock& clock, Logger logger = {});
@@ -218,7 +219,7 @@ class GroupCoordinator {
   [[nodiscard]] std::size_t stored_bytes() const { return groups_.stored_bytes(); }
   // Changes max_stored_bytes (0: no bound), e.g. to what another coordinator leaves of a
   // shared budget; what is stored already stays.
-  void set_max_stored_bytes(std::size_t bytes) { config_.max_stored_bytes = bytes; }
+  void set_max_stored_bytes(std::size_t bytes) { context_.config.max_stored_bytes = bytes; }
 
   // Returns stored_bytes() recomputed by visiting every group, member and offset:
   // O(everything), for tests that check the running total.
@@ -229,7 +230,7 @@ class GroupCoordinator {
 
   // Tells `observer` (nullptr: no one) what happens to the groups from now on
   // (group_observer.h). It must outlive the coordinator, or be replaced first.
-  void set_observer(GroupObserver* observer) { observer_ = observer; }
+  void set_observer(GroupObserver* observer) { context_.observer = observer; }
 
  private:
   friend class CallScope<GroupCoordinator>;
@@ -239,10 +240,6 @@ class GroupCoordinator {
   void end_call();
   // Forgets the group if it is Empty with neither members nor offsets.
   void erase_group_if_unused(std::string_view group_id);
-  // Returns "<prefix>-<UUID>", the prefix (client id, or a static member's instance
-  // id) cut to fit max_id_length.
-  std::string new_member_id(std::string_view prefix);
-
   // Limits (group_coordinator_limits.cc). The admit_ functions return NONE or the
   // error of a call that must change nothing.
   [[nodiscard]] bool valid_group_id(std::string_view group_id) const;
@@ -258,8 +255,6 @@ class GroupCoordinator {
   [[nodiscard]] GroupError admit_static_replacement(
       const ClassicGroup& group, const GroupMember& member, std::string_view new_member_id,
       const std::vector<GroupProtocol>& protocols) const;
-  [[nodiscard]] Clock::TimePoint now() const { return clock_.now(); }
-  void log(const std::string& line) const;
 
   // Join phase (group_coordinator_join.cc).
   // `group` is nullptr when the join would create it.
@@ -270,50 +265,22 @@ class GroupCoordinator {
   void add_member_and_rebalance(ClassicGroup& group, GroupMember member, JoinGroupCallback& done);
   void update_member_and_rebalance(ClassicGroup& group, GroupMember& member,
                                    JoinGroupParams& params, JoinGroupCallback& done);
-  [[nodiscard]] JoinGroupResult current_generation_result(const ClassicGroup& group,
-                                                          const GroupMember& member) const;
-
-  // Static members' JoinGroup with an empty member id (group_coordinator_static.cc).
-  // `group` is nullptr when the join would create it.
+  // A static member's join with an empty member id: admitted here, replaced by
+  // static_membership_. `group` is nullptr when the join would create it.
   void join_new_static_member(ClassicGroup* group, JoinGroupParams& params,
                               JoinGroupCallback& done);
-  void replace_static_member(ClassicGroup& group, const std::string& old_member_id,
-                             JoinGroupParams& params, JoinGroupCallback& done);
 
-  // Rebalance steps and expiries (group_coordinator_rebalance.cc).
-  void prepare_rebalance(ClassicGroup& group, const std::string& reason);
-  void maybe_complete_join(ClassicGroup& group);
-  void complete_join(ClassicGroup& group);
+  // The leader's SyncGroup (group_coordinator_sync.cc): every member gets its assignment,
+  // or the rebalance fails with `error`.
   void propagate_assignment(ClassicGroup& group);
   void fail_assignment(ClassicGroup& group, GroupError error, const std::string& reason);
-  void remove_member_and_update_group(ClassicGroup& group, GroupMember& member,
-                                      const std::string& reason);
-  void expire_pending_syncs(ClassicGroup& group);
-  void end_initial_delay(ClassicGroup& group);
-  void fire_due_timers(ClassicGroup& group, Clock::TimePoint at);
+  // Applies every group's due expiries (ClassicRebalance::fire_due_timers).
   void fire_all_due_timers();
-  void refresh_session(GroupMember& member);
 
-  // Observations (group_coordinator_observe.cc); each does nothing without an observer.
-  void observe_member_joined(const ClassicGroup& group, const GroupMember& member) const;
-  void observe_member_left(const ClassicGroup& group, const GroupMember& member,
-                           std::string_view reason) const;
-  void observe_member_expired(const ClassicGroup& group, const GroupMember& member,
-                              std::string_view reason) const;
-  // The generation the group has now, with every member's assignment.
-  void observe_rebalance_completed(const ClassicGroup& group) const;
-
-  // Parked-call completion: queued in completions_, run when the call ends.
-  void complete_join_call(GroupMember& member, JoinGroupResult result);
-  void complete_sync_call(GroupMember& member, SyncGroupResult result);
-
-  CoordinatorConfig config_;
-  const Clock& clock_;
-  Logger logger_;
+  ClassicGroupContext context_;
+  ClassicRebalance rebalance_{context_};
+  StaticMembership static_membership_{context_, rebalance_};
   GroupTable<ClassicGroup> groups_;
-  CompletionQueue completions_;  // answers to parked calls, run when each call ends
-  std::mt19937_64 member_id_random_;
-  GroupObserver* observer_ = nullptr;  // not owned; nullptr: nobody observes
 };
 
 }  // namespace kgroups::broker

@@ -43,8 +43,9 @@ GroupError GroupCoordinator::delete_group(std::string_view group_id) {
   if (group == nullptr) return GroupError::kGroupIdNotFound;
   if (has_members(*group)) return GroupError::kNonEmptyGroup;
   group->offsets() = OffsetStore{};
-  log("group \"" + group->group_id() + "\" deleted");
-  if (observer_ != nullptr) observer_->on_group_deleted(GroupType::kClassic, group->group_id());
+  context_.log("group \"" + group->group_id() + "\" deleted");
+  if (context_.observer != nullptr)
+    context_.observer->on_group_deleted(GroupType::kClassic, group->group_id());
   erase_group_if_unused(std::string(group_id));
   return GroupError::kNone;
 }

@@ -22,26 +22,27 @@ bool GroupCoordinator::valid_group_id(std::string_view group_id) const {
 }
 
 bool GroupCoordinator::within_id_length(std::string_view id) const {
-  return id.size() <= config_.max_id_length;
+  return id.size() <= context_.config.max_id_length;
 }
 
 bool GroupCoordinator::exceeds_stored_bytes(std::size_t growth_bytes) const {
-  return growth_bytes > 0 && config_.max_stored_bytes > 0 &&
-         stored_bytes() + growth_bytes > config_.max_stored_bytes;
+  return growth_bytes > 0 && context_.config.max_stored_bytes > 0 &&
+         stored_bytes() + growth_bytes > context_.config.max_stored_bytes;
 }
 
 GroupError GroupCoordinator::admit_new_group() const {
-  return groups_.size() >= config_.max_groups ? GroupError::kPolicyViolation : GroupError::kNone;
+  return groups_.size() >= context_.config.max_groups ? GroupError::kPolicyViolation
+                                                      : GroupError::kNone;
 }
 
 GroupError GroupCoordinator::admit_new_member(const ClassicGroup* group, std::string_view group_id,
                                               const GroupMember& member, bool pending) const {
   const std::size_t count = group == nullptr ? 0 : group->members_and_pending_count();
-  if (count >= config_.max_group_size) return GroupError::kGroupMaxSizeReached;
+  if (count >= context_.config.max_group_size) return GroupError::kGroupMaxSizeReached;
   const std::size_t metadata_bytes = group == nullptr ? 0 : group->metadata_bytes();
   if (!pending && exceeds_group_metadata(
                       metadata_bytes, metadata_bytes + protocols_metadata_bytes(member.protocols),
-                      config_.max_group_metadata_bytes)) {
+                      context_.config.max_group_metadata_bytes)) {
     return GroupError::kGroupMaxSizeReached;
   }
   std::size_t growth =
@@ -58,7 +59,7 @@ GroupError GroupCoordinator::admit_pending_member(const ClassicGroup& group,
   const std::size_t metadata_bytes = group.metadata_bytes();
   if (exceeds_group_metadata(metadata_bytes,
                              metadata_bytes + protocols_metadata_bytes(member.protocols),
-                             config_.max_group_metadata_bytes)) {
+                             context_.config.max_group_metadata_bytes)) {
     return GroupError::kGroupMaxSizeReached;
   }
   std::size_t growth = member_entry_bytes(member);
@@ -75,7 +76,7 @@ GroupError GroupCoordinator::admit_protocols(const ClassicGroup& group, const Gr
                                           protocols_metadata_bytes(member.protocols) +
                                           protocols_metadata_bytes(protocols);
   if (exceeds_group_metadata(metadata_bytes, next_metadata_bytes,
-                             config_.max_group_metadata_bytes)) {
+                             context_.config.max_group_metadata_bytes)) {
     return GroupError::kGroupMaxSizeReached;
   }
   const std::size_t old_bytes = protocols_bytes(member.protocols);

@@ -53,8 +53,9 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
     return fail(error);
   }
   // Kafka's storeOffsets: partitions with too much metadata are left out, the others stored.
-  OffsetCommitPlan plan = plan_offset_commit(group == nullptr ? nullptr : &group->offsets(),
-                                             params.offsets, config_.offset_metadata_max_bytes);
+  OffsetCommitPlan plan =
+      plan_offset_commit(group == nullptr ? nullptr : &group->offsets(), params.offsets,
+                         context_.config.offset_metadata_max_bytes);
   result.partition_errors = std::move(plan.partition_errors);
   std::size_t growth = plan.growth_bytes;
   const std::size_t storing = plan.storing;
@@ -66,15 +67,15 @@ OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& pa
   if (exceeds_stored_bytes(growth)) return fail(GroupError::kCoordinatorLoadInProgress);
   if (group != nullptr) {
     if (GroupMember* member = group->find_member(params.member_id); member != nullptr) {
-      refresh_session(*member);
+      context_.refresh_session(*member);
     }
   }
   if (storing == 0) return result;
   if (group == nullptr) group = &groups_.create(params.group_id);  // from outside group management
   commit_planned_offsets(group->offsets(), params.offsets, result.partition_errors);
-  if (observer_ != nullptr) {
-    observer_->on_offsets_committed(GroupType::kClassic, group->group_id(), params.member_id,
-                                    stored_offsets(params, result));
+  if (context_.observer != nullptr) {
+    context_.observer->on_offsets_committed(GroupType::kClassic, group->group_id(),
+                                            params.member_id, stored_offsets(params, result));
   }
   return result;
 }

@@ -31,7 +31,8 @@ std::size_t assignment_bytes(const ClassicGroup& group,
 void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done) {
   CallScope scope(*this);
   auto fail = [&](GroupError error) {
-    completions_.enqueue([callback = std::move(done), error] { callback(sync_error(error)); });
+    context_.completions.enqueue(
+        [callback = std::move(done), error] { callback(sync_error(error)); });
   };
   if (!valid_group_id(params.group_id)) return fail(GroupError::kInvalidGroupId);
   if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
@@ -57,14 +58,15 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
       break;
     case ClassicGroupState::kStable: {
       group->mark_synced(member->member_id);
-      refresh_session(*member);
+      context_.refresh_session(*member);
       SyncGroupResult result;
       result.protocol_type = group->protocol_type();
       result.protocol_name = group->protocol_name();
       result.assignment = member->assignment;
-      completions_.enqueue([callback = std::move(done), result = std::move(result)]() mutable {
-        callback(std::move(result));
-      });
+      context_.completions.enqueue(
+          [callback = std::move(done), result = std::move(result)]() mutable {
+            callback(std::move(result));
+          });
       return;
     }
   }
@@ -77,14 +79,14 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
       leader ? assignment_bytes(*group, params.assignments) : 0;
   const std::size_t metadata_bytes =
       group->metadata_bytes() - group->assignment_bytes() + new_assignment_bytes;
-  const bool too_large = leader && metadata_bytes > config_.max_group_metadata_bytes;
+  const bool too_large = leader && metadata_bytes > context_.config.max_group_metadata_bytes;
   if (leader && !too_large &&
       exceeds_stored_bytes(new_assignment_bytes > group->assignment_bytes()
                                ? new_assignment_bytes - group->assignment_bytes()
                                : 0)) {
     return fail(GroupError::kCoordinatorNotAvailable);
   }
-  complete_sync_call(*member, sync_error(GroupError::kRebalanceInProgress));
+  context_.complete_sync_call(*member, sync_error(GroupError::kRebalanceInProgress));
   member->sync_callback = std::move(done);
   group->mark_synced(member->member_id);
   if (!leader) return;
@@ -92,7 +94,7 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
     return fail_assignment(*group, GroupError::kGroupMaxSizeReached,
                            "the assignment of leader " + member->member_id + " takes " +
                                std::to_string(metadata_bytes) + " bytes with the metadata, over " +
-                               std::to_string(config_.max_group_metadata_bytes));
+                               std::to_string(context_.config.max_group_metadata_bytes));
   }
   group->clear_assignments();
   for (MemberAssignment& assignment : params.assignments) {
@@ -101,9 +103,10 @@ void GroupCoordinator::sync_group(SyncGroupParams params, SyncGroupCallback done
     }
   }
   group->transition_to(ClassicGroupState::kStable);
-  log("group \"" + group->group_id() + "\": generation " + std::to_string(group->generation_id()) +
-      " is stable: leader " + member->member_id + " sent the assignment");
-  observe_rebalance_completed(*group);
+  context_.log("group \"" + group->group_id() + "\": generation " +
+               std::to_string(group->generation_id()) + " is stable: leader " + member->member_id +
+               " sent the assignment");
+  context_.observe_rebalance_completed(*group);
   propagate_assignment(*group);
 }
 
@@ -114,16 +117,16 @@ void GroupCoordinator::propagate_assignment(ClassicGroup& group) {
     result.protocol_type = group.protocol_type();
     result.protocol_name = group.protocol_name();
     result.assignment = member.assignment;
-    complete_sync_call(member, std::move(result));
-    refresh_session(member);
+    context_.complete_sync_call(member, std::move(result));
+    context_.refresh_session(member);
   }
 }
 
 void GroupCoordinator::fail_assignment(ClassicGroup& group, GroupError error,
                                        const std::string& reason) {
   group.clear_assignments();
-  for (auto& [id, member] : group.members()) complete_sync_call(member, sync_error(error));
-  prepare_rebalance(group, reason);
+  for (auto& [id, member] : group.members()) context_.complete_sync_call(member, sync_error(error));
+  rebalance_.prepare(group, reason);
 }
 
 }  // namespace kgroups::broker

@@ -1,19 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// GroupCoordinator's rebalance steps and expiries: preparing a rebalance, completing
-// the join phase (new generation, leader, protocol), removing members, and the
-// timers that drive them (session, new-member, initial delay, join and sync deadlines).
+#include "broker/coordinator/classic_rebalance.h"
+
 #include <algorithm>
 #include <utility>
 
-#include "broker/coordinator/group_coordinator.h"
-
 namespace kgroups::broker {
 namespace {
-
-std::string group_label(const ClassicGroup& group) {
-  return "group \"" + group.group_id() + "\": ";
-}
 
 std::string join_ids(const std::vector<std::string>& ids) {
   std::string joined;
@@ -23,42 +16,42 @@ std::string join_ids(const std::vector<std::string>& ids) {
 
 }  // namespace
 
-void GroupCoordinator::prepare_rebalance(ClassicGroup& group, const std::string& reason) {
+void ClassicRebalance::prepare(ClassicGroup& group, const std::string& reason) {
   // Followers parked in SyncGroup will not get this generation's assignment.
   group.clear_assignments();
   for (auto& [id, member] : group.members()) {
-    complete_sync_call(member, sync_error(GroupError::kRebalanceInProgress));
+    context_.complete_sync_call(member, sync_error(GroupError::kRebalanceInProgress));
   }
   RebalanceDeadlines& deadlines = group.deadlines();
   deadlines.pending_sync_members.clear();
   deadlines.sync_deadline.reset();
   std::int32_t timeout_ms = group.rebalance_timeout_ms();
-  std::int32_t delay_ms = config_.initial_rebalance_delay_ms;
+  std::int32_t delay_ms = context_.config.initial_rebalance_delay_ms;
   if (group.state() == ClassicGroupState::kEmpty && delay_ms > 0) {
-    deadlines.initial_delay_end = now() + std::chrono::milliseconds(delay_ms);
+    deadlines.initial_delay_end = context_.now() + std::chrono::milliseconds(delay_ms);
     deadlines.initial_delay_remaining_ms = std::max(timeout_ms - delay_ms, 0);
     deadlines.new_member_added = false;
   } else {
-    deadlines.join_deadline = now() + std::chrono::milliseconds(timeout_ms);
+    deadlines.join_deadline = context_.now() + std::chrono::milliseconds(timeout_ms);
   }
   group.transition_to(ClassicGroupState::kPreparingRebalance);
-  log(group_label(group) + "preparing a rebalance after generation " +
+  context_.log(ClassicGroupContext::label(group) + "preparing a rebalance after generation " +
       std::to_string(group.generation_id()) + ": " + reason);
-  if (observer_ != nullptr) {
-    observer_->on_rebalance_started(GroupType::kClassic, group.group_id(), group.generation_id(),
+  if (context_.observer != nullptr) {
+    context_.observer->on_rebalance_started(GroupType::kClassic, group.group_id(), group.generation_id(),
                                     reason);
   }
   maybe_complete_join(group);
 }
 
-void GroupCoordinator::maybe_complete_join(ClassicGroup& group) {
+void ClassicRebalance::maybe_complete_join(ClassicGroup& group) {
   if (group.state() == ClassicGroupState::kPreparingRebalance &&
       !group.deadlines().initial_delay_end && group.all_members_joined()) {
     complete_join(group);
   }
 }
 
-void GroupCoordinator::complete_join(ClassicGroup& group) {
+void ClassicRebalance::complete_join(ClassicGroup& group) {
   RebalanceDeadlines& deadlines = group.deadlines();
   deadlines.join_deadline.reset();
   deadlines.initial_delay_end.reset();
@@ -68,34 +61,34 @@ void GroupCoordinator::complete_join(ClassicGroup& group) {
     if (!member.awaiting_join() && !member.group_instance_id) not_rejoined.push_back(id);
   }
   if (!not_rejoined.empty()) {
-    log(group_label(group) + "removing " + join_ids(not_rejoined) +
+    context_.log(ClassicGroupContext::label(group) + "removing " + join_ids(not_rejoined) +
         ": did not rejoin within the rebalance timeout of " +
         std::to_string(group.rebalance_timeout_ms()) + " ms");
   }
   for (const std::string& id : not_rejoined) {
     GroupMember* member = group.find_member(id);
-    observe_member_expired(group, *member,
+    context_.observe_member_expired(group, *member,
                            "member " + id + " did not rejoin within the rebalance timeout of " +
                                std::to_string(group.rebalance_timeout_ms()) + " ms");
-    complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
+    context_.complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
     group.remove_member(id);
   }
   if (!group.elect_joined_leader()) {
     // Only static members are left and none rejoined: wait another rebalance timeout
     // (or until their sessions run out).
-    log(group_label(group) + "no member rejoined; waiting another " +
+    context_.log(ClassicGroupContext::label(group) + "no member rejoined; waiting another " +
         std::to_string(group.rebalance_timeout_ms()) + " ms");
-    deadlines.join_deadline = now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
+    deadlines.join_deadline = context_.now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
     return;
   }
   group.init_next_generation();
   if (group.state() == ClassicGroupState::kEmpty) {
-    log(group_label(group) + "generation " + std::to_string(group.generation_id()) +
+    context_.log(ClassicGroupContext::label(group) + "generation " + std::to_string(group.generation_id()) +
         " has no members; the group is Empty");
-    observe_rebalance_completed(group);
+    context_.observe_rebalance_completed(group);
     return;
   }
-  log(group_label(group) + "generation " + std::to_string(group.generation_id()) + " with " +
+  context_.log(ClassicGroupContext::label(group) + "generation " + std::to_string(group.generation_id()) + " with " +
       std::to_string(group.members().size()) + " member(s), protocol " + group.protocol_name() +
       ", leader " + group.leader_id());
   std::vector<JoinedMember> joined = group.joined_members();
@@ -108,22 +101,22 @@ void GroupCoordinator::complete_join(ClassicGroup& group) {
     result.member_id = id;
     if (group.is_leader(id)) result.members = joined;
     member.is_new = false;
-    complete_join_call(member, std::move(result));
-    refresh_session(member);
+    context_.complete_join_call(member, std::move(result));
+    context_.refresh_session(member);
     deadlines.pending_sync_members.insert(id);
   }
-  deadlines.sync_deadline = now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
+  deadlines.sync_deadline = context_.now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
 }
 
-void GroupCoordinator::remove_member_and_update_group(ClassicGroup& group, GroupMember& member,
+void ClassicRebalance::remove_member(ClassicGroup& group, GroupMember& member,
                                                       const std::string& reason) {
-  complete_join_call(member, join_error(GroupError::kUnknownMemberId, member.member_id));
-  complete_sync_call(member, sync_error(GroupError::kUnknownMemberId));
+  context_.complete_join_call(member, join_error(GroupError::kUnknownMemberId, member.member_id));
+  context_.complete_sync_call(member, sync_error(GroupError::kUnknownMemberId));
   group.remove_member(member.member_id);
   switch (group.state()) {
     case ClassicGroupState::kStable:
     case ClassicGroupState::kCompletingRebalance:
-      return prepare_rebalance(group, reason);
+      return prepare(group, reason);
     case ClassicGroupState::kPreparingRebalance:
       return maybe_complete_join(group);
     case ClassicGroupState::kEmpty:
@@ -132,44 +125,44 @@ void GroupCoordinator::remove_member_and_update_group(ClassicGroup& group, Group
   }
 }
 
-void GroupCoordinator::expire_pending_syncs(ClassicGroup& group) {
+void ClassicRebalance::expire_pending_syncs(ClassicGroup& group) {
   std::vector<std::string> late(group.deadlines().pending_sync_members.begin(),
                                 group.deadlines().pending_sync_members.end());
   std::string reason = "removed " + join_ids(late) +
                        ": no SyncGroup within the rebalance timeout of " +
                        std::to_string(group.rebalance_timeout_ms()) + " ms";
-  log(group_label(group) + reason);
+  context_.log(ClassicGroupContext::label(group) + reason);
   for (const std::string& id : late) {
     if (GroupMember* member = group.find_member(id); member != nullptr) {
-      observe_member_expired(group, *member,
+      context_.observe_member_expired(group, *member,
                              "member " + id +
                                  " sent no SyncGroup within the rebalance timeout of " +
                                  std::to_string(group.rebalance_timeout_ms()) + " ms");
-      complete_join_call(*member, join_error(GroupError::kUnknownMemberId, id));
-      complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
+      context_.complete_join_call(*member, join_error(GroupError::kUnknownMemberId, id));
+      context_.complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
       group.remove_member(id);
     }
   }
-  prepare_rebalance(group, reason);
+  prepare(group, reason);
 }
 
-void GroupCoordinator::end_initial_delay(ClassicGroup& group) {
+void ClassicRebalance::end_initial_delay(ClassicGroup& group) {
   RebalanceDeadlines& deadlines = group.deadlines();
-  std::int32_t delay_ms = config_.initial_rebalance_delay_ms;
+  std::int32_t delay_ms = context_.config.initial_rebalance_delay_ms;
   if (deadlines.new_member_added && deadlines.initial_delay_remaining_ms > 0) {
     // Members keep arriving: wait once more, within the rebalance timeout.
     std::int32_t next_delay_ms = std::min(delay_ms, deadlines.initial_delay_remaining_ms);
     deadlines.initial_delay_remaining_ms =
         std::max(deadlines.initial_delay_remaining_ms - delay_ms, 0);
     deadlines.new_member_added = false;
-    deadlines.initial_delay_end = now() + std::chrono::milliseconds(next_delay_ms);
+    deadlines.initial_delay_end = context_.now() + std::chrono::milliseconds(next_delay_ms);
     return;
   }
   deadlines.initial_delay_end.reset();
   complete_join(group);
 }
 
-void GroupCoordinator::fire_due_timers(ClassicGroup& group, Clock::TimePoint at) {
+void ClassicRebalance::fire_due_timers(ClassicGroup& group, Clock::TimePoint at) {
   // Each step removes a member or a pending id, or clears or moves a deadline past
   // `at`, so this bound is never reached unless timeouts are zero; then the rest
   // waits for the next call.
@@ -189,7 +182,7 @@ void GroupCoordinator::fire_due_timers(ClassicGroup& group, Clock::TimePoint at)
                                 [&](const auto& entry) { return entry.second == *due; });
                pending != group.pending_members().end()) {
       std::string pending_id = pending->first;
-      log(group_label(group) + "pending member " + pending_id +
+      context_.log(ClassicGroupContext::label(group) + "pending member " + pending_id +
           " did not join again within its session timeout");
       group.remove_pending_member(pending_id);
       maybe_complete_join(group);
@@ -199,29 +192,17 @@ void GroupCoordinator::fire_due_timers(ClassicGroup& group, Clock::TimePoint at)
       if (expired == group.members().end()) return;  // unreachable: `due` came from somewhere
       GroupMember& member = expired->second;
       std::string reason = member.is_new ? "new member " + member.member_id + " waited " +
-                                               std::to_string(config_.new_member_join_timeout_ms) +
+                                               std::to_string(context_.config.new_member_join_timeout_ms) +
                                                " ms for its first join"
                                          : "member " + member.member_id +
                                                " sent no heartbeat within its session "
                                                "timeout of " +
                                                std::to_string(member.session_timeout_ms) + " ms";
-      log(group_label(group) + reason + "; removing it");
-      observe_member_expired(group, member, reason);
-      remove_member_and_update_group(group, member, reason);
+      context_.log(ClassicGroupContext::label(group) + reason + "; removing it");
+      context_.observe_member_expired(group, member, reason);
+      remove_member(group, member, reason);
     }
   }
-}
-
-void GroupCoordinator::fire_all_due_timers() {
-  Clock::TimePoint at = now();
-  // Each due group's expiries change that group only, so the others stay due and
-  // their ids (views into the groups) stay valid.
-  for (std::string_view id : groups_.due_at(at)) {
-    ClassicGroup* group = groups_.find_to_change(id);
-    fire_due_timers(*group, at);
-    erase_group_if_unused(id);
-  }
-  groups_.settle();
 }
 
 }  // namespace kgroups::broker
