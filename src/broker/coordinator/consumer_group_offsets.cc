@@ -22,12 +22,8 @@ GroupError fence(const ConsumerGroup& group, std::string_view member_id, std::in
 
 OffsetCommitResult ConsumerGroupCoordinator::commit_offsets(const OffsetCommitParams& params) {
   CallScope scope(*this);
+  auto fail = [&params](GroupError error) { return refused_offset_commit(params, error); };
   OffsetCommitResult result;
-  auto fail = [&](GroupError error) {
-    result.error = error;
-    result.partition_errors.assign(params.offsets.size(), error);
-    return result;
-  };
   if (params.group_id.empty() || params.group_id.size() > config_.max_id_length) {
     return fail(GroupError::kInvalidGroupId);
   }

@@ -39,12 +39,8 @@ GroupError fence(const ClassicGroup* group, const OffsetCommitParams& params) {
 
 OffsetCommitResult GroupCoordinator::commit_offsets(const OffsetCommitParams& params) {
   CallScope scope(*this);
+  auto fail = [&params](GroupError error) { return refused_offset_commit(params, error); };
   OffsetCommitResult result;
-  auto fail = [&](GroupError error) {
-    result.error = error;
-    result.partition_errors.assign(params.offsets.size(), error);
-    return result;
-  };
   if (!within_id_length(params.group_id)) return fail(GroupError::kInvalidGroupId);
   if (!within_id_length(params.member_id)) return fail(GroupError::kUnknownMemberId);
   ClassicGroup* group = groups_.find_to_change(params.group_id);

@@ -15,6 +15,13 @@ std::vector<PartitionOffset> stored_offsets(const OffsetCommitParams& params,
   return stored;
 }
 
+OffsetCommitResult refused_offset_commit(const OffsetCommitParams& params, GroupError error) {
+  OffsetCommitResult result;
+  result.error = error;
+  result.partition_errors.assign(params.offsets.size(), error);
+  return result;
+}
+
 OffsetCommitPlan plan_offset_commit(const OffsetStore* store,
                                     const std::vector<PartitionOffset>& offsets,
                                     std::size_t metadata_max_bytes) {

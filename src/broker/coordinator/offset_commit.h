@@ -51,6 +51,9 @@ struct OffsetDeleteResult {
   std::vector<GroupError> partition_errors;
 };
 
+// The answer to a commit refused as a whole: `error` for the request and each partition.
+OffsetCommitResult refused_offset_commit(const OffsetCommitParams& params, GroupError error);
+
 // What a fenced commit would store: one error per offset (OFFSET_METADATA_TOO_LARGE when its
 // metadata is longer than `metadata_max_bytes`, else NONE), how many it stores, and by how
 // many bytes they grow `store` (nullptr: the group does not exist yet; its own entry is not

@@ -55,5 +55,14 @@ TEST(StoredOffsets, AreTheAcceptedOffsetsOfASuccessfulCommitThatStores) {
   EXPECT_TRUE(stored_offsets(params, result).empty());
 }
 
+TEST(RefusedOffsetCommit, CarriesTheErrorForTheRequestAndEachPartition) {
+  OffsetCommitParams params;
+  params.offsets = three_offsets();
+  const OffsetCommitResult result = refused_offset_commit(params, GroupError::kUnknownMemberId);
+  EXPECT_EQ(result.error, GroupError::kUnknownMemberId);
+  EXPECT_EQ(result.partition_errors, std::vector<GroupError>(3, GroupError::kUnknownMemberId));
+  EXPECT_TRUE(stored_offsets(params, result).empty());
+}
+
 }  // namespace
 }  // namespace kgroups::broker
