@@ -53,8 +53,12 @@ std::int64_t CoordinatorService::now_ms() const {
   return std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now() - created_at_).count();
 }
 
+std::chrono::milliseconds CoordinatorService::clock_room() const {
+  return kManualClockSpan - std::chrono::milliseconds(now_ms());
+}
+
 bool CoordinatorService::advance_clock(std::chrono::milliseconds duration) {
-  if (!manual_clock() || duration.count() < 0) return false;
+  if (!manual_clock() || duration.count() < 0 || duration > clock_room()) return false;
   manual_clock_.advance(duration);
   classic_.poll_timers();
   consumer_.poll_timers();

@@ -69,8 +69,15 @@ class CoordinatorService {
   // With the manual clock: moves it forward by `duration` (>= 0), then applies every expiry
   // that became due (sessions, rebalance and sync timeouts, the initial rebalance delay) in
   // both coordinators, completing parked JoinGroup and SyncGroup calls, before returning.
-  // Returns false (and changes nothing) without the manual clock.
+  // Returns false (and changes nothing) without the manual clock, or when the clock would
+  // move past kManualClockSpan in all (see clock_room()).
   bool advance_clock(std::chrono::milliseconds duration);
+  // How far the manual clock moves at most, in all: a century, so that no deadline (the clock
+  // plus at most an int32 of milliseconds) comes near the end of Clock::TimePoint's range
+  // (292 years of nanoseconds) and wraps.
+  static constexpr std::chrono::milliseconds kManualClockSpan{100LL * 365 * 24 * 3600 * 1000};
+  // How much further the manual clock may move: kManualClockSpan minus now_ms().
+  [[nodiscard]] std::chrono::milliseconds clock_room() const;
 
   // Classic protocol. A group id held by the consumer-group protocol gets
   // INCONSISTENT_GROUP_PROTOCOL from JoinGroup and UNKNOWN_MEMBER_ID from the others.

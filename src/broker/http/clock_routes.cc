@@ -50,7 +50,15 @@ void add_clock_routes(HttpRouter& router, Broker& broker) {
           "the coordinator clock is the real one; start kgroupsd with --manual-clock to "
           "move it by POST /v1/clock/advance");
     }
-    groups.advance_clock(std::chrono::milliseconds(advance_ms(request.body)));
+    const std::chrono::milliseconds advance(advance_ms(request.body));
+    if (!groups.advance_clock(advance)) {
+      return HttpResponse::error(
+          400, "the manual clock is at " + std::to_string(groups.now_ms()) +
+                   " ms and moves at most a century in all, " +
+                   std::to_string(groups.clock_room().count()) +
+                   " ms more, so that no timer overflows; nothing moved. Advance by less, or "
+                   "restart kgroupsd to start the clock again at 0");
+    }
     return clock_answer(groups);
   });
 }

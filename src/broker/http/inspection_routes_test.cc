@@ -202,6 +202,20 @@ TEST_F(RoutesTest, ClockAdvanceRefusesBadBodies) {
   EXPECT_EQ(get_json("/v1/clock")["now_ms"], 0);
 }
 
+TEST_F(RoutesTest, ClockAdvanceRefusesToMovePastACenturyAndMovesNothing) {
+  const std::string year = R"({"ms": 31536000000})";  // the longest single advance
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(call("POST", "/v1/clock/advance", year).status, 200) << "year " << i + 1;
+  }
+  const json before = get_json("/v1/clock");
+  EXPECT_EQ(before["now_ms"], 3153600000000LL);
+  const HttpResponse refused = call("POST", "/v1/clock/advance", R"({"ms": 1})");
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_NE(refused.body.find("at most a century"), std::string::npos) << refused.body;
+  EXPECT_EQ(get_json("/v1/clock"), before);
+  EXPECT_EQ(call("POST", "/v1/clock/advance", R"({"ms": 0})").status, 200);
+}
+
 TEST_F(RealClockRoutesTest, ClockAdvanceIs409WithoutTheManualClock) {
   const HttpResponse response = call("POST", "/v1/clock/advance", R"({"ms": 1000})");
   EXPECT_EQ(response.status, 409);
