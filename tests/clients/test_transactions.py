@@ -3,7 +3,8 @@
 begin/produce/send_offsets_to_transaction/commit and abort; each transaction ends with a
 control marker in each of its partitions (one offset), committed offsets reach the group only
 with the commit (OffsetFetch require_stable says UNSTABLE_OFFSET_COMMIT meanwhile), and a second
-producer with the same transactional.id fences the first.
+producer with the same transactional.id fences the first, whether its transaction is open or it
+is idle between two.
 Whether read_committed consumers skip aborted records is the read side's test."""
 import uuid
 
@@ -108,6 +109,26 @@ def test_a_new_producer_with_the_same_id_fences_the_old_one(start_kgroupsd):
     new.produce("out", value=b"from the new producer", partition=0)
     new.commit_transaction(TIMEOUT_S)
     assert watermarks(broker, "out", 0) == (0, 4)
+
+
+def test_a_producer_fenced_between_transactions_cannot_run_another(start_kgroupsd):
+    broker = start_kgroupsd("--topic", "out:1")
+    old = transactional_producer(broker, "txn-fence-idle")
+    for value in (b"a0", b"a1"):
+        old.begin_transaction()
+        old.produce("out", value=value, partition=0)
+        old.commit_transaction(TIMEOUT_S)
+    new = transactional_producer(broker, "txn-fence-idle")  # the old one is idle: no abort
+    assert watermarks(broker, "out", 0) == (0, 4)
+    old.begin_transaction()
+    old.produce("out", value=b"zombie", partition=0)
+    with pytest.raises(KafkaException) as refused:
+        old.commit_transaction(TIMEOUT_S)
+    assert refused.value.args[0].fatal(), refused.value.args[0]  # fenced: the producer is done
+    new.begin_transaction()
+    new.produce("out", value=b"b0", partition=0)
+    new.commit_transaction(TIMEOUT_S)
+    assert read_uncommitted(broker, "out", 0, 3) == [b"a0", b"a1", b"b0"]
 
 
 def offset_fetch_v7(broker, group, topic, partition, require_stable):

@@ -8,7 +8,8 @@
 // aborted copy. Also: an aborted transaction's records are invisible to read_committed and
 // visible to read_uncommitted, with a control marker after each transaction in the log; a
 // read_committed consumer stops at an open transaction (the last stable offset) until it
-// commits; a second producer with the same transactional.id fences a live first one.
+// commits; a second producer with the same transactional.id fences a live first one, and one
+// idle between transactions once the second has begun its first transaction.
 'use strict';
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
@@ -243,6 +244,35 @@ test('read_committed stops at an open transaction until it commits; read_uncommi
     await transactional.disconnect();
     await plain.disconnect();
   }
+});
+
+test('a producer fenced between transactions cannot run another one', TEST, async () => {
+  const topic = 'js-txn-fence-idle';
+  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }] });
+  const old = transactionalProducer('js-txn-fence-idle-producer');
+  const current = transactionalProducer('js-txn-fence-idle-producer');
+  await old.connect();
+  try {
+    await inTransaction(old, topic, ['a0'], 'commit');
+    await inTransaction(old, topic, ['a1'], 'commit');
+    // kafkajs's connect() asks for an idempotent producer id only (no transactional id), as
+    // against Kafka: that fences nothing, and the old producer's transaction still commits.
+    await current.connect();
+    await inTransaction(old, topic, ['a2'], 'commit');
+    // The new producer's first transaction sends InitProducerId with the transactional id:
+    // the epoch moves on, and the old producer, idle between transactions, is fenced.
+    await inTransaction(current, topic, ['b0'], 'commit');
+    await assert.rejects(inTransaction(old, topic, ['zombie'], 'commit'), (error) => {
+      assert.ok(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED'].includes(error.type), `${error.type}: ${error.message}`);
+      return true;
+    });
+    await inTransaction(current, topic, ['b1'], 'commit');
+  } finally {
+    await old.disconnect();
+    await current.disconnect();
+  }
+  const committed = await readTopic(topic, 5);
+  assert.deepEqual(values(committed), ['a0', 'a1', 'a2', 'b0', 'b1']);
 });
 
 test('a producer with the same transactional.id fences a live one and aborts its transaction', TEST, async () => {
