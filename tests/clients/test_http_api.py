@@ -210,3 +210,56 @@ def test_manual_clock_keeps_a_dead_member_until_advanced_past_its_session(start_
 
     status, body = http_post(broker, "/v1/clock/advance", {"ms": -5})
     assert status == 400 and "ms" in body["error"]["message"]
+
+
+def raw_request(broker, method, path, headers, body=b""):
+    """(status, parsed JSON body) of one request sent with exactly `headers` (no Host of its
+    own), as a web page's request would come."""
+    import http.client
+    host, port = broker.http.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    for name, value in headers.items():
+        connection.putheader(name, value)
+    connection.putheader("Content-Length", str(len(body)))
+    connection.endheaders(body)
+    response = connection.getresponse()
+    status, text = response.status, response.read()
+    connection.close()
+    return status, json.loads(text) if text else None
+
+
+FAULT = json.dumps({"api": "Produce", "error": 6, "count": 1}).encode()
+
+
+def test_a_web_page_cannot_act_through_the_endpoint(start_kgroupsd):
+    """DNS rebinding (a foreign Host), a cross-origin POST and a form-like POST are refused and
+    arm nothing; the endpoint's own clients (JSON, loopback Host) still act."""
+    broker = start_kgroupsd("--http", "127.0.0.1:0")
+    port = broker.http.rsplit(":", 1)[1]
+    json_type = {"Content-Type": "application/json"}
+    status, body = raw_request(broker, "POST", "/v1/faults",
+                               {"Host": f"evil.example:{port}", **json_type}, FAULT)
+    assert status == 403 and "--http-allow-host" in body["error"]["message"], body
+    status, body = raw_request(broker, "GET", "/v1/groups", {"Host": "rebound.example"})
+    assert status == 403, body
+    status, body = raw_request(broker, "POST", "/v1/faults",
+                               {"Host": f"127.0.0.1:{port}", "Origin": "https://evil.example",
+                                **json_type}, FAULT)
+    assert status == 403 and "evil.example" in body["error"]["message"], body
+    status, body = raw_request(broker, "POST", "/v1/faults",
+                               {"Host": f"127.0.0.1:{port}", "Content-Type": "text/plain"}, FAULT)
+    assert status == 415 and "application/json" in body["error"]["message"], body
+    assert get_json(broker, "/v1/faults")["faults"] == []
+
+    status, body = raw_request(broker, "POST", "/v1/faults",
+                               {"Host": f"localhost:{port}", "Origin": f"http://localhost:{port}",
+                                **json_type}, FAULT)
+    assert status == 201, body
+    assert len(get_json(broker, "/v1/faults")["faults"]) == 1
+
+
+def test_http_allow_host_lets_a_further_name_reach_the_endpoint(start_kgroupsd):
+    broker = start_kgroupsd("--http", "127.0.0.1:0", "--http-allow-host", "devbox.lan")
+    assert raw_request(broker, "GET", "/v1/faults", {"Host": "devbox.lan:80"})[0] == 200
+    assert raw_request(broker, "GET", "/v1/faults", {"Host": "other.lan"})[0] == 403

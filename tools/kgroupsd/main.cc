@@ -105,6 +105,7 @@ int run_kgroupsd(int argc, char** argv) {
   std::string http;
   std::string http_host;
   std::uint16_t http_port = 0;
+  std::vector<std::string> http_allowed_hosts;
   std::vector<std::string> topics;
   BrokerConfig config;
   bool print_protocol_table = false;
@@ -120,6 +121,10 @@ int run_kgroupsd(int argc, char** argv) {
                  "Serve the HTTP control and inspection endpoint (docs/HTTP-API.md) on "
                  "HOST:PORT (port 0 picks a free port; PORT alone means 127.0.0.1:PORT); off "
                  "when not given");
+  app.add_option("--http-allow-host", http_allowed_hosts,
+                 "A further name or address clients may use to reach the HTTP endpoint "
+                 "(repeatable). Requests whose Host names anything but a loopback name, the "
+                 "--http address or one of these are refused with 403 (DNS rebinding)");
   app.add_flag("--manual-clock", config.manual_clock,
                "Group coordinators read a clock that moves only by POST /v1/clock/advance "
                "(session and rebalance timeouts never fire by themselves; for tests). The "
@@ -215,7 +220,7 @@ int run_kgroupsd(int argc, char** argv) {
       limits.parser.max_body_bytes = static_cast<std::size_t>(config.http_max_body_bytes);
       limits.idle_timeout = std::chrono::milliseconds(config.http_idle_timeout_ms);
       limits.max_stream_queue_bytes = static_cast<std::size_t>(config.http_max_stream_queue_bytes);
-      http_server.emplace(io, http_router, limits, http_host, http_port);
+      http_server.emplace(io, http_router, limits, http_host, http_port, http_allowed_hosts);
       bound += ", http on " + http_server->host() + ":" + std::to_string(http_server->port());
     }
     broker.set_advertised_address(
@@ -252,6 +257,14 @@ int run_kgroupsd(int argc, char** argv) {
       const std::string url_host = host.find(':') == std::string::npos ? host : "[" + host + "]";
       kgroups::broker::log_info("console: http://" + url_host + ":" +
                                 std::to_string(http_server->port()) + "/ (open it in a browser)");
+      if (!http_server->loopback()) {
+        kgroups::broker::log_warn(
+            "the HTTP endpoint on " + url_host + ":" + std::to_string(http_server->port()) +
+            " is reachable from other machines, and it has no authentication: whoever reaches "
+            "it can arm faults, start consumers and read every group and topic. Serve it on "
+            "127.0.0.1 unless that is what you want (requests must still name a loopback "
+            "address, this address or an --http-allow-host name in their Host header)");
+      }
     }
     io.run();
     kgroups::broker::log_info("stopped");

@@ -36,6 +36,8 @@ std::string_view reason_phrase(int status) {
       return "No Content";
     case 400:
       return "Bad Request";
+    case 403:
+      return "Forbidden";
     case 404:
       return "Not Found";
     case 405:
@@ -46,6 +48,8 @@ std::string_view reason_phrase(int status) {
       return "Conflict";
     case 413:
       return "Content Too Large";
+    case 415:
+      return "Unsupported Media Type";
     case 431:
       return "Request Header Fields Too Large";
     case 500:
@@ -109,8 +113,13 @@ class StreamChannel final : public HttpStream {
 }  // namespace
 
 HttpConnection::HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& router,
+                               std::shared_ptr<const HttpAccessPolicy> policy,
                                HttpServerLimits limits)
-    : socket_(std::move(socket)), router_(router), limits_(limits), parser_(limits.parser) {
+    : socket_(std::move(socket)),
+      router_(router),
+      policy_(std::move(policy)),
+      limits_(limits),
+      parser_(limits.parser) {
   std::error_code error;
   const auto endpoint = socket_.remote_endpoint(error);
   peer_ = error ? std::string("http client")
@@ -207,6 +216,12 @@ asio::awaitable<void> HttpConnection::run() {
 }
 
 asio::awaitable<HttpConnection::Next> HttpConnection::answer(HttpRequest request, bool keep_alive) {
+  if (std::optional<HttpResponse> refused = policy_->refusal(request)) {
+    log_info(peer_ + ": " + request.method + " " + request.path + " refused (" +
+             std::to_string(refused->status) + "): " + refused->body);
+    if (!co_await write_all(serialize(*refused, keep_alive))) co_return Next::kClose;
+    co_return keep_alive ? Next::kContinue : Next::kClose;
+  }
   HttpRouter::Match match = router_.dispatch(request);
   if (match.stream != nullptr) {
     co_await stream(*match.stream, std::move(request));

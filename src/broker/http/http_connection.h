@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "broker/http/access_policy.h"
 #include "broker/http/http_request_parser.h"
 #include "broker/http/http_router.h"
 
@@ -32,8 +33,9 @@ struct HttpServerLimits {
 
 class HttpConnection {
  public:
-  // `router` must outlive the connection.
-  HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& router, HttpServerLimits limits);
+  // `router` must outlive the connection. Each request passes `policy` before its route.
+  HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& router,
+                 std::shared_ptr<const HttpAccessPolicy> policy, HttpServerLimits limits);
 
   // Serves the connection until it closes (see above). Never throws.
   asio::awaitable<void> run();
@@ -54,6 +56,7 @@ class HttpConnection {
 
   asio::ip::tcp::socket socket_;
   const HttpRouter& router_;
+  std::shared_ptr<const HttpAccessPolicy> policy_;
   HttpServerLimits limits_;
   HttpRequestParser parser_;
   std::string buffer_;  // received bytes the parser has not taken yet

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,6 +22,11 @@ struct HttpRequest {
   std::string path;    // as sent, without the query: "/v1/groups/my%20group"
   std::string query;   // after '?', as sent (not decoded); empty when none
   std::string body;
+  // The headers the server's access checks read (access_policy.h), as sent; nullopt when
+  // absent.
+  std::optional<std::string> host;
+  std::optional<std::string> origin;
+  std::optional<std::string> content_type;
   // The values of the route pattern's {name} segments, percent-decoded, in pattern order (set
   // by the router).
   std::vector<std::string> path_params;

@@ -105,17 +105,38 @@ int HttpRequestParser::on_url(http_parser* parser, const char* at, std::size_t l
   return 0;
 }
 
+bool HttpRequestParser::keeps_header_value() const {
+  return header_field_ == "expect" || header_field_ == "host" || header_field_ == "origin" ||
+         header_field_ == "content-type";
+}
+
+bool HttpRequestParser::finish_header() {
+  std::optional<std::string>* kept = nullptr;
+  if (header_field_ == "expect") {
+    if (lowercase(header_value_) == "100-continue") expects_continue_ = true;
+  } else if (header_field_ == "host") {
+    kept = &request_.host;
+  } else if (header_field_ == "origin") {
+    kept = &request_.origin;
+  } else if (header_field_ == "content-type") {
+    kept = &request_.content_type;
+  }
+  if (kept != nullptr) {
+    if (kept->has_value()) {
+      fail(400, "the " + header_field_ + " header is sent twice; send it once");
+      return false;
+    }
+    *kept = std::move(header_value_);
+  }
+  header_field_.clear();
+  header_value_.clear();
+  in_header_value_ = false;
+  return true;
+}
+
 int HttpRequestParser::on_header_field(http_parser* parser, const char* at, std::size_t length) {
   HttpRequestParser& p = self(parser);
-  if (p.in_header_value_) {
-    // The previous header is whole.
-    if (p.header_field_ == "expect" && lowercase(p.header_value_) == "100-continue") {
-      p.expects_continue_ = true;
-    }
-    p.header_field_.clear();
-    p.header_value_.clear();
-    p.in_header_value_ = false;
-  }
+  if (p.in_header_value_ && !p.finish_header()) return 1;  // the previous header is whole
   if (!p.grow_head(length + (p.header_field_.empty() ? kHeaderOverheadBytes : 0))) return 1;
   p.header_field_ += lowercase(std::string_view(at, length));
   return 0;
@@ -125,18 +146,14 @@ int HttpRequestParser::on_header_value(http_parser* parser, const char* at, std:
   HttpRequestParser& p = self(parser);
   if (!p.grow_head(length)) return 1;
   p.in_header_value_ = true;
-  // Only the values the parser acts on are kept.
-  if (p.header_field_ == "expect" && p.header_value_.size() < 64)
-    p.header_value_.append(at, length);
+  // Only the values the parser acts on are kept (within the head's bound).
+  if (p.keeps_header_value()) p.header_value_.append(at, length);
   return 0;
 }
 
 int HttpRequestParser::on_headers_complete(http_parser* parser) {
   HttpRequestParser& p = self(parser);
-  if (p.in_header_value_ && p.header_field_ == "expect" &&
-      lowercase(p.header_value_) == "100-continue") {
-    p.expects_continue_ = true;
-  }
+  if (p.in_header_value_ && !p.finish_header()) return 1;
   p.head_complete_ = true;
   if (parser->method == HTTP_CONNECT) {
     p.fail(400, "CONNECT is not served: this is kgroupsd's control endpoint, not a proxy");

@@ -2,11 +2,13 @@
 //
 // HttpRequestParser: turns the bytes of one HTTP/1.1 connection into HttpRequests, one at a
 // time, with Debian's http-parser (the parser Node.js used for a decade) doing the wire
-// format. It bounds what a client can make it hold: a request head (request line and headers)
-// beyond max_head_bytes is refused with 431, a body beyond max_body_bytes (by Content-Length,
-// or as chunks arrive) with 413; anything http-parser rejects with 400. After an error the
-// connection must be answered and closed: the parser accepts nothing more.
-// Not thread-safe: one per connection, on the broker's network thread.
+// format. Of the headers it keeps only those the server acts on: Expect, and Host, Origin and
+// Content-Type for the access checks (access_policy.h); one of those sent twice is a 400. It bounds
+// what a client can make it hold: a request head (request line and headers) beyond max_head_bytes
+// is refused with 431, a body beyond max_body_bytes (by Content-Length, or as chunks arrive) with
+// 413; anything http-parser rejects with 400. After an error the connection must be answered and
+// closed: the parser accepts nothing more. Not thread-safe: one per connection, on the broker's
+// network thread.
 #pragma once
 
 #include <http_parser.h>
@@ -74,6 +76,12 @@ class HttpRequestParser {
 
   // Adds `length` bytes to the head; false (with the error set) past max_head_bytes.
   bool grow_head(std::size_t length);
+  // The header just received whole (header_field_, header_value_): acts on Expect and keeps
+  // Host, Origin and Content-Type in the request. False (with 400 set) for one of those sent
+  // twice.
+  bool finish_header();
+  // Whether the parser keeps the value of the header being received.
+  [[nodiscard]] bool keeps_header_value() const;
   void fail(int status, std::string message);
 
   HttpParserLimits limits_;

@@ -112,5 +112,25 @@ TEST(HttpRequestParser, Http10WithoutKeepAliveClosesAfterTheRequest) {
   EXPECT_FALSE(parser.keep_alive());
 }
 
+TEST(HttpRequestParser, KeepsHostOriginAndContentTypeAndRefusesOneSentTwice) {
+  HttpRequestParser parser(HttpParserLimits{});
+  ASSERT_EQ(parser
+                .feed("POST /v1 HTTP/1.1\r\nHost: 127.0.0.1:9\r\nOrigin: http://x\r\n"
+                      "Content-Type: application/json\r\nContent-Length: 0\r\n\r\n")
+                .outcome,
+            Outcome::kRequest);
+  const HttpRequest request = parser.take_request();
+  EXPECT_EQ(request.host, "127.0.0.1:9");
+  EXPECT_EQ(request.origin, "http://x");
+  EXPECT_EQ(request.content_type, "application/json");
+
+  HttpRequestParser twice(HttpParserLimits{});
+  EXPECT_EQ(twice.feed("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n").outcome,
+            Outcome::kError);
+  EXPECT_EQ(twice.error_status(), 400);
+  EXPECT_NE(twice.error_message().find("host header is sent twice"), std::string::npos)
+      << twice.error_message();
+}
+
 }  // namespace
 }  // namespace kgroups::broker::http

@@ -68,8 +68,13 @@ asio::awaitable<void> refuse(asio::ip::tcp::socket socket, std::size_t max_conne
 }  // namespace
 
 HttpServer::HttpServer(asio::io_context& io, const HttpRouter& router, HttpServerLimits limits,
-                       const std::string& host, std::uint16_t port)
-    : io_(io), router_(router), limits_(limits), acceptor_(io) {
+                       const std::string& host, std::uint16_t port,
+                       const std::vector<std::string>& allowed_hosts)
+    : io_(io),
+      router_(router),
+      limits_(limits),
+      policy_(std::make_shared<const HttpAccessPolicy>(host, allowed_hosts)),
+      acceptor_(io) {
   const asio::ip::tcp::endpoint endpoint = resolve_endpoint(host, port);
   std::error_code error;
   acceptor_.open(endpoint.protocol(), error);
@@ -92,6 +97,8 @@ std::string HttpServer::host() const { return acceptor_.local_endpoint().address
 
 std::uint16_t HttpServer::port() const { return acceptor_.local_endpoint().port(); }
 
+bool HttpServer::loopback() const { return acceptor_.local_endpoint().address().is_loopback(); }
+
 asio::awaitable<void> HttpServer::accept_loop() {
   while (acceptor_.is_open()) {
     auto [error, socket] =
@@ -109,7 +116,9 @@ asio::awaitable<void> HttpServer::accept_loop() {
     }
     ++*open_;
     asio::co_spawn(
-        io_, serve(std::make_shared<HttpConnection>(std::move(socket), router_, limits_), open_),
+        io_,
+        serve(std::make_shared<HttpConnection>(std::move(socket), router_, policy_, limits_),
+              open_),
         asio::detached);
   }
 }

@@ -113,12 +113,14 @@ TEST_F(HttpServerTest, KeepAliveServesTwoRequestsOnOneConnectionThenCloseEndsIt)
   start();
   tcp::socket socket = connect();
   std::string pending;
-  send(socket, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+  send(socket, "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   const std::string first = read_response(socket, pending);
   EXPECT_EQ(first.rfind("HTTP/1.1 200 OK\r\n", 0), 0U) << first;
   EXPECT_NE(first.find("Connection: keep-alive"), std::string::npos);
   EXPECT_NE(first.find("{\"hello\": true}"), std::string::npos);
-  send(socket, "POST /echo HTTP/1.1\r\nContent-Length: 5\r\nConnection: close\r\n\r\nabcde");
+  send(socket,
+       "POST /echo HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 5\r\n"
+       "Connection: close\r\n\r\nabcde");
   const std::string second = read_response(socket, pending);
   EXPECT_EQ(second.rfind("HTTP/1.1 200 OK\r\n", 0), 0U) << second;
   EXPECT_NE(second.find("Connection: close"), std::string::npos);
@@ -126,13 +128,28 @@ TEST_F(HttpServerTest, KeepAliveServesTwoRequestsOnOneConnectionThenCloseEndsIt)
   EXPECT_TRUE(closed_by_server(socket));
 }
 
+TEST_F(HttpServerTest, ARequestTheAccessPolicyRefusesNeverReachesItsRouteAndTheConnectionGoesOn) {
+  start();
+  tcp::socket socket = connect();
+  std::string pending;
+  send(socket, "GET /hello HTTP/1.1\r\nHost: evil.example:8080\r\n\r\n");
+  const std::string rebound = read_response(socket, pending);
+  EXPECT_EQ(rebound.rfind("HTTP/1.1 403 Forbidden\r\n", 0), 0U) << rebound;
+  EXPECT_EQ(rebound.find("hello"), std::string::npos);
+  send(socket, "POST /echo HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nabcde");
+  const std::string form = read_response(socket, pending);
+  EXPECT_EQ(form.rfind("HTTP/1.1 415 Unsupported Media Type\r\n", 0), 0U) << form;
+  send(socket, "GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+  EXPECT_NE(read_response(socket, pending).find("{\"hello\": true}"), std::string::npos);
+}
+
 TEST_F(HttpServerTest, PipelinedRequestsAreAnsweredInOrder) {
   start();
   tcp::socket socket = connect();
   std::string pending;
   send(socket,
-       "POST /echo HTTP/1.1\r\nContent-Length: 3\r\n\r\none"
-       "POST /echo HTTP/1.1\r\nContent-Length: 3\r\n\r\ntwo"
+       "POST /echo HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\none"
+       "POST /echo HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\ntwo"
        "GET /nowhere HTTP/1.1\r\n\r\n");
   EXPECT_EQ(read_response(socket, pending).substr(0, 15), "HTTP/1.1 200 OK");
   EXPECT_TRUE(pending.empty() || pending.rfind("HTTP/1.1", 0) == 0);
@@ -160,7 +177,8 @@ TEST_F(HttpServerTest, OversizedBodyIs413AndCloses) {
   start(limits);
   tcp::socket socket = connect();
   std::string pending;
-  send(socket, "POST /echo HTTP/1.1\r\nContent-Length: 17\r\n\r\n");
+  send(socket,
+       "POST /echo HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 17\r\n\r\n");
   EXPECT_EQ(read_response(socket, pending).rfind("HTTP/1.1 413 ", 0), 0U);
   EXPECT_TRUE(closed_by_server(socket));
 }
