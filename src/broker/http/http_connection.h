@@ -28,7 +28,7 @@ struct HttpServerLimits {
   std::size_t max_connections = 64;
   HttpParserLimits parser;
   std::chrono::milliseconds idle_timeout{60000};
-  std::size_t max_stream_queue_bytes = 1024 * 1024;  // unsent bytes of one stream
+  std::size_t max_stream_queue_bytes = std::size_t{1024} * 1024;  // unsent bytes of one stream
 };
 
 class HttpConnection {

@@ -24,8 +24,8 @@
 namespace kgroups::broker::http {
 
 struct HttpParserLimits {
-  std::size_t max_head_bytes = 16 * 1024;    // request line + headers
-  std::size_t max_body_bytes = 1024 * 1024;  // body, after chunked decoding
+  std::size_t max_head_bytes = std::size_t{16} * 1024;    // request line + headers
+  std::size_t max_body_bytes = std::size_t{1024} * 1024;  // body, after chunked decoding
 };
 
 class HttpRequestParser {
