@@ -371,3 +371,28 @@ def test_client_text_with_newlines_and_terminal_escapes_cannot_forge_log_lines(s
     assert '\\n2026-01-01T00:00:00.000Z ERROR forged line\\x1b[31m\\r' in text
     assert "\\xff" in text
     assert "\\xc2\\x85" in text  # JoinGroup's string came as UTF-8 of U+0085
+
+
+def test_slow_http_clients_from_one_address_cannot_lock_the_endpoint_out(start_kgroupsd):
+    """70 connections from 127.0.0.1 that send half a request head and stall fill the HTTP
+    endpoint's caps; each new connection makes room by closing the one that waited longest,
+    so a console request is answered within a second, every time."""
+    import socket
+    import urllib.request
+    broker = start_kgroupsd("--http", "127.0.0.1:0", "--topic", "orders:1")
+    host, port = broker.http.rsplit(":", 1)
+    stalled = []
+    try:
+        for _ in range(70):
+            client = socket.create_connection((host, int(port)), timeout=5)
+            client.sendall(b"GET /v1/topics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            stalled.append(client)
+        for _ in range(5):
+            started = time.monotonic()
+            with urllib.request.urlopen(f"http://{broker.http}/v1/topics", timeout=5) as answer:
+                assert answer.status == 200
+            assert time.monotonic() - started < PROBE_BOUND_S
+    finally:
+        for client in stalled:
+            client.close()
+    assert log_lines_with(broker, "closed to make room"), "no stalled connection was closed"

@@ -216,6 +216,8 @@ int run_kgroupsd(int argc, char** argv) {
       kgroups::broker::http::build_http_routes(http_router, broker, io.get_executor());
       kgroups::broker::http::HttpServerLimits limits;
       limits.max_connections = static_cast<std::size_t>(config.http_max_connections);
+      limits.max_connections_per_address =
+          static_cast<std::size_t>(config.http_max_connections_per_ip);
       limits.parser.max_head_bytes = static_cast<std::size_t>(config.http_max_head_bytes);
       limits.parser.max_body_bytes = static_cast<std::size_t>(config.http_max_body_bytes);
       limits.idle_timeout = std::chrono::milliseconds(config.http_idle_timeout_ms);

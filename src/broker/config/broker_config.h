@@ -99,6 +99,7 @@ struct BrokerConfig {
   std::int64_t max_event_bytes = 4 * kMiB;  // their JSON bytes
   // The HTTP control endpoint (--http; http/http_server.h).
   std::int32_t http_max_connections = 64;
+  std::int32_t http_max_connections_per_ip = 32;
   std::int32_t http_max_head_bytes = 16384;            // request line and headers
   std::int32_t http_max_body_bytes = 1048576;          // request body
   std::int64_t http_idle_timeout_ms = 60000;           // idle connections, slow requests

@@ -174,8 +174,14 @@ constexpr std::array kLimits{
     // The HTTP control endpoint (--http).
     LimitEntry{"--http-max-connections", &BrokerConfig::http_max_connections, LimitUnit::kCount, 1,
                100000, "64", "none",
-               "Open connections to the HTTP control endpoint; one beyond it is answered 503 "
-               "and closed"},
+               "Open connections to the HTTP control endpoint; one beyond it closes the "
+               "connection that has waited longest for a request (or streamed longest) to make "
+               "room, or is answered 503 if every one is busy answering"},
+    LimitEntry{"--http-max-connections-per-ip", &BrokerConfig::http_max_connections_per_ip,
+               LimitUnit::kCount, 1, 100000, "32", "none",
+               "Open connections to the HTTP control endpoint from one IP address; one beyond "
+               "it makes room among that address's connections the same way, so no client "
+               "can hold the endpoint"},
     LimitEntry{"--http-max-head-bytes", &BrokerConfig::http_max_head_bytes, LimitUnit::kBytes, 1024,
                81920, "16 KiB", "none",
                "Request line and headers of one HTTP request: 431 and the connection closes "

@@ -123,9 +123,18 @@ HttpConnection::HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& r
       parser_(limits.parser) {
   std::error_code error;
   const auto endpoint = socket_.remote_endpoint(error);
+  if (!error) address_ = endpoint.address();
   peer_ = error ? std::string("http client")
                 : "http client " + endpoint.address().to_string() + ":" +
                       std::to_string(endpoint.port());
+}
+
+void HttpConnection::evict(std::string_view reason) {
+  if (evicted_) return;
+  evicted_ = true;
+  log_info(peer_ + " closed to make room for a new connection (" + std::string(reason) + ")");
+  std::error_code ignored;
+  socket_.close(ignored);  // the pending read or stream ends, and with it run()
 }
 
 std::string HttpConnection::serialize(const HttpResponse& response, bool keep_alive) {
@@ -227,10 +236,15 @@ asio::awaitable<HttpConnection::Next> HttpConnection::answer(HttpRequest request
   }
   HttpRouter::Match match = router_.dispatch(request);
   if (match.stream != nullptr) {
+    waiting_since_ = std::chrono::steady_clock::now();  // a stream can make room, oldest first
     co_await stream(*match.stream, std::move(request));
     co_return Next::kClose;
   }
-  if (!co_await write_all(serialize(match.response, keep_alive))) co_return Next::kClose;
+  answering_ = true;
+  const bool written = co_await write_all(serialize(match.response, keep_alive));
+  answering_ = false;
+  waiting_since_ = std::chrono::steady_clock::now();
+  if (!written) co_return Next::kClose;
   co_return keep_alive ? Next::kContinue : Next::kClose;
 }
 

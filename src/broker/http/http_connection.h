@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "broker/http/access_policy.h"
 #include "broker/http/http_request_parser.h"
@@ -26,6 +27,7 @@ namespace kgroups::broker::http {
 
 struct HttpServerLimits {
   std::size_t max_connections = 64;
+  std::size_t max_connections_per_address = 32;
   HttpParserLimits parser;
   std::chrono::milliseconds idle_timeout{60000};
   std::size_t max_stream_queue_bytes = std::size_t{1024} * 1024;  // unsent bytes of one stream
@@ -44,6 +46,18 @@ class HttpConnection {
   // Connection) and body.
   static std::string serialize(const HttpResponse& response, bool keep_alive);
 
+  // For the server's connection caps (http_server.h): the client's address; when the
+  // connection began to wait for its current request (its start, or the end of its last
+  // answer) or began to stream; whether it is writing an answer now; and evict(), which
+  // closes it to make room for a new connection (run() then ends). Once evicted, evicted().
+  [[nodiscard]] const asio::ip::address& address() const { return address_; }
+  [[nodiscard]] std::chrono::steady_clock::time_point waiting_since() const {
+    return waiting_since_;
+  }
+  [[nodiscard]] bool answering() const { return answering_; }
+  [[nodiscard]] bool evicted() const { return evicted_; }
+  void evict(std::string_view reason);
+
  private:
   enum class Next { kContinue, kClose };
 
@@ -61,6 +75,10 @@ class HttpConnection {
   HttpRequestParser parser_;
   std::string buffer_;  // received bytes the parser has not taken yet
   std::string peer_;
+  asio::ip::address address_;
+  std::chrono::steady_clock::time_point waiting_since_ = std::chrono::steady_clock::now();
+  bool answering_ = false;
+  bool evicted_ = false;
 };
 
 }  // namespace kgroups::broker::http

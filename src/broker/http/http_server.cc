@@ -35,20 +35,21 @@ asio::ip::tcp::endpoint resolve_endpoint(const std::string& host, std::uint16_t 
   return {address, port};
 }
 
+// Serves `connection`, listed in `open` at `entry` (by the accept loop, so the next accept
+// counts it), and unlists it when it ends.
 asio::awaitable<void> serve(std::shared_ptr<HttpConnection> connection,
-                            std::shared_ptr<std::size_t> open) {
-  struct Uncount {
-    std::size_t& open;
-    ~Uncount() { --open; }
-  } uncount{*open};
+                            std::shared_ptr<std::list<HttpConnection*>> open,
+                            std::list<HttpConnection*>::iterator entry) {
+  struct Unlist {
+    std::list<HttpConnection*>& open;
+    std::list<HttpConnection*>::iterator entry;
+    ~Unlist() { open.erase(entry); }
+  } unlist{*open, entry};
   co_await connection->run();
 }
 
-asio::awaitable<void> refuse(asio::ip::tcp::socket socket, std::size_t max_connections) {
-  const std::string answer = HttpConnection::serialize(
-      HttpResponse::error(503, "too many HTTP connections are open (--http-max-connections " +
-                                   std::to_string(max_connections) + "); close one and retry"),
-      false);
+asio::awaitable<void> refuse(asio::ip::tcp::socket socket, std::string message) {
+  const std::string answer = HttpConnection::serialize(HttpResponse::error(503, message), false);
   const auto [error, written] = co_await asio::async_write(
       socket, asio::buffer(answer), asio::experimental::as_tuple(asio::use_awaitable));
   if (error) co_return;
@@ -100,6 +101,42 @@ std::uint16_t HttpServer::port() const { return acceptor_.local_endpoint().port(
 
 bool HttpServer::loopback() const { return acceptor_.local_endpoint().address().is_loopback(); }
 
+bool HttpServer::admit(const asio::ip::address& address) {
+  std::size_t open = 0;
+  std::size_t from_address = 0;
+  for (const HttpConnection* connection : *open_) {
+    if (connection->evicted()) continue;
+    ++open;
+    if (connection->address() == address) ++from_address;
+  }
+  if (from_address >= limits_.max_connections_per_address) {
+    if (!make_room(&address, "--http-max-connections-per-ip " +
+                                 std::to_string(limits_.max_connections_per_address) + " from " +
+                                 address.to_string())) {
+      return false;
+    }
+    --open;
+  }
+  if (open >= limits_.max_connections) {
+    return make_room(nullptr, "--http-max-connections " + std::to_string(limits_.max_connections));
+  }
+  return true;
+}
+
+bool HttpServer::make_room(const asio::ip::address* address, std::string_view reason) {
+  HttpConnection* stalest = nullptr;
+  for (HttpConnection* connection : *open_) {
+    if (connection->evicted() || connection->answering()) continue;
+    if (address != nullptr && connection->address() != *address) continue;
+    if (stalest == nullptr || connection->waiting_since() < stalest->waiting_since()) {
+      stalest = connection;
+    }
+  }
+  if (stalest == nullptr) return false;
+  stalest->evict(reason);
+  return true;
+}
+
 asio::awaitable<void> HttpServer::accept_loop() {
   while (acceptor_.is_open()) {
     auto [error, socket] =
@@ -111,16 +148,23 @@ asio::awaitable<void> HttpServer::accept_loop() {
       co_await pause.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
       continue;
     }
-    if (*open_ >= limits_.max_connections) {
-      asio::co_spawn(io_, refuse(std::move(socket), limits_.max_connections), asio::detached);
+    std::error_code unknown;
+    const asio::ip::address address = socket.remote_endpoint(unknown).address();
+    if (!admit(address)) {
+      asio::co_spawn(
+          io_,
+          refuse(std::move(socket),
+                 "too many HTTP connections are open and every one is busy answering "
+                 "(--http-max-connections " +
+                     std::to_string(limits_.max_connections) + ", --http-max-connections-per-ip " +
+                     std::to_string(limits_.max_connections_per_address) + "); retry in a moment"),
+          asio::detached);
       continue;
     }
-    ++*open_;
-    asio::co_spawn(
-        io_,
-        serve(std::make_shared<HttpConnection>(std::move(socket), router_, policy_, limits_),
-              open_),
-        asio::detached);
+    auto connection =
+        std::make_shared<HttpConnection>(std::move(socket), router_, policy_, limits_);
+    open_->push_front(connection.get());
+    asio::co_spawn(io_, serve(std::move(connection), open_, open_->begin()), asio::detached);
   }
 }
 

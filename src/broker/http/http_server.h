@@ -4,9 +4,12 @@
 // It listens beside the Kafka listener on the broker's own io_context, so its routes read and
 // change broker state between two Kafka requests without locks, and serves each connection
 // with an HttpConnection coroutine. Binding happens in the constructor (port 0 resolves to
-// the port the system picked). Connections beyond limits.max_connections are answered 503
-// and closed; requests that HttpAccessPolicy refuses (foreign Host or Origin, a POST that is
-// not JSON) get its 403 or 415.
+// the port the system picked). At limits.max_connections (or max_connections_per_address
+// from one address) a new connection makes room: the connection that has waited longest for
+// a request, or streamed longest, is closed (among that address's, at the per-address cap),
+// so slow or idle clients cannot lock the console out; only when every one is writing an
+// answer is the new one answered 503 and closed. Requests that HttpAccessPolicy refuses
+// (foreign Host or Origin, a POST that is not JSON) get its 403 or 415.
 // Not thread-safe: construct, start and stop it on the thread that runs the io_context.
 #pragma once
 
@@ -14,8 +17,10 @@
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
 #include <cstdint>
+#include <list>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "broker/http/access_policy.h"
@@ -43,19 +48,26 @@ class HttpServer {
   [[nodiscard]] std::uint16_t port() const;
   // Whether it listens on a loopback address only (not reachable from other machines).
   [[nodiscard]] bool loopback() const;
-  // Connections open now.
-  [[nodiscard]] std::size_t connections() const { return *open_; }
+  // Connections open now (those closed to make room included until they have ended).
+  [[nodiscard]] std::size_t connections() const { return open_->size(); }
 
  private:
   asio::awaitable<void> accept_loop();
+  // Whether a connection from `address` may be served now, after making room if needed.
+  bool admit(const asio::ip::address& address);
+  // Evicts the connection not writing an answer that has waited longest, among those from
+  // `address` when given; false if there is none.
+  bool make_room(const asio::ip::address* address, std::string_view reason);
 
   asio::io_context& io_;
   const HttpRouter& router_;
   HttpServerLimits limits_;
   std::shared_ptr<const HttpAccessPolicy> policy_;  // shared with the connections
   asio::ip::tcp::acceptor acceptor_;
-  // Shared with the connections' coroutines, which may end after the server.
-  std::shared_ptr<std::size_t> open_ = std::make_shared<std::size_t>(0);
+  // The connections being served; shared with their coroutines, which may end after the
+  // server (each removes itself).
+  std::shared_ptr<std::list<HttpConnection*>> open_ =
+      std::make_shared<std::list<HttpConnection*>>();
 };
 
 }  // namespace kgroups::broker::http

@@ -29,6 +29,11 @@ class HttpServerTest : public ::testing::Test {
       response.body = "{\"hello\": true}";
       return response;
     });
+    router_.add("GET", "/big", [](const HttpRequest&) {
+      HttpResponse response;
+      response.body.assign(std::size_t{64} << 20, 'x');
+      return response;
+    });
     router_.add("POST", "/echo", [](const HttpRequest& request) {
       HttpResponse response;
       response.body = request.body;
@@ -56,6 +61,17 @@ class HttpServerTest : public ::testing::Test {
 
   tcp::socket connect() {
     tcp::socket socket(client_io_);
+    socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server_->port()));
+    timeval timeout{.tv_sec = 5, .tv_usec = 0};
+    setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    return socket;
+  }
+
+  // A client socket bound to `local_address` (another loopback address) before it connects.
+  tcp::socket connect_from(const char* local_address) {
+    tcp::socket socket(client_io_);
+    socket.open(tcp::v4());
+    socket.bind(tcp::endpoint(asio::ip::make_address(local_address), 0));
     socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server_->port()));
     timeval timeout{.tv_sec = 5, .tv_usec = 0};
     setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
@@ -196,35 +212,68 @@ TEST_F(HttpServerTest, GarbageIs400AndClosesWhileOtherConnectionsGoOn) {
   EXPECT_EQ(read_response(good, pending).rfind("HTTP/1.1 200 OK", 0), 0U);
 }
 
-TEST_F(HttpServerTest, ConnectionsBeyondTheLimitGet503AndClose) {
+TEST_F(HttpServerTest, AtTheConnectionCapTheConnectionWaitingLongestMakesRoom) {
   HttpServerLimits limits;
   limits.max_connections = 2;
   start(limits);
   tcp::socket first = connect();
   tcp::socket second = connect();
   std::string pending;
-  // Both are served (so the server has counted them) before the third connects.
+  // Both are served (so the server has counted them), first before second.
   send(first, "GET /hello HTTP/1.1\r\n\r\n");
-  send(second, "GET /hello HTTP/1.1\r\n\r\n");
   ASSERT_EQ(read_response(first, pending).rfind("HTTP/1.1 200", 0), 0U);
+  send(second, "GET /hello HTTP/1.1\r\n\r\n");
   ASSERT_EQ(read_response(second, pending).rfind("HTTP/1.1 200", 0), 0U);
   tcp::socket third = connect();
   send(third, "GET /hello HTTP/1.1\r\n\r\n");
-  const std::string refused = read_response(third, pending);
-  EXPECT_EQ(refused.rfind("HTTP/1.1 503 ", 0), 0U) << refused;
-  EXPECT_NE(refused.find("--http-max-connections"), std::string::npos);
-  EXPECT_TRUE(closed_by_server(third));
-  // Once one closes, a new connection is served again.
-  first.close();
+  EXPECT_EQ(read_response(third, pending).rfind("HTTP/1.1 200", 0), 0U);
+  EXPECT_TRUE(closed_by_server(first)) << "the one idle longest made room";
+  send(second, "GET /hello HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(read_response(second, pending).rfind("HTTP/1.1 200", 0), 0U);
+}
+
+TEST_F(HttpServerTest, OneAddressAtItsCapMakesRoomAmongItsOwnConnectionsOnly) {
+  HttpServerLimits limits;
+  limits.max_connections = 10;
+  limits.max_connections_per_address = 2;
+  start(limits);
+  std::string pending;
+  tcp::socket other = connect_from("127.0.0.2");
+  send(other, "GET /hello HTTP/1.1\r\n\r\n");
+  ASSERT_EQ(read_response(other, pending).rfind("HTTP/1.1 200", 0), 0U);
+  tcp::socket first = connect();
+  send(first, "GET /hello HTTP/1.1\r\n\r\n");
+  ASSERT_EQ(read_response(first, pending).rfind("HTTP/1.1 200", 0), 0U);
+  tcp::socket second = connect();
+  send(second, "GET /hello HTTP/1.1\r\n\r\n");
+  ASSERT_EQ(read_response(second, pending).rfind("HTTP/1.1 200", 0), 0U);
+  tcp::socket third = connect();  // the third from 127.0.0.1
+  send(third, "GET /hello HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(read_response(third, pending).rfind("HTTP/1.1 200", 0), 0U);
+  EXPECT_TRUE(closed_by_server(first));
+  send(other, "GET /hello HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(read_response(other, pending).rfind("HTTP/1.1 200", 0), 0U)
+      << "the other address's older connection stays";
+}
+
+TEST_F(HttpServerTest, WhenEveryConnectionIsBusyAnsweringANewOneGets503) {
+  HttpServerLimits limits;
+  limits.max_connections = 1;
+  start(limits);
+  tcp::socket stuck = connect();
+  // An answer far larger than the socket buffers, never read: the server stays writing it.
+  send(stuck, "GET /big HTTP/1.1\r\n\r\n");
   std::string answer;
+  std::string pending;
   for (int attempt = 0; attempt < 50; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     tcp::socket again = connect();
     send(again, "GET /hello HTTP/1.1\r\n\r\n");
     answer = read_response(again, pending);
-    if (answer.rfind("HTTP/1.1 200", 0) == 0) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (answer.rfind("HTTP/1.1 503 ", 0) == 0) break;
   }
-  EXPECT_EQ(answer.rfind("HTTP/1.1 200", 0), 0U) << answer;
+  EXPECT_EQ(answer.rfind("HTTP/1.1 503 ", 0), 0U) << answer;
+  EXPECT_NE(answer.find("--http-max-connections"), std::string::npos);
 }
 
 TEST_F(HttpServerTest, IdleConnectionIsClosedAfterTheIdleTimeout) {
