@@ -36,10 +36,10 @@ void ClassicRebalance::prepare(ClassicGroup& group, const std::string& reason) {
   }
   group.transition_to(ClassicGroupState::kPreparingRebalance);
   context_.log(ClassicGroupContext::label(group) + "preparing a rebalance after generation " +
-      std::to_string(group.generation_id()) + ": " + reason);
+               std::to_string(group.generation_id()) + ": " + reason);
   if (context_.observer != nullptr) {
-    context_.observer->on_rebalance_started(GroupType::kClassic, group.group_id(), group.generation_id(),
-                                    reason);
+    context_.observer->on_rebalance_started(GroupType::kClassic, group.group_id(),
+                                            group.generation_id(), reason);
   }
   maybe_complete_join(group);
 }
@@ -62,14 +62,15 @@ void ClassicRebalance::complete_join(ClassicGroup& group) {
   }
   if (!not_rejoined.empty()) {
     context_.log(ClassicGroupContext::label(group) + "removing " + join_ids(not_rejoined) +
-        ": did not rejoin within the rebalance timeout of " +
-        std::to_string(group.rebalance_timeout_ms()) + " ms");
+                 ": did not rejoin within the rebalance timeout of " +
+                 std::to_string(group.rebalance_timeout_ms()) + " ms");
   }
   for (const std::string& id : not_rejoined) {
     GroupMember* member = group.find_member(id);
     context_.observe_member_expired(group, *member,
-                           "member " + id + " did not rejoin within the rebalance timeout of " +
-                               std::to_string(group.rebalance_timeout_ms()) + " ms");
+                                    "member " + id +
+                                        " did not rejoin within the rebalance timeout of " +
+                                        std::to_string(group.rebalance_timeout_ms()) + " ms");
     context_.complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
     group.remove_member(id);
   }
@@ -77,20 +78,22 @@ void ClassicRebalance::complete_join(ClassicGroup& group) {
     // Only static members are left and none rejoined: wait another rebalance timeout
     // (or until their sessions run out).
     context_.log(ClassicGroupContext::label(group) + "no member rejoined; waiting another " +
-        std::to_string(group.rebalance_timeout_ms()) + " ms");
-    deadlines.join_deadline = context_.now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
+                 std::to_string(group.rebalance_timeout_ms()) + " ms");
+    deadlines.join_deadline =
+        context_.now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
     return;
   }
   group.init_next_generation();
   if (group.state() == ClassicGroupState::kEmpty) {
-    context_.log(ClassicGroupContext::label(group) + "generation " + std::to_string(group.generation_id()) +
-        " has no members; the group is Empty");
+    context_.log(ClassicGroupContext::label(group) + "generation " +
+                 std::to_string(group.generation_id()) + " has no members; the group is Empty");
     context_.observe_rebalance_completed(group);
     return;
   }
-  context_.log(ClassicGroupContext::label(group) + "generation " + std::to_string(group.generation_id()) + " with " +
-      std::to_string(group.members().size()) + " member(s), protocol " + group.protocol_name() +
-      ", leader " + group.leader_id());
+  context_.log(ClassicGroupContext::label(group) + "generation " +
+               std::to_string(group.generation_id()) + " with " +
+               std::to_string(group.members().size()) + " member(s), protocol " +
+               group.protocol_name() + ", leader " + group.leader_id());
   std::vector<JoinedMember> joined = group.joined_members();
   for (auto& [id, member] : group.members()) {
     JoinGroupResult result;
@@ -105,11 +108,12 @@ void ClassicRebalance::complete_join(ClassicGroup& group) {
     context_.refresh_session(member);
     deadlines.pending_sync_members.insert(id);
   }
-  deadlines.sync_deadline = context_.now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
+  deadlines.sync_deadline =
+      context_.now() + std::chrono::milliseconds(group.rebalance_timeout_ms());
 }
 
 void ClassicRebalance::remove_member(ClassicGroup& group, GroupMember& member,
-                                                      const std::string& reason) {
+                                     const std::string& reason) {
   context_.complete_join_call(member, join_error(GroupError::kUnknownMemberId, member.member_id));
   context_.complete_sync_call(member, sync_error(GroupError::kUnknownMemberId));
   group.remove_member(member.member_id);
@@ -135,9 +139,9 @@ void ClassicRebalance::expire_pending_syncs(ClassicGroup& group) {
   for (const std::string& id : late) {
     if (GroupMember* member = group.find_member(id); member != nullptr) {
       context_.observe_member_expired(group, *member,
-                             "member " + id +
-                                 " sent no SyncGroup within the rebalance timeout of " +
-                                 std::to_string(group.rebalance_timeout_ms()) + " ms");
+                                      "member " + id +
+                                          " sent no SyncGroup within the rebalance timeout of " +
+                                          std::to_string(group.rebalance_timeout_ms()) + " ms");
       context_.complete_join_call(*member, join_error(GroupError::kUnknownMemberId, id));
       context_.complete_sync_call(*member, sync_error(GroupError::kUnknownMemberId));
       group.remove_member(id);
@@ -183,7 +187,7 @@ void ClassicRebalance::fire_due_timers(ClassicGroup& group, Clock::TimePoint at)
                pending != group.pending_members().end()) {
       std::string pending_id = pending->first;
       context_.log(ClassicGroupContext::label(group) + "pending member " + pending_id +
-          " did not join again within its session timeout");
+                   " did not join again within its session timeout");
       group.remove_pending_member(pending_id);
       maybe_complete_join(group);
     } else {
@@ -191,13 +195,14 @@ void ClassicRebalance::fire_due_timers(ClassicGroup& group, Clock::TimePoint at)
                                   [&](const auto& entry) { return entry.second.expiry() == due; });
       if (expired == group.members().end()) return;  // unreachable: `due` came from somewhere
       GroupMember& member = expired->second;
-      std::string reason = member.is_new ? "new member " + member.member_id + " waited " +
-                                               std::to_string(context_.config.new_member_join_timeout_ms) +
-                                               " ms for its first join"
-                                         : "member " + member.member_id +
-                                               " sent no heartbeat within its session "
-                                               "timeout of " +
-                                               std::to_string(member.session_timeout_ms) + " ms";
+      std::string reason = member.is_new
+                               ? "new member " + member.member_id + " waited " +
+                                     std::to_string(context_.config.new_member_join_timeout_ms) +
+                                     " ms for its first join"
+                               : "member " + member.member_id +
+                                     " sent no heartbeat within its session "
+                                     "timeout of " +
+                                     std::to_string(member.session_timeout_ms) + " ms";
       context_.log(ClassicGroupContext::label(group) + reason + "; removing it");
       context_.observe_member_expired(group, member, reason);
       remove_member(group, member, reason);
