@@ -14,9 +14,10 @@
 // from the same fetch offset (a client asking again for records whose answer it dropped).
 //
 // Cost on the fetch path: one hash lookup by (topic, partition) without allocating; the
-// groups holding it, their members compared by client id. Memory: one entry per partition in
-// some group's current assignment, and one mark per partition a group was assigned since the
-// coordinator created it; a group's marks go when it is deleted or forgotten (no members, no
+// groups holding it, their members compared by client id. Memory: one entry per existing
+// partition in some group's current assignment, and one mark per existing partition a group
+// was assigned since the coordinator created it (so at most the cluster's partitions per
+// group); a group's marks go when it is deleted or forgotten (no members, no
 // offsets), a topic's marks when it is deleted.
 // Not thread-safe: called on the broker's thread. `log` must outlive the tracker.
 #pragma once
@@ -33,13 +34,17 @@
 #include "broker/coordinator/group_observer.h"
 #include "broker/coordinator/string_hash.h"
 #include "broker/events/event_log.h"
+#include "broker/storage/cluster.h"
 #include "broker/storage/fetch_delivery_observer.h"
 
 namespace kgroups::broker {
 
 class ReplayTracker : public GroupObserver, public FetchDeliveryObserver {
  public:
-  explicit ReplayTracker(EventLog& log) : log_(log) {}
+  // `cluster` says which partitions exist: an assignment's partitions that do not (a leader
+  // may send any bytes in SyncGroup) are not tracked, so they cost nothing per partition.
+  // Both must outlive the tracker.
+  ReplayTracker(EventLog& log, const Cluster& cluster) : log_(log), cluster_(cluster) {}
 
   ReplayTracker(const ReplayTracker&) = delete;
   ReplayTracker& operator=(const ReplayTracker&) = delete;
@@ -130,6 +135,7 @@ class ReplayTracker : public GroupObserver, public FetchDeliveryObserver {
                       std::int32_t partition, std::int64_t from, std::int64_t to);
 
   EventLog& log_;
+  const Cluster& cluster_;
   std::unordered_map<std::string, std::unique_ptr<TrackedGroup>, StringHash, std::equal_to<>>
       groups_;
   std::unordered_map<TopicPartition, std::vector<Claim>, PartitionHash, PartitionEqual> claims_;

@@ -57,7 +57,11 @@ void add_offsets(Broker& broker, GroupView& view) {
   for (const GroupMemberView& member : view.members) {
     if (!member.assignment) continue;
     for (const AssignedTopicPartitions& topic : *member.assignment) {
+      // Assigned partitions that do not exist (a leader may send any bytes) get no row: each
+      // row copies the topic's name.
+      if (broker.cluster().find_topic(topic.topic) == nullptr) continue;
       for (const std::int32_t partition : topic.partitions) {
+        if (!broker.cluster().has_partition(topic.topic, partition)) continue;
         partitions.try_emplace(TopicPartition{topic.topic, partition}, std::nullopt);
       }
     }

@@ -118,8 +118,8 @@ class Broker {
   // Declared before what they observe (the Cluster, the coordinators), so they outlive them.
   EventLog events_;
   EventRecorder event_recorder_{events_};
-  ReplayTracker replays_{events_};
-  GroupObserverList group_observers_;  // event_recorder_, then replays_
+  ReplayTracker replays_{events_, cluster_};  // reads cluster_ only when groups rebalance
+  GroupObserverList group_observers_;         // event_recorder_, then replays_
   Cluster cluster_;
   AppendNotifier append_notifier_;
   ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it

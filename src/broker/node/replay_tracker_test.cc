@@ -53,6 +53,8 @@ Json replay(std::string_view group_id, std::int32_t generation, Json member_id,
 // A tracker over its own event log, with helpers playing the coordinators' observations.
 class ReplayTrackerTest : public ::testing::Test {
  protected:
+  ReplayTrackerTest() { cluster_.create_topic("orders", 16); }
+
   void join(std::string_view group_id, std::string_view member_id, std::string_view client_id,
             std::string_view client_host = "/127.0.0.1") {
     ObservedMember member;
@@ -87,7 +89,8 @@ class ReplayTrackerTest : public ::testing::Test {
   }
 
   EventLog log_;
-  ReplayTracker tracker_{log_};
+  Cluster cluster_{1, false};
+  ReplayTracker tracker_{log_, cluster_};
 };
 
 TEST_F(ReplayTrackerTest, FirstDeliveriesAreNoReplay) {
@@ -115,6 +118,22 @@ TEST_F(ReplayTrackerTest, ADeliveryBelowTheMarkIsAReplayOfExactlyTheRecordsSentB
   // A batch starting before the fetch offset: the replay starts at the fetch offset.
   deliver("c2", "127.0.0.1:7000", 0, 65, 70);
   EXPECT_EQ(replays(log_).back(), replay("g", 3, "m2", "orders", 0, 65, 70));
+}
+
+TEST_F(ReplayTrackerTest, AssignedPartitionsThatDoNotExistAreNotTracked) {
+  join("g", "m1", "c1");
+  ObservedRebalance completed;
+  completed.type = GroupType::kClassic;
+  completed.group_id = "g";
+  completed.generation = 1;
+  std::vector<std::int32_t> many(50000);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<std::int32_t>(i);
+  completed.assignment.push_back({.member_id = "m1",
+                                  .partitions = std::vector<AssignedTopicPartitions>{
+                                      {std::string(2000, 't'), many},  // no such topic
+                                      {"orders", many}}});             // 16 of these exist
+  tracker_.on_rebalance_completed(completed);
+  EXPECT_EQ(tracker_.mark_count(), 16U);
 }
 
 TEST_F(ReplayTrackerTest, EmptyDeliveriesChangeNothing) {

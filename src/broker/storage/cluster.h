@@ -141,6 +141,8 @@ class Cluster {
 
   // Partition `partition` of topic `name`, or nullptr if either does not exist.
   BatchLog* find_partition(std::string_view name, std::int32_t partition);
+  // Whether partition `partition` of topic `name` exists.
+  [[nodiscard]] bool has_partition(std::string_view name, std::int32_t partition) const;
 
   // Appends a validated batch to `topic`'s partition `partition` (which must exist): makes
   // room within the logs' memory by evicting the oldest segments of any partition, appends
