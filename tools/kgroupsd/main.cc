@@ -222,7 +222,8 @@ int run_kgroupsd(int argc, char** argv) {
       limits.parser.max_body_bytes = static_cast<std::size_t>(config.http_max_body_bytes);
       limits.idle_timeout = std::chrono::milliseconds(config.http_idle_timeout_ms);
       limits.max_stream_queue_bytes = static_cast<std::size_t>(config.http_max_stream_queue_bytes);
-      http_server.emplace(io, http_router, limits, http_host, http_port, http_allowed_hosts);
+      http_server.emplace(io, http_router, limits, http_host, http_port, http_allowed_hosts,
+                          &broker.response_memory());
       bound += ", http on " + http_server->host() + ":" + std::to_string(http_server->port());
     }
     broker.set_advertised_address(

@@ -197,6 +197,12 @@ constexpr std::array kLimits{
                LimitUnit::kBytes, 1024, 1 << 30, "1 MiB", "none",
                "Unsent bytes of one event stream (GET /v1/events); a client that reads too "
                "slowly to keep it below is disconnected"},
+    LimitEntry{"--http-max-metrics-bytes", &BrokerConfig::http_max_metrics_bytes, LimitUnit::kBytes,
+               65536, 1 << 30, "16 MiB", "none",
+               "Samples of one GET /metrics answer: those beyond it are left out, with a "
+               "comment saying so (per-group views stop there too); every HTTP answer is also "
+               "charged "
+               "to the response memory until it is taken, 503 when it does not fit"},
 };
 
 std::string_view unit_name(LimitUnit unit) {

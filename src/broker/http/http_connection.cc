@@ -115,11 +115,12 @@ class StreamChannel final : public HttpStream {
 
 HttpConnection::HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& router,
                                std::shared_ptr<const HttpAccessPolicy> policy,
-                               HttpServerLimits limits)
+                               HttpServerLimits limits, ByteBudget* response_memory)
     : socket_(std::move(socket)),
       router_(router),
       policy_(std::move(policy)),
       limits_(limits),
+      response_memory_(response_memory),
       parser_(limits.parser) {
   std::error_code error;
   const auto endpoint = socket_.remote_endpoint(error);
@@ -138,6 +139,12 @@ void HttpConnection::evict(std::string_view reason) {
 }
 
 std::string HttpConnection::serialize(const HttpResponse& response, bool keep_alive) {
+  std::string out = serialize_head(response, keep_alive);
+  out += response.body;
+  return out;
+}
+
+std::string HttpConnection::serialize_head(const HttpResponse& response, bool keep_alive) {
   std::string out = "HTTP/1.1 " + std::to_string(response.status) + " ";
   out += reason_phrase(response.status);
   out += "\r\nContent-Type: ";
@@ -147,8 +154,30 @@ std::string HttpConnection::serialize(const HttpResponse& response, bool keep_al
     out.append("\r\n").append(name).append(": ").append(value);
   }
   out += keep_alive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n";
-  out += response.body;
   return out;
+}
+
+asio::awaitable<bool> HttpConnection::write_response(const HttpResponse& response,
+                                                     bool keep_alive) {
+  const auto charged = static_cast<std::int64_t>(response.body.size());
+  if (response_memory_ != nullptr && !response_memory_->try_take(charged)) {
+    log_info(peer_ + ": an answer of " + std::to_string(charged) +
+             " bytes does not fit in the response memory now; answered 503");
+    co_return co_await write_all(
+        serialize(HttpResponse::error(503,
+                                      "kgroupsd's response memory is full now (answers not yet "
+                                      "taken by slow clients); retry in a moment"),
+                  keep_alive));
+  }
+  struct GiveBack {
+    ByteBudget* budget;
+    std::int64_t bytes;
+    ~GiveBack() {
+      if (budget != nullptr) budget->give_back(bytes);
+    }
+  } give_back{response_memory_, charged};
+  if (!co_await write_all(serialize_head(response, keep_alive))) co_return false;
+  co_return co_await write_all(response.body);
 }
 
 asio::awaitable<bool> HttpConnection::read_some(SteadyTime deadline) {
@@ -241,7 +270,7 @@ asio::awaitable<HttpConnection::Next> HttpConnection::answer(HttpRequest request
     co_return Next::kClose;
   }
   answering_ = true;
-  const bool written = co_await write_all(serialize(match.response, keep_alive));
+  const bool written = co_await write_response(match.response, keep_alive);
   answering_ = false;
   waiting_since_ = std::chrono::steady_clock::now();
   if (!written) co_return Next::kClose;

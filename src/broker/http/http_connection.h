@@ -22,6 +22,7 @@
 #include "broker/http/access_policy.h"
 #include "broker/http/http_request_parser.h"
 #include "broker/http/http_router.h"
+#include "broker/runtime/byte_budget.h"
 
 namespace kgroups::broker::http {
 
@@ -36,8 +37,11 @@ struct HttpServerLimits {
 class HttpConnection {
  public:
   // `router` must outlive the connection. Each request passes `policy` before its route.
+  // An answer is charged to `response_memory` (when given; it must outlive the connection)
+  // from when it is built until it is written: one that does not fit gets 503 instead.
   HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& router,
-                 std::shared_ptr<const HttpAccessPolicy> policy, HttpServerLimits limits);
+                 std::shared_ptr<const HttpAccessPolicy> policy, HttpServerLimits limits,
+                 ByteBudget* response_memory = nullptr);
 
   // Serves the connection until it closes (see above). Never throws.
   asio::awaitable<void> run();
@@ -45,6 +49,8 @@ class HttpConnection {
   // The wire form of `response`: status line, headers (Content-Type, Content-Length,
   // Connection) and body.
   static std::string serialize(const HttpResponse& response, bool keep_alive);
+  // The status line and headers of serialize(), without the body.
+  static std::string serialize_head(const HttpResponse& response, bool keep_alive);
 
   // For the server's connection caps (http_server.h): the client's address; when the
   // connection began to wait for its current request (its start, or the end of its last
@@ -65,6 +71,9 @@ class HttpConnection {
   asio::awaitable<void> stream(const HttpRouter::StreamHandler& handler, HttpRequest request);
   // Writes `bytes` whole within the idle timeout; false if the client did not take them.
   asio::awaitable<bool> write_all(std::string_view bytes);
+  // Writes `response` (head, then its body, without copying the body) charged to
+  // response_memory_ while it is written; false if the client did not take it.
+  asio::awaitable<bool> write_response(const HttpResponse& response, bool keep_alive);
   // Reads into buffer_ until `deadline`; false on EOF, error or timeout.
   asio::awaitable<bool> read_some(std::chrono::steady_clock::time_point deadline);
 
@@ -72,6 +81,7 @@ class HttpConnection {
   const HttpRouter& router_;
   std::shared_ptr<const HttpAccessPolicy> policy_;
   HttpServerLimits limits_;
+  ByteBudget* response_memory_;  // not owned; nullptr: answers are not charged
   HttpRequestParser parser_;
   std::string buffer_;  // received bytes the parser has not taken yet
   std::string peer_;

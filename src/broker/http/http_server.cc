@@ -71,11 +71,12 @@ asio::awaitable<void> refuse(asio::ip::tcp::socket socket, std::string message) 
 
 HttpServer::HttpServer(asio::io_context& io, const HttpRouter& router, HttpServerLimits limits,
                        const std::string& host, std::uint16_t port,
-                       const std::vector<std::string>& allowed_hosts)
+                       const std::vector<std::string>& allowed_hosts, ByteBudget* response_memory)
     : io_(io),
       router_(router),
       limits_(limits),
       policy_(std::make_shared<const HttpAccessPolicy>(host, allowed_hosts)),
+      response_memory_(response_memory),
       acceptor_(io) {
   const asio::ip::tcp::endpoint endpoint = resolve_endpoint(host, port);
   std::error_code error;
@@ -161,8 +162,8 @@ asio::awaitable<void> HttpServer::accept_loop() {
           asio::detached);
       continue;
     }
-    auto connection =
-        std::make_shared<HttpConnection>(std::move(socket), router_, policy_, limits_);
+    auto connection = std::make_shared<HttpConnection>(std::move(socket), router_, policy_, limits_,
+                                                       response_memory_);
     open_->push_front(connection.get());
     asio::co_spawn(io_, serve(std::move(connection), open_, open_->begin()), asio::detached);
   }

@@ -35,9 +35,11 @@ class HttpServer {
   // std::system_error saying which address failed if it cannot. `io` and `router` must
   // outlive the server and its connections. Every request passes HttpAccessPolicy first:
   // Host names a loopback name, `host`, or one of `allowed_hosts` (--http-allow-host).
+  // Answers are charged to `response_memory` (when given) until written (HttpConnection).
   HttpServer(asio::io_context& io, const HttpRouter& router, HttpServerLimits limits,
              const std::string& host, std::uint16_t port,
-             const std::vector<std::string>& allowed_hosts = {});
+             const std::vector<std::string>& allowed_hosts = {},
+             ByteBudget* response_memory = nullptr);
 
   // Starts accepting connections (once the io_context runs).
   void start();
@@ -63,6 +65,7 @@ class HttpServer {
   const HttpRouter& router_;
   HttpServerLimits limits_;
   std::shared_ptr<const HttpAccessPolicy> policy_;  // shared with the connections
+  ByteBudget* response_memory_;                     // not owned; may be nullptr
   asio::ip::tcp::acceptor acceptor_;
   // The connections being served; shared with their coroutines, which may end after the
   // server (each removes itself).

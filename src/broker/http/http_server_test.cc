@@ -6,6 +6,7 @@
 #include <sys/time.h>
 
 #include <asio/connect.hpp>
+#include <asio/post.hpp>
 #include <asio/read.hpp>
 #include <asio/write.hpp>
 #include <future>
@@ -47,7 +48,8 @@ class HttpServerTest : public ::testing::Test {
       flood_accepted_ = s->send(std::string(4096, 'x'));
       stream_ = std::move(s);
     });
-    server_ = std::make_unique<HttpServer>(io_, router_, limits, "127.0.0.1", 0);
+    server_ = std::make_unique<HttpServer>(io_, router_, limits, "127.0.0.1", 0,
+                                           std::vector<std::string>{}, response_memory_);
     server_->start();
     thread_ = std::thread([this] { io_.run(); });
   }
@@ -120,6 +122,7 @@ class HttpServerTest : public ::testing::Test {
   asio::io_context client_io_;
   HttpRouter router_;
   std::unique_ptr<HttpServer> server_;
+  ByteBudget* response_memory_ = nullptr;  // set before start() to charge answers
   std::thread thread_;
   std::shared_ptr<HttpStream> stream_;  // touched on the server's thread only
   bool flood_accepted_ = true;
@@ -157,6 +160,23 @@ TEST_F(HttpServerTest, ARequestTheAccessPolicyRefusesNeverReachesItsRouteAndTheC
   EXPECT_EQ(form.rfind("HTTP/1.1 415 Unsupported Media Type\r\n", 0), 0U) << form;
   send(socket, "GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
   EXPECT_NE(read_response(socket, pending).find("{\"hello\": true}"), std::string::npos);
+}
+
+TEST_F(HttpServerTest, AnAnswerThatDoesNotFitInTheResponseMemoryIs503AndTheBytesComeBack) {
+  ByteBudget budget(4096);
+  response_memory_ = &budget;
+  start();
+  tcp::socket socket = connect();
+  std::string pending;
+  send(socket, "GET /big HTTP/1.1\r\n\r\n");
+  const std::string refused = read_response(socket, pending);
+  EXPECT_EQ(refused.rfind("HTTP/1.1 503 ", 0), 0U) << refused.substr(0, 200);
+  EXPECT_NE(refused.find("response memory"), std::string::npos);
+  send(socket, "GET /hello HTTP/1.1\r\n\r\n");
+  EXPECT_NE(read_response(socket, pending).find("{\"hello\": true}"), std::string::npos);
+  std::promise<std::int64_t> used;
+  asio::post(io_, [&] { used.set_value(budget.used()); });
+  EXPECT_EQ(used.get_future().get(), 0) << "every answer's bytes are given back once written";
 }
 
 TEST_F(HttpServerTest, PipelinedRequestsAreAnsweredInOrder) {

@@ -49,6 +49,7 @@ class RoutesTest : public ::testing::Test {
   static BrokerConfig config(bool manual_clock) {
     BrokerConfig config;
     config.manual_clock = manual_clock;
+    config.http_max_metrics_bytes = 65536;  // the smallest allowed, so a test can pass it
     config.initial_rebalance_delay_ms = 0;  // join_and_sync() expects the join answered at once
     return config;
   }
@@ -243,6 +244,33 @@ TEST_F(RoutesTest, MetricsReportOffsetsLagGroupsAndCountedErrors) {
         "kgroupsd_group_lag{group=\"g1\",topic=\"orders\",partition=\"1\"} 0\n",
         "# TYPE kgroupsd_bytes_received_total counter\n"}) {
     EXPECT_NE(text.find(line), std::string::npos) << "missing " << line << " in\n" << text;
+  }
+}
+
+TEST_F(RoutesTest, MetricsAreCutAtTheirByteBoundWithACommentAndFamiliesStayWhole) {
+  create_orders();
+  join_and_sync(10000);
+  for (int i = 0; i < 2000; ++i) broker_.cluster().create_topic("t" + std::to_string(i), 1);
+  const HttpResponse response = call("GET", "/metrics");
+  ASSERT_EQ(response.status, 200);
+  const std::string& text = response.body;
+  EXPECT_LE(text.size(), 65536U + 2048U)
+      << "the bound plus the later families' headers and the comment";
+  EXPECT_NE(text.find("# kgroupsd: the answer reached --http-max-metrics-bytes (65536 bytes)"),
+            std::string::npos);
+  // Every family's samples are contiguous: a family's name never reappears after another's.
+  std::vector<std::string> seen;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = text.find('\n', at);
+    const std::string line = text.substr(at, end - at);
+    at = end == std::string::npos ? text.size() : end + 1;
+    if (line.empty() || line[0] == '#') continue;
+    const std::string name = line.substr(0, line.find_first_of("{ "));
+    if (seen.empty() || seen.back() != name) {
+      EXPECT_EQ(std::find(seen.begin(), seen.end(), name), seen.end()) << name << " split";
+      seen.push_back(name);
+    }
   }
 }
 
