@@ -39,8 +39,24 @@ void CoordinatorService::share_stored_bytes() {
   auto left = [this](std::size_t used) {
     return used < stored_bytes_budget_ ? stored_bytes_budget_ - used : std::size_t{1};
   };
-  classic_.set_max_stored_bytes(left(consumer_.stored_bytes()));
-  consumer_.set_max_stored_bytes(left(classic_.stored_bytes()));
+  classic_.set_max_stored_bytes(left(consumer_.stored_bytes() + transaction_bytes_));
+  consumer_.set_max_stored_bytes(left(classic_.stored_bytes() + transaction_bytes_));
+}
+
+bool CoordinatorService::try_hold_transaction_bytes(std::size_t bytes) {
+  const std::size_t used = classic_.stored_bytes() + consumer_.stored_bytes() + transaction_bytes_;
+  if (stored_bytes_budget_ != 0 &&
+      (used > stored_bytes_budget_ || bytes > stored_bytes_budget_ - used)) {
+    return false;
+  }
+  transaction_bytes_ += bytes;
+  share_stored_bytes();
+  return true;
+}
+
+void CoordinatorService::release_transaction_bytes(std::size_t bytes) {
+  transaction_bytes_ -= std::min(bytes, transaction_bytes_);
+  share_stored_bytes();
 }
 
 void CoordinatorService::start(const asio::any_io_executor& executor) {

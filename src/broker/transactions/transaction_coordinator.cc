@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/transactions/transaction_coordinator.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "broker/runtime/logger.h"
@@ -20,6 +21,20 @@ std::int64_t wall_clock_ms() {
 
 ErrorCode to_error_code(GroupError error) {
   return static_cast<ErrorCode>(static_cast<std::int16_t>(error));
+}
+
+// What one entry of a transaction takes: its strings at their size plus the tree node or
+// vector slot, the string headers and allocation overheads (64-bit libstdc++ and glibc).
+constexpr std::size_t kEntryOverheadBytes = 96;
+std::size_t partition_entry_bytes(const TransactionPartition& partition) {
+  return kEntryOverheadBytes + partition.topic.size();
+}
+std::size_t group_entry_bytes(std::string_view group_id) {
+  return kEntryOverheadBytes + group_id.size();
+}
+std::size_t pending_offset_bytes(std::string_view group_id, const PartitionOffset& offset) {
+  return 2 * kEntryOverheadBytes + group_id.size() + offset.topic_partition.topic.size() +
+         offset.committed.metadata.size();
 }
 
 }  // namespace
@@ -146,6 +161,18 @@ std::vector<ErrorCode> TransactionCoordinator::add_partitions(
   if (transaction->partitions.size() + added > limits_.max_partitions_per_transaction) {
     return std::vector<ErrorCode>(partitions.size(), ErrorCode::kInvalidTxnState);
   }
+  std::size_t growth = 0;
+  for (std::size_t i = 0; i < partitions.size(); ++i) {
+    const bool named_before =
+        std::find(partitions.begin(), partitions.begin() + static_cast<std::ptrdiff_t>(i),
+                  partitions[i]) != partitions.begin() + static_cast<std::ptrdiff_t>(i);
+    if (!named_before && !transaction->partitions.contains(partitions[i])) {
+      growth += partition_entry_bytes(partitions[i]);
+    }
+  }
+  if (!hold(*transaction, growth)) {
+    return std::vector<ErrorCode>(partitions.size(), ErrorCode::kCoordinatorLoadInProgress);
+  }
   transaction->partitions.insert(partitions.begin(), partitions.end());
   if (transaction->state != TransactionState::kOngoing) {
     transaction->state = TransactionState::kOngoing;
@@ -169,6 +196,9 @@ ErrorCode TransactionCoordinator::add_offsets(std::string_view transactional_id,
   if (!transaction->groups.contains(group_id)) {
     if (transaction->groups.size() >= limits_.max_partitions_per_transaction) {
       return ErrorCode::kInvalidTxnState;
+    }
+    if (!hold(*transaction, group_entry_bytes(group_id))) {
+      return ErrorCode::kCoordinatorLoadInProgress;
     }
     transaction->groups.emplace(group_id);
   }
@@ -206,13 +236,21 @@ std::vector<ErrorCode> TransactionCoordinator::commit_offsets(std::string_view t
   check.unfenced =
       params.generation_id < 0 && params.member_id.empty() && !params.group_instance_id.has_value();
   const OffsetCommitResult result = groups_.commit_offsets(check);
+  const auto error_of = [&result](std::size_t i) {
+    return i < result.partition_errors.size() ? result.partition_errors[i] : result.error;
+  };
+  std::size_t growth = 0;
+  for (std::size_t i = 0; i < params.offsets.size(); ++i) {
+    if (error_of(i) == GroupError::kNone) {
+      growth += pending_offset_bytes(params.group_id, params.offsets[i]);
+    }
+  }
+  if (!hold(*transaction, growth)) return fail(ErrorCode::kCoordinatorLoadInProgress);
   std::vector<ErrorCode> errors;
   errors.reserve(params.offsets.size());
   for (std::size_t i = 0; i < params.offsets.size(); ++i) {
-    const GroupError error =
-        i < result.partition_errors.size() ? result.partition_errors[i] : result.error;
-    errors.push_back(to_error_code(error));
-    if (error == GroupError::kNone) {
+    errors.push_back(to_error_code(error_of(i)));
+    if (error_of(i) == GroupError::kNone) {
       transaction->pending_offsets.push_back({params.group_id, params.offsets[i]});
     }
   }
@@ -293,7 +331,21 @@ void TransactionCoordinator::complete(Transaction& transaction, bool commit) {
   transaction.partitions.clear();
   transaction.groups.clear();
   transaction.pending_offsets.clear();
+  groups_.release_transaction_bytes(transaction.held_bytes);
+  transaction.held_bytes = 0;
   transaction.state = commit ? TransactionState::kCompleteCommit : TransactionState::kCompleteAbort;
+}
+
+bool TransactionCoordinator::hold(Transaction& transaction, std::size_t bytes) {
+  if (bytes == 0) return true;
+  if (!groups_.try_hold_transaction_bytes(bytes)) {
+    log_info("transaction " + quote(transaction.transactional_id) + ": " + std::to_string(bytes) +
+             " bytes more do not fit in the groups' share of --max-memory; answered "
+             "COORDINATOR_LOAD_IN_PROGRESS");
+    return false;
+  }
+  transaction.held_bytes += bytes;
+  return true;
 }
 
 void TransactionCoordinator::bump_epoch(Transaction& transaction) {

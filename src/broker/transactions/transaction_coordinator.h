@@ -12,6 +12,10 @@
 //   bumped: the previous producer is fenced, and its open transaction is aborted first.
 // - A transaction open longer than its timeout is aborted with the epoch bumped, so its
 //   producer is fenced (Kafka's abortTimedOutTransactions); abort_expired() does that.
+// - Memory: an open transaction's partitions, groups and pending offsets are charged to the
+//   groups' share of --max-memory (CoordinatorService::try_hold_transaction_bytes) as they are
+//   added, and given back when it ends; a request they do not fit in gets
+//   COORDINATOR_LOAD_IN_PROGRESS (retriable) and adds nothing.
 // - Bounds: at most max_transactional_ids ids (one more forgets the least recently used id
 //   without an open transaction, else COORDINATOR_LOAD_IN_PROGRESS), max_partitions_per_
 //   transaction partitions and pending offsets per transaction (INVALID_TXN_STATE beyond), ids
@@ -152,14 +156,21 @@ class TransactionCoordinator {
     std::set<TransactionPartition> partitions;
     std::set<std::string, std::less<>> groups;
     std::vector<PendingOffset> pending_offsets;  // in commit order; later ones win
+    // What partitions, groups and pending_offsets take (the *_entry_bytes estimates), held in
+    // the groups' share of the memory (CoordinatorService) until the transaction ends.
+    std::size_t held_bytes = 0;
   };
 
   Transaction* find(std::string_view transactional_id);
   // The request-level checks shared by AddPartitionsToTxn, AddOffsetsToTxn and EndTxn.
   protocol::ErrorCode check_producer(const Transaction* transaction, std::int64_t producer_id,
                                      std::int16_t epoch) const;
+  // Holds `bytes` more for `transaction` in the groups' share of the memory; false (holding
+  // nothing) when the share is full.
+  bool hold(Transaction& transaction, std::size_t bytes);
   // Writes the markers, commits or drops the pending offsets, and leaves the transaction in
-  // CompleteCommit or CompleteAbort with no partitions, groups or offsets.
+  // CompleteCommit or CompleteAbort with no partitions, groups or offsets (their bytes given
+  // back).
   void complete(Transaction& transaction, bool commit);
   // Bumps the epoch (a new producer id when the epoch is exhausted), fencing the old producer.
   void bump_epoch(Transaction& transaction);

@@ -216,5 +216,40 @@ TEST_F(TransactionCoordinatorTest, TransactionalIdsAreBounded) {
   EXPECT_EQ(transactions_.state("b"), TransactionState::kOngoing);
 }
 
+// An open transaction's partitions, groups and pending offsets are charged to the groups'
+// share of the memory, refused with COORDINATOR_LOAD_IN_PROGRESS beyond it, and given back
+// when the transaction ends.
+TEST(TransactionMemory, OpenTransactionsAreChargedToTheGroupsShareAndGiveItBack) {
+  ManualClock clock;
+  Cluster cluster{ClusterConfig{}};
+  ASSERT_EQ(cluster.create_topic("out", 2), ErrorCode::kNone);
+  ProducerRegistry producers{10, 100};
+  AppendNotifier notifier;
+  InMemoryTopicCatalog catalog;
+  CoordinatorConfig config;
+  config.max_stored_bytes = 250;  // two partition entries of "out" (99 bytes each), no more
+  CoordinatorService groups{config, ConsumerGroupConfig{}, catalog};
+  TransactionCoordinator transactions{TransactionLimits{}, clock,    cluster,
+                                      producers,           notifier, groups};
+  const InitProducerIdResult producer = transactions.init_producer_id("t", 10000, -1, -1);
+  ASSERT_EQ(producer.error, ErrorCode::kNone);
+  const auto add = [&](std::vector<TransactionPartition> partitions) {
+    return transactions.add_partitions("t", producer.producer_id, producer.producer_epoch,
+                                       partitions);
+  };
+  EXPECT_EQ(add({{"out", 0}, {"out", 1}, {"out", 0}}), std::vector<ErrorCode>(3, ErrorCode::kNone));
+  const std::size_t two_partitions = groups.transaction_bytes();
+  EXPECT_GT(two_partitions, 0U);
+  EXPECT_LE(two_partitions, 250U);
+  EXPECT_EQ(add({{"out", 1}}), std::vector<ErrorCode>(1, ErrorCode::kNone)) << "no growth";
+  EXPECT_EQ(transactions.add_offsets("t", producer.producer_id, producer.producer_epoch,
+                                     "a-group-whose-entry-does-not-fit"),
+            ErrorCode::kCoordinatorLoadInProgress);
+  EXPECT_EQ(groups.transaction_bytes(), two_partitions) << "a refused request holds nothing";
+  EXPECT_EQ(transactions.end_transaction("t", producer.producer_id, producer.producer_epoch, true),
+            ErrorCode::kNone);
+  EXPECT_EQ(groups.transaction_bytes(), 0U);
+}
+
 }  // namespace
 }  // namespace kgroups::broker
