@@ -118,3 +118,33 @@ def test_ten_thousand_groups_keep_the_broker_responsive(start_kgroupsd):
                                                        topics=[("t", [0])]))
     assert fetched.topics[0][1][0][1] == 5000
     connection.close()
+
+
+def test_a_sync_group_assignment_naming_50000_missing_partitions_costs_nothing_per_partition(
+        start_kgroupsd):
+    """A leader's SyncGroup assignment naming 50,000 partitions of a 2,000-byte topic name that
+    does not exist, over six generations: the broker keeps it as the member's bytes, and the
+    replay tracker, events and group views do not expand it per partition."""
+    import struct
+    from kafka.protocol.group import LeaveGroupRequest, SyncGroupRequest
+    broker = start_kgroupsd("--max-memory", "512MiB", "--http", "127.0.0.1:0",
+                            "--initial-rebalance-delay-ms", "0")
+    topic = b"t" * 2000
+    partitions = 50000
+    assignment = (struct.pack(">hih", 0, 1, len(topic)) + topic + struct.pack(">i", partitions) +
+                  struct.pack(f">{partitions}i", *range(partitions)) + struct.pack(">i", -1))
+    connection = RawConnection(broker.bootstrap, timeout_s=30)
+    before = broker.rss_mib()
+    for _ in range(6):
+        joined = connection.request(join_request("wide"))
+        assert joined.error_code == 0, joined
+        synced = connection.request(SyncGroupRequest[0](
+            group="wide", generation_id=joined.generation_id, member_id=joined.member_id,
+            group_assignment=[(joined.member_id, assignment)]))
+        assert synced.error_code == 0 and synced.member_assignment == assignment
+        left = connection.request(LeaveGroupRequest[0](group="wide", member_id=joined.member_id))
+        assert left.error_code == 0
+    grown = broker.rss_mib() - before
+    assert grown < 64, f"RSS grew {grown:.0f} MiB for six 200 KB assignments"
+    assert_responsive(broker)
+    connection.close()
