@@ -5,8 +5,10 @@
 // simulated consumers. A delivery that starts below it is a replay (after a rebalance or a
 // crash, records consumed but not committed are read again by the partition's next owner).
 // Partitions are keyed by topic id, so a topic deleted and created again starts afresh.
-// Bounded by the partitions simulated consumers read (at most 32 consumers at once, each on
-// one topic). Not thread-safe: lives on the broker's network thread.
+// A group's entries go when the playground forgets its last consumer of the group
+// (forget_groups_except), so they are bounded by the partitions the consumers it keeps read
+// (32 running and 32 stopped at most, each on one topic); the group id is kept once per group.
+// Not thread-safe: lives on the broker's network thread.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
+#include <utility>
 
 #include "protocol/uuid.h"
 
@@ -32,9 +34,18 @@ class DeliveredOffsets {
   std::optional<OffsetRange> deliver(std::string_view group_id, const protocol::Uuid& topic_id,
                                      std::int32_t partition, OffsetRange delivered);
 
+  // Forgets every group but those `keep(group_id)` is true for.
+  template <class Keep>
+  void forget_groups_except(Keep&& keep) {
+    std::erase_if(delivered_end_, [&keep](const auto& entry) { return !keep(entry.first); });
+  }
+
+  // Partitions with a delivered end, all groups together.
+  [[nodiscard]] std::size_t size() const;
+
  private:
-  using Key = std::tuple<std::string, protocol::Uuid, std::int32_t>;
-  std::map<Key, std::int64_t> delivered_end_;
+  using PartitionKey = std::pair<protocol::Uuid, std::int32_t>;
+  std::map<std::string, std::map<PartitionKey, std::int64_t>, std::less<>> delivered_end_;
 };
 
 }  // namespace kgroups::broker::playground

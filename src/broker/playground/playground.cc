@@ -159,6 +159,12 @@ void Playground::forget_oldest_stopped_consumers() {
       ++it;
     }
   }
+  // What was delivered to a group goes with the last consumer of it the playground keeps.
+  delivered_.forget_groups_except([this](std::string_view group_id) {
+    return std::any_of(consumers_.begin(), consumers_.end(), [group_id](const auto& consumer) {
+      return consumer->settings().group == group_id;
+    });
+  });
 }
 
 }  // namespace kgroups::broker::playground

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/playground/delivered_offsets.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kgroups::broker::playground {
+namespace {
+
+const protocol::Uuid kTopic{1, 2};
+
+TEST(DeliveredOffsets, ADeliveryBelowTheGroupsEndIsAReplayOfThatPart) {
+  DeliveredOffsets delivered;
+  EXPECT_FALSE(delivered.deliver("g", kTopic, 0, {0, 50}).has_value());
+  const auto replay = delivered.deliver("g", kTopic, 0, {30, 60});
+  ASSERT_TRUE(replay.has_value());
+  EXPECT_EQ(replay->from, 30);
+  EXPECT_EQ(replay->to, 50);
+  EXPECT_FALSE(delivered.deliver("other", kTopic, 0, {0, 10}).has_value()) << "per group";
+}
+
+TEST(DeliveredOffsets, ForgettingAGroupDropsEveryPartitionOfIt) {
+  DeliveredOffsets delivered;
+  for (std::int32_t partition = 0; partition < 100; ++partition) {
+    delivered.deliver(std::string(1000, 'a'), kTopic, partition, {0, 1});
+    delivered.deliver("kept", kTopic, partition, {0, 1});
+  }
+  EXPECT_EQ(delivered.size(), 200U);
+  delivered.forget_groups_except([](std::string_view group) { return group == "kept"; });
+  EXPECT_EQ(delivered.size(), 100U);
+  EXPECT_TRUE(delivered.deliver("kept", kTopic, 0, {0, 1}).has_value()) << "kept groups remember";
+  EXPECT_FALSE(delivered.deliver(std::string(1000, 'a'), kTopic, 0, {0, 1}).has_value());
+}
+
+}  // namespace
+}  // namespace kgroups::broker::playground
