@@ -17,28 +17,22 @@
 #include <vector>
 
 #include "broker/handlers/handlers.h"
+#include "broker/runtime/ascii_case.h"
 #include "protocol/messages/list_groups.h"
 
 namespace kgroups::broker::handlers {
 namespace {
-
-std::string lowercase(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
 
 // A request's filter, lowercased into a set: each group is checked in O(1), so a filter of
 // many entries costs its own size once, not its size times the groups.
 class Filter {
  public:
   explicit Filter(const std::vector<std::string_view>& values) {
-    for (const std::string_view value : values) wanted_.insert(lowercase(value));
+    for (const std::string_view value : values) wanted_.insert(ascii_lowercase(value));
   }
   // True when the filter is empty or holds `value` (ignoring case).
   [[nodiscard]] bool passes(std::string_view value) const {
-    return wanted_.empty() || wanted_.contains(lowercase(value));
+    return wanted_.empty() || wanted_.contains(ascii_lowercase(value));
   }
 
  private:

@@ -6,15 +6,10 @@
 
 #include <asio/ip/address.hpp>
 
+#include "broker/runtime/ascii_case.h"
+
 namespace kgroups::broker::http {
 namespace {
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -61,13 +56,13 @@ std::string_view host_of_authority(std::string_view authority) {
 
 HttpAccessPolicy::HttpAccessPolicy(std::string_view served_host,
                                    const std::vector<std::string>& allowed_hosts) {
-  allowed_.push_back(lowercase(host_of_authority(served_host)));
+  allowed_.push_back(ascii_lowercase(host_of_authority(served_host)));
   for (const std::string& host : allowed_hosts)
-    allowed_.push_back(lowercase(host_of_authority(host)));
+    allowed_.push_back(ascii_lowercase(host_of_authority(host)));
 }
 
 bool HttpAccessPolicy::allows_host(std::string_view host) const {
-  const std::string name = lowercase(host);
+  const std::string name = ascii_lowercase(host);
   if (name.empty()) return false;
   return is_loopback(name) || std::find(allowed_.begin(), allowed_.end(), name) != allowed_.end();
 }
@@ -92,10 +87,10 @@ std::optional<HttpResponse> HttpAccessPolicy::refusal(const HttpRequest& request
     }
   }
   if (carries_body(request.method)) {
-    const std::string type =
-        request.content_type
-            ? lowercase(trim(request.content_type->substr(0, request.content_type->find(';'))))
-            : std::string();
+    const std::string type = request.content_type
+                                 ? ascii_lowercase(trim(request.content_type->substr(
+                                       0, request.content_type->find(';'))))
+                                 : std::string();
     if (type != "application/json") {
       return HttpResponse::error(
           415, "a " + request.method +

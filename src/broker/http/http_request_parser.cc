@@ -5,16 +5,12 @@
 #include <limits>
 #include <utility>
 
+#include "broker/runtime/ascii_case.h"
+
 namespace kgroups::broker::http {
 namespace {
 
 constexpr std::size_t kHeaderOverheadBytes = 4;  // ": " and CRLF around each header
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 }  // namespace
 
@@ -113,7 +109,7 @@ bool HttpRequestParser::keeps_header_value() const {
 bool HttpRequestParser::finish_header() {
   std::optional<std::string>* kept = nullptr;
   if (header_field_ == "expect") {
-    if (lowercase(header_value_) == "100-continue") expects_continue_ = true;
+    if (ascii_lowercase(header_value_) == "100-continue") expects_continue_ = true;
   } else if (header_field_ == "host") {
     kept = &request_.host;
   } else if (header_field_ == "origin") {
@@ -138,7 +134,7 @@ int HttpRequestParser::on_header_field(http_parser* parser, const char* at, std:
   HttpRequestParser& p = self(parser);
   if (p.in_header_value_ && !p.finish_header()) return 1;  // the previous header is whole
   if (!p.grow_head(length + (p.header_field_.empty() ? kHeaderOverheadBytes : 0))) return 1;
-  p.header_field_ += lowercase(std::string_view(at, length));
+  p.header_field_ += ascii_lowercase(std::string_view(at, length));
   return 0;
 }
 
