@@ -75,6 +75,7 @@ inline std::vector<std::uint8_t> consumer_assignment_bytes(
 // The LeaveGroup entries of dynamic members leaving by member id.
 inline std::vector<LeavingMember> leaving(const std::vector<std::string>& member_ids) {
   std::vector<LeavingMember> members;
+  members.reserve(member_ids.size());
   for (const std::string& member_id : member_ids) members.push_back({member_id, std::nullopt});
   return members;
 }

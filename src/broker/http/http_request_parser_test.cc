@@ -90,7 +90,7 @@ TEST(HttpRequestParser, ChunkedBodyBeyondTheLimitIs413) {
 
 TEST(HttpRequestParser, GarbageIs400) {
   HttpRequestParser parser({});
-  EXPECT_EQ(parser.feed(std::string("\x00\x01\x02 not http\r\n\r\n", 18)).outcome, Outcome::kError);
+  EXPECT_EQ(parser.feed(std::string("\x00\x01\x02 not http\r\n\r\n", 16)).outcome, Outcome::kError);
   EXPECT_EQ(parser.error_status(), 400);
   EXPECT_FALSE(parser.error_message().empty());
 }

@@ -195,8 +195,8 @@ TEST_F(RoutesTest, ManualClockExpiresAMemberOnlyWhenAdvancedPastItsSession) {
 }
 
 TEST_F(RoutesTest, ClockAdvanceRefusesBadBodies) {
-  for (const char* body : {"", "[]", "{\"ms\": -1}", "{\"ms\": 1.5}", "{\"ms\": \"5\"}", "{}",
-                           "{\"ms\": 99999999999999999999}"}) {
+  for (const char* body : {"", "[]", R"({"ms": -1})", R"({"ms": 1.5})", R"({"ms": "5"})", "{}",
+                           R"({"ms": 99999999999999999999})"}) {
     const HttpResponse response = call("POST", "/v1/clock/advance", body);
     EXPECT_EQ(response.status, 400) << body;
   }

@@ -233,7 +233,7 @@ TEST(TransactionMemory, OpenTransactionsAreChargedToTheGroupsShareAndGiveItBack)
                                       producers,           notifier, groups};
   const InitProducerIdResult producer = transactions.init_producer_id("t", 10000, -1, -1);
   ASSERT_EQ(producer.error, ErrorCode::kNone);
-  const auto add = [&](std::vector<TransactionPartition> partitions) {
+  const auto add = [&](const std::vector<TransactionPartition>& partitions) {
     return transactions.add_partitions("t", producer.producer_id, producer.producer_epoch,
                                        partitions);
   };
