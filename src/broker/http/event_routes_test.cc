@@ -191,8 +191,14 @@ TEST_F(EventRoutes, StreamWithABadSinceGetsAnErrorEventAndNoSubscription) {
 
 TEST_F(EventRoutes, KeepAliveCommentsFlowUntilTheStreamCloses) {
   const std::shared_ptr<RecordingStream> stream = open("");
-  io_.run_for(std::chrono::milliseconds(70));  // intervals of 20 ms
+  // Intervals of 20 ms: two keep-alives come after about 40 ms; a loaded machine may take
+  // longer, so the loop waits for them (up to 5 s) instead of for a fixed time.
   const std::string& received = stream->received();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (received.size() < 2 * std::string(": keep-alive\n\n").size() &&
+         std::chrono::steady_clock::now() < deadline) {
+    io_.run_for(std::chrono::milliseconds(10));
+  }
   EXPECT_GE(received.size(), 2 * std::string(": keep-alive\n\n").size()) << received;
   EXPECT_EQ(received.rfind(": keep-alive\n\n", 0), 0U) << received;
   EXPECT_EQ(broker_.events().subscriber_count(), 1U);
