@@ -144,6 +144,7 @@ std::vector<ConsumerAssignment> assign_heterogeneous(const AssignmentSpec& spec)
   };
   // Topics with fewer subscribers first: their partitions have fewer places to go.
   std::vector<TopicId> topics;
+  topics.reserve(subscribers.size());
   for (const auto& [topic, list] : subscribers) topics.push_back(topic);
   std::stable_sort(topics.begin(), topics.end(), [&](const TopicId& a, const TopicId& b) {
     return subscribers[a].size() < subscribers[b].size();

@@ -10,7 +10,7 @@
 namespace kgroups::broker::http {
 namespace {
 
-using json = nlohmann::ordered_json;
+using Json = nlohmann::ordered_json;
 
 // Kafka shows topic ids in URL-safe base64 without padding (22 characters).
 std::string topic_id_text(const protocol::Uuid& id) {
@@ -31,8 +31,8 @@ std::string topic_id_text(const protocol::Uuid& id) {
   return out;
 }
 
-json topic_json(const StoredTopic& topic, bool with_configs) {
-  json partitions = json::array();
+Json topic_json(const StoredTopic& topic, bool with_configs) {
+  Json partitions = Json::array();
   for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
     const BatchLog& log = topic.partitions[i];
     partitions.push_back({{"partition", i},
@@ -41,39 +41,39 @@ json topic_json(const StoredTopic& topic, bool with_configs) {
                           {"last_stable_offset", log.last_stable_offset()},
                           {"bytes", log.size_bytes()}});
   }
-  json out = {{"name", topic.name},
+  Json out = {{"name", topic.name},
               {"id", topic_id_text(topic.id)},
               {"internal", false},
               {"partitions", std::move(partitions)}};
   if (with_configs) {
-    json configs = json::object();
+    Json configs = Json::object();
     for (const auto& [name, value] : topic.set_configs) configs[name] = value;
     out["configs"] = std::move(configs);
   }
   return out;
 }
 
-json optional_json(const std::optional<std::string>& value) {
-  return value ? json(*value) : json(nullptr);
+Json optional_json(const std::optional<std::string>& value) {
+  return value ? Json(*value) : Json(nullptr);
 }
 
-json optional_json(const std::optional<std::int64_t>& value) {
-  return value ? json(*value) : json(nullptr);
+Json optional_json(const std::optional<std::int64_t>& value) {
+  return value ? Json(*value) : Json(nullptr);
 }
 
-json group_summary_json(const GroupView& group) {
+Json group_summary_json(const GroupView& group) {
   return {{"group_id", group.group_id},     {"type", group.type},
           {"state", group.state},           {"protocol_type", group.protocol_type},
           {"protocol", group.protocol},     {"generation", group.generation},
           {"members", group.members.size()}};
 }
 
-json group_json(const GroupView& group) {
-  json members = json::array();
+Json group_json(const GroupView& group) {
+  Json members = Json::array();
   for (const GroupMemberView& member : group.members) {
-    json assignment = nullptr;
+    Json assignment = nullptr;
     if (member.assignment) {
-      assignment = json::array();
+      assignment = Json::array();
       for (const AssignedTopicPartitions& topic : *member.assignment) {
         assignment.push_back({{"topic", topic.topic}, {"partitions", topic.partitions}});
       }
@@ -84,7 +84,7 @@ json group_json(const GroupView& group) {
                        {"host", member.host},
                        {"assignment", std::move(assignment)}});
   }
-  json offsets = json::array();
+  Json offsets = Json::array();
   for (const GroupPartitionView& offset : group.offsets) {
     offsets.push_back({{"topic", offset.topic},
                        {"partition", offset.partition},
@@ -93,7 +93,7 @@ json group_json(const GroupView& group) {
                        {"lag", optional_json(offset.lag)},
                        {"metadata", offset.metadata}});
   }
-  json out = group_summary_json(group);
+  Json out = group_summary_json(group);
   out["leader"] = optional_json(group.leader);
   out["members"] = std::move(members);
   out["offsets"] = std::move(offsets);
@@ -107,7 +107,7 @@ void add_inspection_routes(HttpRouter& router, Broker& broker) {
   router.add("GET", "/v1",
              [](const HttpRequest&) { return HttpResponse::json(route_catalog_json()); });
   router.add("GET", "/v1/topics", [&broker](const HttpRequest&) {
-    json topics = json::array();
+    Json topics = Json::array();
     for (const auto& [name, topic] : broker.cluster().topics()) {
       topics.push_back(topic_json(*topic, false));
     }
@@ -122,7 +122,7 @@ void add_inspection_routes(HttpRouter& router, Broker& broker) {
     return HttpResponse::json(topic_json(*topic, true));
   });
   router.add("GET", "/v1/groups", [&broker](const HttpRequest&) {
-    json groups = json::array();
+    Json groups = Json::array();
     for (const GroupView& group : view_groups(broker)) groups.push_back(group_summary_json(group));
     return HttpResponse::json({{"groups", std::move(groups)}});
   });

@@ -26,7 +26,7 @@ constexpr std::array kRoutes = std::to_array<RouteDescription>({
     {"DELETE", "/v1/faults/{id}", "disarm one fault", "disarm one fault"},
     {"DELETE", "/v1/faults", "disarm every fault", "disarm every fault"},
     {"GET", "/v1/clock", "the coordinator clock",
-     "the coordinator clock: `{\"manual\": true, \"now_ms\": 0}`"},
+     R"(the coordinator clock: `{"manual": true, "now_ms": 0}`)"},
     {"POST", "/v1/clock/advance", "with --manual-clock: move group timers forward",
      "with `--manual-clock`: `{\"ms\": 45000}` moves group timers forward and applies what is due; "
      "409 without `--manual-clock`"},

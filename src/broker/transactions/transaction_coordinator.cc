@@ -19,6 +19,12 @@ std::int64_t wall_clock_ms() {
       .count();
 }
 
+// `count` copies of `error`: one per partition or offset of a request refused as a whole.
+std::vector<ErrorCode> repeated(std::size_t count, ErrorCode error) {
+  std::vector<ErrorCode> errors(count, error);
+  return errors;
+}
+
 ErrorCode to_error_code(GroupError error) {
   return static_cast<ErrorCode>(static_cast<std::int16_t>(error));
 }
@@ -139,7 +145,7 @@ std::vector<ErrorCode> TransactionCoordinator::add_partitions(
   Transaction* transaction = find(transactional_id);
   if (const ErrorCode error = check_producer(transaction, producer_id, epoch);
       error != ErrorCode::kNone) {
-    return std::vector<ErrorCode>(partitions.size(), error);
+    return repeated(partitions.size(), error);
   }
   std::vector<ErrorCode> errors(partitions.size(), ErrorCode::kNone);
   bool unknown = false;
@@ -159,7 +165,7 @@ std::vector<ErrorCode> TransactionCoordinator::add_partitions(
     return errors;
   }
   if (transaction->partitions.size() + added > limits_.max_partitions_per_transaction) {
-    return std::vector<ErrorCode>(partitions.size(), ErrorCode::kInvalidTxnState);
+    return repeated(partitions.size(), ErrorCode::kInvalidTxnState);
   }
   std::size_t growth = 0;
   for (std::size_t i = 0; i < partitions.size(); ++i) {
@@ -171,7 +177,7 @@ std::vector<ErrorCode> TransactionCoordinator::add_partitions(
     }
   }
   if (!hold(*transaction, growth)) {
-    return std::vector<ErrorCode>(partitions.size(), ErrorCode::kCoordinatorLoadInProgress);
+    return repeated(partitions.size(), ErrorCode::kCoordinatorLoadInProgress);
   }
   transaction->partitions.insert(partitions.begin(), partitions.end());
   if (transaction->state != TransactionState::kOngoing) {
@@ -214,9 +220,7 @@ std::vector<ErrorCode> TransactionCoordinator::commit_offsets(std::string_view t
                                                               std::int64_t producer_id,
                                                               std::int16_t epoch,
                                                               const OffsetCommitParams& params) {
-  const auto fail = [&](ErrorCode error) {
-    return std::vector<ErrorCode>(params.offsets.size(), error);
-  };
+  const auto fail = [&](ErrorCode error) { return repeated(params.offsets.size(), error); };
   Transaction* transaction = find(transactional_id);
   if (transaction == nullptr || transaction->producer_id != producer_id) {
     return fail(ErrorCode::kInvalidProducerIdMapping);

@@ -73,6 +73,7 @@ struct TransactionPartition {
   std::string topic;
   std::int32_t partition = 0;
 
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
   auto operator<=>(const TransactionPartition&) const = default;
 };
 
