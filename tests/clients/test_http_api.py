@@ -263,3 +263,38 @@ def test_http_allow_host_lets_a_further_name_reach_the_endpoint(start_kgroupsd):
     broker = start_kgroupsd("--http", "127.0.0.1:0", "--http-allow-host", "devbox.lan")
     assert raw_request(broker, "GET", "/v1/faults", {"Host": "devbox.lan:80"})[0] == 200
     assert raw_request(broker, "GET", "/v1/faults", {"Host": "other.lan"})[0] == 403
+
+
+def test_metrics_of_250000_committed_offsets_are_bounded_and_others_are_answered(start_kgroupsd):
+    """25 groups with 10,000 committed offsets each, then GET /metrics twice without reading
+    the answers: each answer stops at --http-max-metrics-bytes with a comment, the broker's
+    memory stays bounded and a Kafka probe is answered within a second."""
+    import socket
+    from kafka.protocol.commit import OffsetCommitRequest
+    from attack_checks import assert_responsive
+    from raw_client import RawConnection
+    broker = start_kgroupsd("--http", "127.0.0.1:0", "--max-memory", "512MiB",
+                            "--topic", "wide:10000", "--http-max-metrics-bytes", "4MiB")
+    connection = RawConnection(broker.bootstrap, timeout_s=30)
+    for group in range(25):
+        commit = connection.request(OffsetCommitRequest[2](
+            consumer_group=f"g{group}", consumer_group_generation_id=-1, consumer_id="",
+            retention_time=-1, topics=[("wide", [(p, 0, "") for p in range(10000)])]))
+        assert all(error == 0 for _p, error in commit.topics[0][1])
+    connection.close()
+    before = broker.rss_mib()
+    host, port = broker.http.rsplit(":", 1)
+    unread = []
+    for _ in range(2):
+        client = socket.create_connection((host, int(port)), timeout=10)
+        client.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        unread.append(client)
+    assert_responsive(broker)
+    grown = broker.rss_mib() - before
+    assert grown < 4 * 4, f"RSS grew {grown:.0f} MiB for two unread 4 MiB answers"
+    for client in unread:
+        client.close()
+    code, text = http_get(broker, "/metrics")
+    assert code == 200
+    assert len(text) < 4 * 1024 * 1024 + 8192
+    assert "# kgroupsd: the answer reached --http-max-metrics-bytes" in text
