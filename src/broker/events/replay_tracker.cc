@@ -76,9 +76,10 @@ void ReplayTracker::on_rebalance_completed(const ObservedRebalance& rebalance) {
   for (const ObservedAssignment& member : rebalance.assignment) {
     if (!member.partitions) continue;
     for (const AssignedTopicPartitions& topic : *member.partitions) {
-      if (cluster_.find_topic(topic.topic) == nullptr) continue;
+      const std::int32_t existing = cluster_.partition_count(topic.topic);
+      if (existing == 0) continue;
       for (const std::int32_t partition : topic.partitions) {
-        if (!cluster_.has_partition(topic.topic, partition)) continue;
+        if (partition < 0 || partition >= existing) continue;
         TopicPartition key{topic.topic, partition};
         PartitionMark& mark = group.partitions[key];
         mark.owner = std::string(member.member_id);

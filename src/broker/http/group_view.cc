@@ -59,9 +59,10 @@ void add_offsets(Broker& broker, GroupView& view) {
     for (const AssignedTopicPartitions& topic : *member.assignment) {
       // Assigned partitions that do not exist (a leader may send any bytes) get no row: each
       // row copies the topic's name.
-      if (broker.cluster().find_topic(topic.topic) == nullptr) continue;
+      const std::int32_t existing = broker.cluster().partition_count(topic.topic);
+      if (existing == 0) continue;
       for (const std::int32_t partition : topic.partitions) {
-        if (!broker.cluster().has_partition(topic.topic, partition)) continue;
+        if (partition < 0 || partition >= existing) continue;
         partitions.try_emplace(TopicPartition{topic.topic, partition}, std::nullopt);
       }
     }

@@ -115,12 +115,14 @@ class StreamChannel final : public HttpStream {
 
 HttpConnection::HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& router,
                                std::shared_ptr<const HttpAccessPolicy> policy,
-                               HttpServerLimits limits, ByteBudget* response_memory)
+                               HttpServerLimits limits, ByteBudget* response_memory,
+                               std::shared_ptr<LogThrottle> refused_log)
     : socket_(std::move(socket)),
       router_(router),
       policy_(std::move(policy)),
       limits_(limits),
       response_memory_(response_memory),
+      refused_log_(std::move(refused_log)),
       parser_(limits.parser) {
   std::error_code error;
   const auto endpoint = socket_.remote_endpoint(error);
@@ -130,12 +132,20 @@ HttpConnection::HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& r
                       std::to_string(endpoint.port());
 }
 
-void HttpConnection::evict(std::string_view reason) {
+void HttpConnection::evict() {
   if (evicted_) return;
   evicted_ = true;
-  log_info(peer_ + " closed to make room for a new connection (" + std::string(reason) + ")");
   std::error_code ignored;
   socket_.close(ignored);  // the pending read or stream ends, and with it run()
+}
+
+void HttpConnection::log_refusal(const std::string& line) {
+  if (refused_log_ == nullptr) return log_info(line);
+  const std::optional<std::uint64_t> left_out = refused_log_->admit(LogThrottle::Clock::now());
+  if (!left_out) return;
+  log_info(*left_out == 0 ? line
+                          : line + " (and " + std::to_string(*left_out) +
+                                " more requests refused since the last such line)");
 }
 
 std::string HttpConnection::serialize(const HttpResponse& response, bool keep_alive) {
@@ -161,8 +171,8 @@ asio::awaitable<bool> HttpConnection::write_response(const HttpResponse& respons
                                                      bool keep_alive) {
   const auto charged = static_cast<std::int64_t>(response.body.size());
   if (response_memory_ != nullptr && !response_memory_->try_take(charged)) {
-    log_info(peer_ + ": an answer of " + std::to_string(charged) +
-             " bytes does not fit in the response memory now; answered 503");
+    log_refusal(peer_ + ": an answer of " + std::to_string(charged) +
+                " bytes does not fit in the response memory now; answered 503");
     co_return co_await write_all(
         serialize(HttpResponse::error(503,
                                       "kgroupsd's response memory is full now (answers not yet "
@@ -258,8 +268,8 @@ asio::awaitable<void> HttpConnection::run() {
 
 asio::awaitable<HttpConnection::Next> HttpConnection::answer(HttpRequest request, bool keep_alive) {
   if (std::optional<HttpResponse> refused = policy_->refusal(request)) {
-    log_info(peer_ + ": " + request.method + " " + request.path + " refused (" +
-             std::to_string(refused->status) + "): " + refused->body);
+    log_refusal(peer_ + ": " + request.method + " " + request.path + " refused (" +
+                std::to_string(refused->status) + "): " + refused->body);
     if (!co_await write_all(serialize(*refused, keep_alive))) co_return Next::kClose;
     co_return keep_alive ? Next::kContinue : Next::kClose;
   }

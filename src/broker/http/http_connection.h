@@ -23,6 +23,7 @@
 #include "broker/http/http_request_parser.h"
 #include "broker/http/http_router.h"
 #include "broker/runtime/byte_budget.h"
+#include "broker/runtime/log_throttle.h"
 
 namespace kgroups::broker::http {
 
@@ -39,9 +40,12 @@ class HttpConnection {
   // `router` must outlive the connection. Each request passes `policy` before its route.
   // An answer is charged to `response_memory` (when given; it must outlive the connection)
   // from when it is built until it is written: one that does not fit gets 503 instead.
+  // Lines about refused requests go through `refused_log` (when given; shared by the server's
+  // connections), so a flood of them writes one line a second.
   HttpConnection(asio::ip::tcp::socket socket, const HttpRouter& router,
                  std::shared_ptr<const HttpAccessPolicy> policy, HttpServerLimits limits,
-                 ByteBudget* response_memory = nullptr);
+                 ByteBudget* response_memory = nullptr,
+                 std::shared_ptr<LogThrottle> refused_log = nullptr);
 
   // Serves the connection until it closes (see above). Never throws.
   asio::awaitable<void> run();
@@ -55,14 +59,15 @@ class HttpConnection {
   // For the server's connection caps (http_server.h): the client's address; when the
   // connection began to wait for its current request (its start, or the end of its last
   // answer) or began to stream; whether it is writing an answer now; and evict(), which
-  // closes it to make room for a new connection (run() then ends). Once evicted, evicted().
+  // closes it to make room for a new connection (run() then ends; the server logs why). Once
+  // evicted, evicted().
   [[nodiscard]] const asio::ip::address& address() const { return address_; }
   [[nodiscard]] std::chrono::steady_clock::time_point waiting_since() const {
     return waiting_since_;
   }
   [[nodiscard]] bool answering() const { return answering_; }
   [[nodiscard]] bool evicted() const { return evicted_; }
-  void evict(std::string_view reason);
+  void evict();
 
  private:
   enum class Next { kContinue, kClose };
@@ -74,6 +79,8 @@ class HttpConnection {
   // Writes `response` (head, then its body, without copying the body) charged to
   // response_memory_ while it is written; false if the client did not take it.
   asio::awaitable<bool> write_response(const HttpResponse& response, bool keep_alive);
+  // Logs a refused request, at most a line a second when refused_log_ is set.
+  void log_refusal(const std::string& line);
   // Reads into buffer_ until `deadline`; false on EOF, error or timeout.
   asio::awaitable<bool> read_some(std::chrono::steady_clock::time_point deadline);
 
@@ -82,6 +89,7 @@ class HttpConnection {
   std::shared_ptr<const HttpAccessPolicy> policy_;
   HttpServerLimits limits_;
   ByteBudget* response_memory_;  // not owned; nullptr: answers are not charged
+  std::shared_ptr<LogThrottle> refused_log_;
   HttpRequestParser parser_;
   std::string buffer_;  // received bytes the parser has not taken yet
   std::string peer_;

@@ -134,7 +134,14 @@ bool HttpServer::make_room(const asio::ip::address* address, std::string_view re
     }
   }
   if (stalest == nullptr) return false;
-  stalest->evict(reason);
+  if (const std::optional<std::uint64_t> left_out = evicted_log_.admit(LogThrottle::Clock::now())) {
+    log_info("http client " + stalest->address().to_string() +
+             " closed to make room for a new connection (" + std::string(reason) + ")" +
+             (*left_out == 0 ? std::string()
+                             : " (and " + std::to_string(*left_out) +
+                                   " more closed since the last such line)"));
+  }
+  stalest->evict();
   return true;
 }
 
@@ -163,7 +170,7 @@ asio::awaitable<void> HttpServer::accept_loop() {
       continue;
     }
     auto connection = std::make_shared<HttpConnection>(std::move(socket), router_, policy_, limits_,
-                                                       response_memory_);
+                                                       response_memory_, refused_log_);
     open_->push_front(connection.get());
     asio::co_spawn(io_, serve(std::move(connection), open_, open_->begin()), asio::detached);
   }

@@ -66,6 +66,10 @@ class HttpServer {
   HttpServerLimits limits_;
   std::shared_ptr<const HttpAccessPolicy> policy_;  // shared with the connections
   ByteBudget* response_memory_;                     // not owned; may be nullptr
+  // One line a second at most about refused requests (the connections') and about
+  // connections closed to make room.
+  std::shared_ptr<LogThrottle> refused_log_ = std::make_shared<LogThrottle>();
+  LogThrottle evicted_log_;
   asio::ip::tcp::acceptor acceptor_;
   // The connections being served; shared with their coroutines, which may end after the
   // server (each removes itself).

@@ -202,10 +202,9 @@ StoredTopic* Cluster::find_or_create_topic(std::string_view name) {
   return error == ErrorCode::kNone ? find_topic(name) : nullptr;
 }
 
-bool Cluster::has_partition(std::string_view name, std::int32_t partition) const {
+std::int32_t Cluster::partition_count(std::string_view name) const {
   const StoredTopic* topic = find_topic(name);
-  return topic != nullptr && partition >= 0 &&
-         static_cast<std::size_t>(partition) < topic->partitions.size();
+  return topic == nullptr ? 0 : static_cast<std::int32_t>(topic->partitions.size());
 }
 
 BatchLog* Cluster::find_partition(std::string_view name, std::int32_t partition) {

@@ -141,8 +141,9 @@ class Cluster {
 
   // Partition `partition` of topic `name`, or nullptr if either does not exist.
   BatchLog* find_partition(std::string_view name, std::int32_t partition);
-  // Whether partition `partition` of topic `name` exists.
-  [[nodiscard]] bool has_partition(std::string_view name, std::int32_t partition) const;
+  // How many partitions topic `name` has; 0 when it does not exist. Partition p of it exists
+  // when 0 <= p < this.
+  [[nodiscard]] std::int32_t partition_count(std::string_view name) const;
 
   // Appends a validated batch to `topic`'s partition `partition` (which must exist): makes
   // room within the logs' memory by evicting the oldest segments of any partition, appends

@@ -149,15 +149,16 @@ std::vector<ErrorCode> TransactionCoordinator::add_partitions(
   }
   std::vector<ErrorCode> errors(partitions.size(), ErrorCode::kNone);
   bool unknown = false;
-  std::size_t added = 0;
+  std::vector<const TransactionPartition*> fresh;  // not in the transaction yet
   for (std::size_t i = 0; i < partitions.size(); ++i) {
     if (cluster_.find_partition(partitions[i].topic, partitions[i].partition) == nullptr) {
       errors[i] = ErrorCode::kUnknownTopicOrPartition;
       unknown = true;
     } else if (!transaction->partitions.contains(partitions[i])) {
-      ++added;
+      fresh.push_back(&partitions[i]);
     }
   }
+  const std::size_t added = fresh.size();
   if (unknown) {
     for (ErrorCode& error : errors) {
       if (error == ErrorCode::kNone) error = ErrorCode::kOperationNotAttempted;
@@ -167,14 +168,12 @@ std::vector<ErrorCode> TransactionCoordinator::add_partitions(
   if (transaction->partitions.size() + added > limits_.max_partitions_per_transaction) {
     return repeated(partitions.size(), ErrorCode::kInvalidTxnState);
   }
+  // A partition named twice is stored once: sort, then count each distinct one.
+  std::sort(fresh.begin(), fresh.end(),
+            [](const TransactionPartition* a, const TransactionPartition* b) { return *a < *b; });
   std::size_t growth = 0;
-  for (std::size_t i = 0; i < partitions.size(); ++i) {
-    const bool named_before =
-        std::find(partitions.begin(), partitions.begin() + static_cast<std::ptrdiff_t>(i),
-                  partitions[i]) != partitions.begin() + static_cast<std::ptrdiff_t>(i);
-    if (!named_before && !transaction->partitions.contains(partitions[i])) {
-      growth += partition_entry_bytes(partitions[i]);
-    }
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    if (i == 0 || *fresh[i - 1] != *fresh[i]) growth += partition_entry_bytes(*fresh[i]);
   }
   if (!hold(*transaction, growth)) {
     return repeated(partitions.size(), ErrorCode::kCoordinatorLoadInProgress);
@@ -343,9 +342,14 @@ void TransactionCoordinator::complete(Transaction& transaction, bool commit) {
 bool TransactionCoordinator::hold(Transaction& transaction, std::size_t bytes) {
   if (bytes == 0) return true;
   if (!groups_.try_hold_transaction_bytes(bytes)) {
-    log_info("transaction " + quote(transaction.transactional_id) + ": " + std::to_string(bytes) +
-             " bytes more do not fit in the groups' share of --max-memory; answered "
-             "COORDINATOR_LOAD_IN_PROGRESS");
+    if (const auto left_out = refused_log_.admit(LogThrottle::Clock::now())) {
+      log_info("transaction " + quote(transaction.transactional_id) + ": " + std::to_string(bytes) +
+               " bytes more do not fit in the groups' share of --max-memory; answered "
+               "COORDINATOR_LOAD_IN_PROGRESS" +
+               (*left_out == 0 ? std::string()
+                               : " (and " + std::to_string(*left_out) +
+                                     " more requests since the last such line)"));
+    }
     return false;
   }
   transaction.held_bytes += bytes;

@@ -37,6 +37,7 @@
 
 #include "broker/coordinator/clock.h"
 #include "broker/groups/coordinator_service.h"
+#include "broker/runtime/log_throttle.h"
 #include "broker/storage/append_notifier.h"
 #include "broker/storage/cluster.h"
 #include "broker/storage/producer_registry.h"
@@ -187,6 +188,7 @@ class TransactionCoordinator {
   std::map<std::string, Transaction, std::less<>> transactions_;
   std::unordered_map<std::int64_t, Transaction*> by_producer_id_;
   std::uint64_t use_counter_ = 0;
+  LogThrottle refused_log_;  // a line a second at most about requests that do not fit
 };
 
 }  // namespace kgroups::broker
