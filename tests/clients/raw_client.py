@@ -11,13 +11,24 @@ from kafka.record.default_records import DefaultRecordBatchBuilder
 
 
 class RawConnection:
-    def __init__(self, bootstrap, timeout_s=10, source_host=None, client_id=b"raw-test"):
+    def __init__(self, bootstrap, timeout_s=10, source_host=None, client_id=b"raw-test",
+                 receive_buffer_bytes=None):
         """`source_host` binds the local end (e.g. "127.0.0.2", to connect from another
-        loopback address); `client_id` goes in every request header."""
+        loopback address); `client_id` goes in every request header; `receive_buffer_bytes`
+        shrinks the socket's receive buffer before connecting (a client that reads nothing
+        then leaves the broker's responses queued after a few kilobytes)."""
         host, port = bootstrap.rsplit(":", 1)
-        source = None if source_host is None else (source_host, 0)
-        self.sock = socket.create_connection((host, int(port)), timeout=timeout_s,
-                                             source_address=source)
+        if receive_buffer_bytes is None:
+            source = None if source_host is None else (source_host, 0)
+            self.sock = socket.create_connection((host, int(port)), timeout=timeout_s,
+                                                 source_address=source)
+        else:
+            self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer_bytes)
+            self.sock.settimeout(timeout_s)
+            if source_host is not None:
+                self.sock.bind((source_host, 0))
+            self.sock.connect((host, int(port)))
         self.correlation_id = 0
         self.client_id = client_id
 

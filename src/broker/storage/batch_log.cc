@@ -22,6 +22,10 @@ std::int64_t header_max_timestamp(std::span<const std::uint8_t> batch) {
 
 }  // namespace
 
+BatchLog::~BatchLog() {
+  for (Segment& segment : segments_) SegmentBytes::release_from_log(segment.bytes, released_);
+}
+
 std::size_t BatchLog::next_segment_capacity(std::size_t batch_bytes) const {
   if (batch_bytes >= segment_limit_) return batch_bytes;
   const std::size_t previous = segments_.empty() ? 0 : segments_.back().capacity;
@@ -106,6 +110,7 @@ std::int64_t BatchLog::replace_segments(std::size_t first, std::vector<CleanedSe
     size_bytes_ -= segment.used;
     segment_bytes_ -= segment.capacity;
     CleanedSegment& replacement = cleaned[k];
+    SegmentBytes::release_from_log(segment.bytes, released_);
     if (replacement.batches.empty() && i + 1 < segments_.size()) {
       // The next segment takes over the emptied one's offsets, unless it is the active
       // segment's first chunk, whose base offset tells closed chunks from active ones.
@@ -246,6 +251,7 @@ std::size_t BatchLog::drop_front_segment() {
   index_begin_ += front.batch_count;
   size_bytes_ -= front.used;
   segment_bytes_ -= front.capacity;
+  SegmentBytes::release_from_log(front.bytes, released_);
   segments_.erase(segments_.begin());
   log_start_offset_ = segments_.empty() ? high_watermark_ : segments_.front().base_offset;
   transactions_.on_log_start_moved(log_start_offset_);

@@ -44,11 +44,13 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "broker/config/topic_config.h"
 #include "broker/storage/partition_transactions.h"
 #include "broker/storage/producer_state.h"
+#include "broker/storage/released_segment_memory.h"
 #include "broker/storage/segment_bytes.h"
 #include "broker/storage/segment_pins.h"
 
@@ -96,9 +98,18 @@ class BatchLog {
 
   BatchLog() = default;
   BatchLog(BatchLog&&) noexcept = default;
-  BatchLog& operator=(BatchLog&&) noexcept = default;
+  BatchLog& operator=(BatchLog&&) = delete;
   BatchLog(const BatchLog&) = delete;
   BatchLog& operator=(const BatchLog&) = delete;
+  // Lets every segment go (release_segments()).
+  ~BatchLog();
+
+  // Where the segments this log lets go while responses pin them are counted (the Cluster's;
+  // null: nowhere). Every drop, the cleaner's replace_segments() and the log's destruction
+  // let segments go through SegmentBytes::release_from_log().
+  void set_released_segment_memory(std::shared_ptr<ReleasedSegmentMemory> released) {
+    released_ = std::move(released);
+  }
 
   // Copies `batch`, a magic-2 record batch that the caller has already validated, writes the
   // high watermark into its base offset, and advances the high watermark by
@@ -250,6 +261,7 @@ class BatchLog {
   std::size_t active_segment_bytes_ = 0;   // bytes appended to it
   std::int64_t active_segment_first_append_ms_ = 0;
   CompactionProgress compaction_;
+  std::shared_ptr<ReleasedSegmentMemory> released_;  // see set_released_segment_memory()
 };
 
 }  // namespace kgroups::broker

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // BatchLog::pin_segments(): a pinned segment's bytes outlive whatever the log does to it
-// (retention, eviction, DeleteRecords, the cleaner replacing it, the log going away).
+// (retention, eviction, DeleteRecords, the cleaner replacing it, the log going away), and
+// count whole in the log's ReleasedSegmentMemory from then until the last pin goes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -99,6 +101,67 @@ TEST(BatchLogPins, PinnedBytesOutliveTheLog) {
   log.reset();  // the topic was deleted
   BatchLog other = small_segment_log();
   sent.expect_unchanged();
+}
+
+TEST(BatchLogPins, ASegmentDroppedWhilePinnedCountsWholeUntilTheLastPinGoes) {
+  auto released = std::make_shared<ReleasedSegmentMemory>();
+  BatchLog log = small_segment_log();
+  log.set_released_segment_memory(released);
+  const std::size_t memory = log.memory_bytes();
+  SegmentPins first_response;
+  log.pin_segments(0, 0, first_response);  // the first segment, for one batch of it
+  SegmentPins second_response;
+  log.pin_segments(0, 0, second_response);
+  ASSERT_EQ(first_response.size(), 1u);
+
+  // Retention drops every segment; only the pinned one is still kept.
+  const std::size_t freed = log.drop_segments_beyond_size(0);
+  EXPECT_EQ(log.segment_count(), 0u);
+  EXPECT_EQ(freed, memory);
+  EXPECT_EQ(released->segments(), 1u);
+  // Its whole capacity (the first segment is the smallest, kMinSegmentBytes or more), not
+  // the one batch the responses send from it.
+  EXPECT_GE(released->bytes(), static_cast<std::int64_t>(BatchLog::kMinSegmentBytes));
+  EXPECT_LT(released->bytes(), static_cast<std::int64_t>(memory));
+
+  first_response.clear();
+  EXPECT_EQ(released->segments(), 1u);  // the second response still pins it
+  second_response.clear();
+  EXPECT_EQ(released->segments(), 0u);
+  EXPECT_EQ(released->bytes(), 0);
+}
+
+TEST(BatchLogPins, SegmentsDroppedUnpinnedAreNotCounted) {
+  auto released = std::make_shared<ReleasedSegmentMemory>();
+  BatchLog log = small_segment_log();
+  log.set_released_segment_memory(released);
+  SegmentPins pins;
+  log.pin_segments(39, 39, pins);  // the last segment only
+  while (log.segment_count() > 1) log.evict_oldest_segment();
+  log.delete_records_before(35);
+  EXPECT_EQ(released->segments(), 0u);
+  EXPECT_EQ(released->bytes(), 0);
+}
+
+TEST(BatchLogPins, TheCleanerReplacingAndTheLogGoingAwayReleasePinnedSegmentsToo) {
+  auto released = std::make_shared<ReleasedSegmentMemory>();
+  std::optional<BatchLog> log(small_segment_log());
+  log->set_released_segment_memory(released);
+  const std::size_t closed = log->closed_segments().size();
+  ASSERT_GT(closed, 2u);
+  SegmentPins pins;
+  log->pin_segments(0, 39, pins);
+  log->replace_segments(0, std::vector<CleanedSegment>(2));
+  EXPECT_EQ(released->segments(), 2u);
+  const std::int64_t two = released->bytes();
+  EXPECT_GT(two, 0);
+  const std::size_t rest = log->segment_count();
+  log.reset();  // the topic was deleted
+  EXPECT_EQ(released->segments(), 2u + rest);
+  EXPECT_GT(released->bytes(), two);
+  pins.clear();
+  EXPECT_EQ(released->segments(), 0u);
+  EXPECT_EQ(released->bytes(), 0);
 }
 
 }  // namespace

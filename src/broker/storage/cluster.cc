@@ -70,6 +70,7 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
   topic->name = std::string(name);
   topic->config = config.value_or(config_.topic_defaults);
   topic->partitions.resize(static_cast<std::size_t>(partitions));
+  for (BatchLog& log : topic->partitions) log.set_released_segment_memory(released_);
   apply_segment_config(*topic);
   do {
     // A version-4 (random) UUID, as Kafka's Uuid.randomUuid(); never zero or already taken.
@@ -118,7 +119,11 @@ ErrorCode Cluster::add_partitions(StoredTopic& topic, std::int32_t count) {
   if (check != ErrorCode::kNone) return check;
   const auto added =
       static_cast<std::int64_t>(count) - static_cast<std::int64_t>(topic.partitions.size());
+  const std::size_t first_new = topic.partitions.size();
   topic.partitions.resize(static_cast<std::size_t>(count));
+  for (std::size_t p = first_new; p < topic.partitions.size(); ++p) {
+    topic.partitions[p].set_released_segment_memory(released_);
+  }
   apply_segment_config(topic);
   partition_count_ += added;
   ++metadata_version_;
@@ -217,7 +222,7 @@ BatchLog* Cluster::find_partition(std::string_view name, std::int32_t partition)
 }
 
 bool Cluster::make_room(std::int64_t needed) {
-  while (log_memory_used_ + needed > config_.log_memory_bytes && !segments_by_age_.empty()) {
+  while (log_memory_used() + needed > config_.log_memory_bytes && !segments_by_age_.empty()) {
     auto [sequence, log] = segments_by_age_.front();
     segments_by_age_.pop_front();
     if (log->first_segment_sequence() != sequence) continue;  // already dropped by retention
@@ -229,7 +234,15 @@ bool Cluster::make_room(std::int64_t needed) {
     if (log->log_start_offset() != start_before) ++evicted_since_report_.partitions;
   }
   report_evictions(false);
-  return log_memory_used_ + needed <= config_.log_memory_bytes;
+  return log_memory_used() + needed <= config_.log_memory_bytes;
+}
+
+std::string Cluster::pinned_note() const {
+  if (released_->bytes() == 0) return {};
+  return " (" + format_bytes(released_->bytes()) + " of it are " +
+         std::to_string(released_->segments()) +
+         " dropped segment(s) that unsent Fetch responses still pin, until those are written "
+         "or their connections close)";
 }
 
 void Cluster::report_evictions(bool force) {
@@ -265,7 +278,7 @@ protocol::Result<std::int64_t> Cluster::append(StoredTopic& topic, std::int32_t 
     log_warn("cannot store a " + format_bytes(static_cast<std::int64_t>(batch.size())) +
              " batch in " + topic.name + "[" + std::to_string(partition) +
              "]: the records' memory share (" + format_bytes(config_.log_memory_bytes) +
-             ") cannot hold it; raise --max-memory");
+             ") cannot hold it" + pinned_note() + "; raise --max-memory");
     return ErrorCode::kKafkaStorageError;
   }
   const std::uint64_t sequence = next_segment_sequence_;

@@ -18,7 +18,9 @@
 // `log_memory_bytes` by evicting the oldest segments of all partitions first (one aggregated
 // log line per second), then applies the topic's retention by size; apply_time_retention()
 // applies retention by time. Both move log start offsets; consumers past them get
-// OFFSET_OUT_OF_RANGE and follow their auto.offset.reset.
+// OFFSET_OUT_OF_RANGE and follow their auto.offset.reset. A segment a log lets go while a
+// queued Fetch response pins it counts whole in the share until the last pin goes
+// (ReleasedSegmentMemory), so room is made by evicting other segments instead.
 // Not thread-safe: the broker's single network thread owns the Cluster.
 #pragma once
 
@@ -38,6 +40,7 @@
 #include "broker/config/topic_config.h"
 #include "broker/config/topic_config_catalog.h"
 #include "broker/storage/batch_log.h"
+#include "broker/storage/released_segment_memory.h"
 #include "broker/storage/topic_observer.h"
 #include "protocol/error_code.h"
 #include "protocol/result.h"
@@ -179,8 +182,13 @@ class Cluster {
   [[nodiscard]] bool auto_create() const { return config_.auto_create; }
   // Partitions of all topics.
   [[nodiscard]] std::int64_t partition_count() const { return partition_count_; }
-  // Memory held by all logs (segments and indexes), and its bound.
-  [[nodiscard]] std::int64_t log_memory_used() const { return log_memory_used_; }
+  // Memory held by all logs (segments and indexes) and by the segments they let go that
+  // queued responses still pin; its bound is ClusterConfig::log_memory_bytes.
+  [[nodiscard]] std::int64_t log_memory_used() const {
+    return log_memory_used_ + released_->bytes();
+  }
+  // The segments logs let go that queued responses still pin.
+  [[nodiscard]] const ReleasedSegmentMemory& released_segments() const { return *released_; }
 
   // Tells `observer` (nullptr: no one) of every topic created or deleted from now on. It must
   // outlive the Cluster, or be replaced first.
@@ -194,6 +202,8 @@ class Cluster {
   // Evicts the oldest segments of all logs until `needed` more bytes fit; false if they
   // cannot.
   bool make_room(std::int64_t needed);
+  // For messages: how much of the share released segments still hold, or "" if none.
+  [[nodiscard]] std::string pinned_note() const;
   // Logs what evictions dropped since the last line, at most once per second.
   void report_evictions(bool force);
 
@@ -204,6 +214,8 @@ class Cluster {
   std::uint64_t metadata_version_ = 0;
   std::int64_t partition_count_ = 0;
   std::int64_t log_memory_used_ = 0;  // sum of memory_bytes() of every log
+  // Shared with the released segments, which may outlive the Cluster in a response.
+  std::shared_ptr<ReleasedSegmentMemory> released_ = std::make_shared<ReleasedSegmentMemory>();
   // Segments in creation order with their log, to evict the oldest first. An entry is stale
   // once its segment was dropped (its log's first_segment_sequence() is then larger);
   // delete_topic() removes the entries of the deleted logs.

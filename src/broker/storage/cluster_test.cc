@@ -157,5 +157,71 @@ TEST(Cluster, TimeRetentionDropsSegmentsOlderThanEachTopicsRetentionMs) {
             static_cast<std::int64_t>(cluster.find_topic("forever")->partitions[0].memory_bytes()));
 }
 
+TEST(Cluster, SegmentsDroppedWhilePinnedStayChargedAndAppendsEvictOthersInstead) {
+  Cluster cluster(ClusterConfig{.default_partitions = 1,
+                                .auto_create = true,
+                                .topic_defaults = {.retention_ms = -1, .retention_bytes = -1},
+                                .log_memory_bytes = 64 * kKiB});
+  ASSERT_EQ(cluster.create_topic("pinned", 1), ErrorCode::kNone);
+  const std::vector<std::uint8_t> batch = batch_of(3000, 1000);
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(append(cluster, *cluster.find_topic("pinned"), 0, batch).has_value());
+  }
+  BatchLog& log = *cluster.find_partition("pinned", 0);
+  SegmentPins unread_response;  // a Fetch answer its client never reads
+  log.pin_segments(0, log.high_watermark() - 1, unread_response);
+  const std::int64_t pinned_memory = cluster.log_memory_used();
+  ASSERT_GT(pinned_memory, 16 * kKiB);
+
+  // The topic is deleted: its segments stay allocated for the response, and counted.
+  ASSERT_TRUE(cluster.delete_topic("pinned"));
+  EXPECT_GT(cluster.released_segments().segments(), 0u);
+  EXPECT_GE(cluster.log_memory_used(), pinned_memory - 8 * kKiB);  // the index is freed
+
+  // Refilling another topic keeps everything, pinned segments included, within the share.
+  ASSERT_EQ(cluster.create_topic("refill", 1), ErrorCode::kNone);
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_TRUE(append(cluster, *cluster.find_topic("refill"), 0, batch).has_value());
+    EXPECT_LE(cluster.log_memory_used(), 64 * kKiB);
+  }
+  const BatchLog& refill = *cluster.find_partition("refill", 0);
+  EXPECT_LE(static_cast<std::int64_t>(refill.memory_bytes()),
+            64 * kKiB - cluster.released_segments().bytes());
+
+  // The response is written: the share is the logs' again.
+  unread_response.clear();
+  EXPECT_EQ(cluster.released_segments().bytes(), 0);
+  EXPECT_EQ(cluster.log_memory_used(), static_cast<std::int64_t>(refill.memory_bytes()));
+}
+
+TEST(Cluster, AppendsThatPinnedSegmentsLeaveNoRoomForGetAStorageErrorNamingThem) {
+  Cluster cluster(ClusterConfig{.default_partitions = 1,
+                                .auto_create = true,
+                                .topic_defaults = {.retention_ms = -1, .retention_bytes = -1},
+                                .log_memory_bytes = 64 * kKiB});
+  ASSERT_EQ(cluster.create_topic("pinned", 1), ErrorCode::kNone);
+  const std::vector<std::uint8_t> small = batch_of(3000, 1000);
+  for (int i = 0; i < 18; ++i) {
+    ASSERT_TRUE(append(cluster, *cluster.find_topic("pinned"), 0, small).has_value());
+  }
+  SegmentPins unread_response;
+  BatchLog& log = *cluster.find_partition("pinned", 0);
+  log.pin_segments(0, log.high_watermark() - 1, unread_response);
+  ASSERT_TRUE(cluster.delete_topic("pinned"));
+  const std::int64_t held = cluster.released_segments().bytes();
+  ASSERT_GT(held, 32 * kKiB);
+  ASSERT_EQ(cluster.create_topic("big", 1), ErrorCode::kNone);
+  // More than the share leaves beside the pinned segments: refused, nothing stored.
+  const std::vector<std::uint8_t> large =
+      batch_of(static_cast<std::size_t>(64 * kKiB - held) + 1024, 1000);
+  const auto refused = append(cluster, *cluster.find_topic("big"), 0, large);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error(), ErrorCode::kKafkaStorageError);
+  EXPECT_EQ(cluster.find_partition("big", 0)->high_watermark(), 0);
+  // Once the response is written it fits.
+  unread_response.clear();
+  EXPECT_TRUE(append(cluster, *cluster.find_topic("big"), 0, large).has_value());
+}
+
 }  // namespace
 }  // namespace kgroups::broker

@@ -25,4 +25,16 @@ std::shared_ptr<SegmentBytes> SegmentBytes::allocate(std::size_t min_capacity) {
   return std::make_shared<ChunkSegmentBytes>(memory::ChunkSupply::shared().take(min_capacity));
 }
 
+void SegmentBytes::release_from_log(std::shared_ptr<SegmentBytes>& segment,
+                                    const std::shared_ptr<ReleasedSegmentMemory>& released) {
+  if (segment == nullptr) return;
+  // The network thread owns every reference, so the count is exact: more than the log's
+  // one means queued responses pin it.
+  if (released != nullptr && segment.use_count() > 1 && segment->released_ == nullptr) {
+    segment->released_ = released;
+    released->add(segment->capacity_);
+  }
+  segment.reset();
+}
+
 }  // namespace kgroups::broker

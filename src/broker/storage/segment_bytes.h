@@ -4,14 +4,18 @@
 // It is shared: the log holds it while the segment is retained, and a queued Fetch response
 // that sends batches straight from it holds it too (SegmentPins) until the socket has taken
 // them, so retention, DeleteRecords, eviction, topic deletion and the cleaner can drop or
-// replace a segment while a write from it is pending. Where the bytes come from is
-// segment_bytes.cc's business; capacity() is what they count.
+// replace a segment while a write from it is pending. A log lets a segment go through
+// release_from_log(), which keeps a still-pinned segment's whole capacity counted in a
+// ReleasedSegmentMemory until it is freed. Where the bytes come from is segment_bytes.cc's
+// business; capacity() is what they count.
 // Not thread-safe: the broker's network thread owns every BatchLog and every response.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+
+#include "broker/storage/released_segment_memory.h"
 
 namespace kgroups::broker {
 
@@ -27,14 +31,22 @@ class SegmentBytes {
   // Bytes allocated (at least those asked for): what the segment's memory counts.
   [[nodiscard]] std::size_t capacity() const { return capacity_; }
 
+  // The log holding `segment` lets it go (and resets `segment`): when a response still pins
+  // it, its capacity counts in `released` (when not null) until the last pin goes.
+  static void release_from_log(std::shared_ptr<SegmentBytes>& segment,
+                               const std::shared_ptr<ReleasedSegmentMemory>& released);
+
  protected:
   // The storage (defined in segment_bytes.cc) derives from it and owns the bytes.
   SegmentBytes(std::uint8_t* data, std::size_t capacity) : data_(data), capacity_(capacity) {}
-  ~SegmentBytes() = default;
+  ~SegmentBytes() {
+    if (released_ != nullptr) released_->remove(capacity_);
+  }
 
  private:
   std::uint8_t* data_ = nullptr;
   std::size_t capacity_ = 0;
+  std::shared_ptr<ReleasedSegmentMemory> released_;  // set once its log let it go pinned
 };
 
 }  // namespace kgroups::broker
