@@ -47,6 +47,9 @@ Result<std::span<const RecordEntry>> RecordBatchRewriter::read(
     if (!expanded) return expanded.error();
     section = *expanded;
   }
+  // A record takes at least 7 bytes: the count cannot reserve more than the section holds.
+  entries_.reserve(
+      std::min(static_cast<std::size_t>(std::max(header->record_count, 0)), section.size() / 7));
   WireReader reader(section);
   for (std::int32_t i = 0; i < header->record_count; ++i) {
     const std::size_t start = reader.position();
@@ -69,6 +72,7 @@ Result<std::span<const RecordEntry>> RecordBatchRewriter::read(
     entries_.push_back(entry);
   }
   if (reader.remaining() != 0) return ErrorCode::kCorruptMessage;
+  unpacked_bytes_ = section.size();
   return std::span<const RecordEntry>(entries_);
 }
 

@@ -50,6 +50,9 @@ class RecordBatchRewriter {
   // record does not parse or the count differs from the header's; the decompressor's errors
   // (record_decompressor.h) for compressed records.
   Result<std::span<const RecordEntry>> read(std::span<const std::uint8_t> batch);
+  // Bytes of the records section the last successful read() parsed (decompressed when the
+  // batch is compressed).
+  [[nodiscard]] std::size_t unpacked_bytes() const { return unpacked_bytes_; }
 
   // Appends to `out` the batch last given to read(), `batch`, holding only the records whose
   // `keep` entry (one per record read) is non-zero. With `new_delete_horizon_ms` >= 0 the
@@ -61,6 +64,7 @@ class RecordBatchRewriter {
   RecordDecompressor decompressor_;
   std::size_t max_uncompressed_bytes_;
   std::vector<RecordEntry> entries_;   // the records of the last read()
+  std::size_t unpacked_bytes_ = 0;     // their records section's size
   std::vector<std::uint8_t> records_;  // kept records, encoded, before compression
 };
 

@@ -64,9 +64,10 @@ struct BrokerConfig {
   std::int32_t log_retention_check_interval_ms = 5000;
 
   // Log compaction (log_cleaner.h).
-  std::int32_t log_cleaner_interval_ms = 1000;               // between cleaner passes when idle
-  std::int64_t log_cleaner_bytes_per_pass = 1 * kMiB;        // batch bytes one pass reads
-  std::int64_t log_cleaner_dedupe_buffer_bytes = 16 * kMiB;  // the key map of one cleaning
+  std::int32_t log_cleaner_interval_ms = 1000;         // between cleaner passes when idle
+  std::int64_t log_cleaner_bytes_per_pass = 1 * kMiB;  // batch bytes one pass reads
+  std::int64_t log_cleaner_dedupe_buffer_bytes = 0;    // the key map; 0: min(16 MiB, max/32)
+  std::int64_t log_cleaner_max_batch_bytes = 0;        // a batch unpacked; 0: min(8 MiB, max/64)
 
   // Connections.
   std::int32_t max_frame_bytes = 104857600;  // largest request frame; larger ones close

@@ -73,13 +73,21 @@ constexpr std::array kLimits{
     LimitEntry{"--log-cleaner-bytes-per-pass", &BrokerConfig::log_cleaner_bytes_per_pass,
                LimitUnit::kBytes, 1024, 16 * kTiB, "1 MiB",
                "none (log.cleaner.io.max.bytes.per.second throttles instead)",
-               "Bytes of record batches one cleaner pass reads before letting requests run; "
-               "the next pass resumes where it stopped"},
+               "Bytes of records (unpacked) one cleaner pass reads before letting requests run, "
+               "or 50 ms of work; the next pass resumes where it stopped, inside a segment too"},
     LimitEntry{"--log-cleaner-dedupe-buffer-bytes", &BrokerConfig::log_cleaner_dedupe_buffer_bytes,
-               LimitUnit::kBytes, 1024, 16 * kTiB, "16 MiB",
+               LimitUnit::kBytes, 0, 16 * kTiB, "min(16 MiB, max-memory / 32)",
                "log.cleaner.dedupe.buffer.size (128 MiB)",
-               "Memory of the key map one cleaning builds (key bytes + 64 per key); past it "
-               "the cleaning covers fewer dirty records and the rest waits for the next one"},
+               "Memory of the key map one cleaning builds (key bytes + 64 per key), reserved in "
+               "--max-memory and checked at every record; past it the cleaning covers fewer "
+               "dirty records and the rest waits for the next one"},
+    LimitEntry{"--log-cleaner-max-batch-bytes", &BrokerConfig::log_cleaner_max_batch_bytes,
+               LimitUnit::kBytes, 0, 16 * kTiB, "min(8 MiB, max-memory / 64)",
+               "none (the cleaner's threads unpack any batch)",
+               "What the cleaner may unpack of one batch: its records plus 96 B of index per "
+               "record. A larger batch is kept whole, neither mapped nor cleaned (compaction "
+               "then keeps more than the latest record of its keys, never less), so one pass "
+               "on the broker's thread stays short; 3x this is reserved in --max-memory"},
     // Connections and requests.
     LimitEntry{"--max-connections", &BrokerConfig::max_connections, LimitUnit::kCount, 1, 1000000,
                "1024 (at most the open-file limit - 64)", "max.connections (unlimited)",

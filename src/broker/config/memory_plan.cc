@@ -69,7 +69,14 @@ MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_
       config.max_uncompressed_batch_bytes > 0
           ? config.max_uncompressed_batch_bytes
           : std::min(kMaxDefaultUncompressedBytes, plan.total_bytes / 16);
-  plan.fixed_bytes = kFixedProcessBytes + plan.uncompressed_batch_bytes +
+  plan.cleaner_map_bytes = config.log_cleaner_dedupe_buffer_bytes > 0
+                               ? config.log_cleaner_dedupe_buffer_bytes
+                               : std::min(kMaxDefaultCleanerMapBytes, plan.total_bytes / 32);
+  plan.cleaner_batch_bytes = config.log_cleaner_max_batch_bytes > 0
+                                 ? config.log_cleaner_max_batch_bytes
+                                 : std::min(kMaxDefaultCleanerBatchBytes, plan.total_bytes / 64);
+  plan.fixed_bytes = kFixedProcessBytes + plan.uncompressed_batch_bytes + plan.cleaner_map_bytes +
+                     kCleanerBatchBuffers * plan.cleaner_batch_bytes +
                      static_cast<std::int64_t>(config.max_partitions) *
                          (kBytesPerPartition + kFetchSessionBytesPerPartition) +
                      static_cast<std::int64_t>(config.max_topics) * kBytesPerTopic +
@@ -82,13 +89,14 @@ MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_
         format_bytes(std::max<std::int64_t>(plan.log_bytes, 0)) + " for records after requests (" +
         format_bytes(plan.request_bytes) + "), responses (" + format_bytes(plan.response_bytes) +
         "), groups (" + format_bytes(plan.group_bytes) + "), decompression (" +
-        format_bytes(plan.uncompressed_batch_bytes) + ") and bookkeeping for " +
-        std::to_string(config.max_partitions) + " partitions and " +
+        format_bytes(plan.uncompressed_batch_bytes) + "), the log cleaner (" +
+        format_bytes(plan.cleaner_map_bytes + kCleanerBatchBuffers * plan.cleaner_batch_bytes) +
+        ") and bookkeeping for " + std::to_string(config.max_partitions) + " partitions and " +
         std::to_string(config.max_topics) + " topics (" + format_bytes(plan.fixed_bytes) +
         "); at least " + format_bytes(kMinLogBytes) +
         " is needed: raise --max-memory, or lower --queued-max-request-bytes, "
-        "--max-unsent-bytes, --max-uncompressed-batch-bytes, --max-partitions, --max-topics or "
-        "--max-connections");
+        "--max-unsent-bytes, --max-uncompressed-batch-bytes, --log-cleaner-dedupe-buffer-bytes, "
+        "--log-cleaner-max-batch-bytes, --max-partitions, --max-topics or --max-connections");
   }
   return plan;
 }

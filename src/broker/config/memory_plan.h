@@ -24,6 +24,8 @@ struct MemoryPlan {
   std::int64_t group_bytes = 0;               // what the group coordinator keeps
   std::int64_t fixed_bytes = 0;               // the process, bookkeeping, the decompression buffer
   std::int64_t uncompressed_batch_bytes = 0;  // largest decompressed batch (part of fixed)
+  std::int64_t cleaner_map_bytes = 0;         // the log cleaner's key map (part of fixed)
+  std::int64_t cleaner_batch_bytes = 0;       // one batch the cleaner unpacks (see below)
   std::int64_t log_bytes = 0;                 // stored record batches (segment capacity)
 
   // One line for the start-up log, e.g. "memory budget 6.0 GiB: records 4.1 GiB, ...".
@@ -44,6 +46,13 @@ inline constexpr std::int64_t kFetchSessionBytesPerPartition = 256;
 inline constexpr std::int64_t kBytesPerConnection = std::int64_t{20} * 1024;
 // The default cap on a decompressed batch when max-memory / 16 is larger.
 inline constexpr std::int64_t kMaxDefaultUncompressedBytes = 64 * kMiB;
+// The log cleaner's working memory beside its key map: the batch it unpacks with its record
+// index (at most cleaner_batch_bytes), the kept records re-encoded and compressed again
+// (each at most as much): this many times cleaner_batch_bytes.
+inline constexpr std::int64_t kCleanerBatchBuffers = 3;
+// The defaults of the cleaner's bounds when max-memory / 32 (map) or / 64 (batch) is larger.
+inline constexpr std::int64_t kMaxDefaultCleanerMapBytes = 16 * kMiB;
+inline constexpr std::int64_t kMaxDefaultCleanerBatchBytes = 8 * kMiB;
 // The smallest share of records the plan accepts.
 inline constexpr std::int64_t kMinLogBytes = 8 * kMiB;
 
@@ -52,7 +61,9 @@ std::int64_t machine_memory_bytes();
 
 // Resolves the budget of `config` (0 fields take their defaults: max_memory a quarter of
 // `machine_bytes`, requests and responses an eighth of it each, groups a sixteenth, the
-// decompression buffer a sixteenth but at most kMaxDefaultUncompressedBytes).
+// decompression buffer a sixteenth but at most kMaxDefaultUncompressedBytes, the cleaner's
+// key map a 32nd but at most kMaxDefaultCleanerMapBytes and its batch a 64th but at most
+// kMaxDefaultCleanerBatchBytes).
 // Throws std::invalid_argument saying which setting to change when the shares leave less than
 // kMinLogBytes for records.
 MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_bytes);

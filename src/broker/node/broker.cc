@@ -68,9 +68,8 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
                        [this] { return retention_pass(cluster_); }),
       log_cleaner_(LogCleanerOptions{
           .bytes_per_pass = static_cast<std::size_t>(config_.log_cleaner_bytes_per_pass),
-          .max_map_bytes = static_cast<std::size_t>(config_.log_cleaner_dedupe_buffer_bytes),
-          .max_uncompressed_bytes =
-              static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes)}),
+          .max_map_bytes = static_cast<std::size_t>(memory_plan_.cleaner_map_bytes),
+          .max_batch_bytes = static_cast<std::size_t>(memory_plan_.cleaner_batch_bytes)}),
       log_cleaner_timer_(std::chrono::milliseconds(config_.log_cleaner_interval_ms),
                          [this] { return log_cleaner_pass(log_cleaner_, cluster_); }),
       record_validator_(protocol::RecordValidatorOptions{

@@ -72,7 +72,8 @@ std::vector<SegmentView> BatchLog::closed_segments() const {
         .end_offset = i + 1 < segments_.size() ? segments_[i + 1].base_offset : high_watermark_,
         .batches = std::span<const StoredBatch>(index_).subspan(first, segment.batch_count),
         .used_bytes = segment.used,
-        .max_timestamp = segment.max_timestamp});
+        .max_timestamp = segment.max_timestamp,
+        .bytes = segment.bytes.get()});
     first += segment.batch_count;
   }
   return closed;

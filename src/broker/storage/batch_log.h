@@ -73,8 +73,9 @@ struct SegmentView {
   std::int64_t base_offset = 0;  // first offset the segment covers (its first batch's, or less)
   std::int64_t end_offset = 0;   // the next segment's base offset, or the high watermark
   std::span<const StoredBatch> batches;
-  std::size_t used_bytes = 0;       // bytes of its batches
-  std::int64_t max_timestamp = -1;  // newest record timestamp (or append time), ms
+  std::size_t used_bytes = 0;           // bytes of its batches
+  std::int64_t max_timestamp = -1;      // newest record timestamp (or append time), ms
+  const SegmentBytes* bytes = nullptr;  // its memory: tells one segment from another
 };
 
 // A closed segment rewritten by the cleaner: its new bytes and the batches in them.

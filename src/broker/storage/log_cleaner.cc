@@ -68,7 +68,7 @@ CleanableRange cleanable_range(const BatchLog& log, const TopicConfig& config,
 }  // namespace
 
 LogCleaner::LogCleaner(LogCleanerOptions options)
-    : options_(options), rewriter_(options.max_uncompressed_bytes) {}
+    : options_(options), rewriter_(options.max_batch_bytes) {}
 
 double LogCleaner::dirty_ratio(const BatchLog& log, const TopicConfig& config,
                                std::int64_t now_ms) {
@@ -142,10 +142,57 @@ bool LogCleaner::start_next_job(Cluster& cluster, std::int64_t now_ms) {
   return true;
 }
 
-bool LogCleaner::map_step(BatchLog& log, std::size_t& budget, CleanerPass& pass) {
+std::optional<std::span<const protocol::RecordEntry>> LogCleaner::read_records(
+    const StoredBatch& batch, const protocol::RecordBatchHeader& header, std::size_t& unpacked) {
+  unpacked = batch.size_bytes;
+  if (header.is_control() || header.is_transactional()) return std::nullopt;
+  // The index of its records alone would pass the bound: do not even unpack it.
+  const auto records = static_cast<std::size_t>(std::max(header.record_count, 0));
+  if (records > options_.max_batch_bytes / sizeof(protocol::RecordEntry)) {
+    ++job_->batches_kept_whole;
+    return std::nullopt;
+  }
+  const auto read = rewriter_.read(batch.bytes());
+  if (!read) {
+    // Unpacking stopped at the bound (or the batch does not parse): it is kept whole.
+    if (header.compression() != protocol::Compression::kNone) ++job_->batches_kept_whole;
+    return std::nullopt;
+  }
+  unpacked =
+      std::max(unpacked, rewriter_.unpacked_bytes() + read->size() * sizeof(protocol::RecordEntry));
+  if (unpacked > options_.max_batch_bytes) {
+    ++job_->batches_kept_whole;
+    return std::nullopt;
+  }
+  return *read;
+}
+
+bool LogCleaner::map_records(const StoredBatch& batch,
+                             std::span<const protocol::RecordEntry> records) {
+  Job& job = *job_;
+  for (const protocol::RecordEntry& record : records) {
+    const std::int64_t offset = batch.base_offset + record.offset_delta;
+    if (offset < job.map_next_offset || !record.key) continue;
+    if (job.map_bytes >= options_.max_map_bytes) {
+      job.map_end_offset = offset;  // this record and later ones stay dirty
+      return false;
+    }
+    const std::string_view key = key_text(*record.key);
+    const auto found = job.latest_offset_by_key.find(key);
+    if (found != job.latest_offset_by_key.end()) {
+      found->second = offset;
+    } else {
+      job.latest_offset_by_key.emplace(std::string(key), offset);
+      job.map_bytes += key.size() + kMapEntryOverhead;
+    }
+  }
+  return true;
+}
+
+bool LogCleaner::map_step(BatchLog& log, Budget& budget, CleanerPass& pass) {
   Job& job = *job_;
   while (job.map_next_offset < job.map_end_offset) {
-    if (budget == 0) return false;
+    if (budget.spent()) return false;
     const auto batches = log.batches_from(std::max(job.map_next_offset, log.log_start_offset()));
     if (batches.empty()) break;
     bool full = false;
@@ -158,148 +205,157 @@ bool LogCleaner::map_step(BatchLog& log, std::size_t& budget, CleanerPass& pass)
       if (header && header->producer_id >= 0) {
         job.last_offset_by_producer[header->producer_id] = batch.last_offset;
       }
-      if (header && !header->is_control() && !header->is_transactional()) {
-        const auto records = rewriter_.read(batch.bytes());
-        if (records) {
-          for (const protocol::RecordEntry& record : *records) {
-            if (!record.key) continue;
-            const std::int64_t offset = batch.base_offset + record.offset_delta;
-            const std::string_view key = key_text(*record.key);
-            const auto found = job.latest_offset_by_key.find(key);
-            if (found != job.latest_offset_by_key.end()) {
-              found->second = offset;
-            } else {
-              job.latest_offset_by_key.emplace(std::string(key), offset);
-              job.map_bytes += key.size() + kMapEntryOverhead;
-            }
-          }
-        }
+      std::size_t unpacked = batch.size_bytes;
+      if (header) {
+        const auto records = read_records(batch, *header, unpacked);
+        if (records && !map_records(batch, *records)) full = true;
       }
-      pass.bytes_read += batch.size_bytes;
-      budget -= std::min(budget, batch.size_bytes);
+      pass.bytes_read += unpacked;
+      budget.take(unpacked);
+      if (full) break;
       job.map_next_offset = batch.last_offset + 1;
-      if (job.map_bytes >= options_.max_map_bytes) {
-        full = true;
-        break;
-      }
-      if (budget == 0) break;
+      if (budget.spent()) break;
     }
-    if (full) {
-      job.map_end_offset = job.map_next_offset;  // later records stay dirty
-      break;
-    }
-    if (budget == 0 && job.map_next_offset < job.map_end_offset) return false;
+    if (full) break;
+    if (budget.spent() && job.map_next_offset < job.map_end_offset) return false;
   }
   job.mapping = false;
   return true;
 }
 
-CleanedSegment LogCleaner::clean_segment(const SegmentView& segment, const TopicConfig& config,
-                                         std::int64_t now_ms) {
+void LogCleaner::clean_batch(const StoredBatch& batch, const TopicConfig& config,
+                             std::int64_t now_ms, std::size_t& unpacked) {
   Job& job = *job_;
+  const std::size_t at = written_.size();
+  const auto keep_whole = [&] {
+    written_.insert(written_.end(), batch.data, batch.data + batch.size_bytes);
+    placed_.emplace_back(batch, at);
+  };
+  unpacked = batch.size_bytes;
+  const auto header = protocol::parse_record_batch_header(batch.bytes());
+  if (!header) return keep_whole();
+  const auto records = read_records(batch, *header, unpacked);
+  if (!records) return keep_whole();
   const std::int64_t new_horizon = saturating_add(now_ms, config.delete_retention_ms);
-  written_.clear();
-  std::vector<std::pair<StoredBatch, std::size_t>> placed;  // batch, position in written_
-  for (const StoredBatch& batch : segment.batches) {
-    const std::size_t at = written_.size();
-    const auto keep_whole = [&] {
-      written_.insert(written_.end(), batch.data, batch.data + batch.size_bytes);
-      placed.emplace_back(batch, at);
-    };
-    const auto header = protocol::parse_record_batch_header(batch.bytes());
-    if (!header || header->is_control() || header->is_transactional()) {
-      keep_whole();
-      continue;
-    }
-    const auto records = rewriter_.read(batch.bytes());
-    if (!records) {
-      keep_whole();
-      continue;
-    }
-    const std::optional<std::int64_t> horizon = protocol::delete_horizon_ms(*header);
-    keep_.assign(records->size(), 0);
-    std::size_t kept = 0;
-    bool tombstone_kept = false;
-    for (std::size_t i = 0; i < records->size(); ++i) {
-      const protocol::RecordEntry& record = (*records)[i];
-      const std::int64_t offset = batch.base_offset + record.offset_delta;
-      bool keep = true;
-      if (offset < job.map_end_offset) {
-        if (!record.key) {
-          keep = false;  // a compacted topic cannot hold records without a key
-        } else {
-          const auto found = job.latest_offset_by_key.find(key_text(*record.key));
-          if (found != job.latest_offset_by_key.end() && found->second > offset) {
-            keep = false;
-          } else if (!record.value) {
-            keep = !horizon || now_ms < *horizon;
-          }
+  const std::optional<std::int64_t> horizon = protocol::delete_horizon_ms(*header);
+  keep_.assign(records->size(), 0);
+  std::size_t kept = 0;
+  bool tombstone_kept = false;
+  for (std::size_t i = 0; i < records->size(); ++i) {
+    const protocol::RecordEntry& record = (*records)[i];
+    const std::int64_t offset = batch.base_offset + record.offset_delta;
+    bool keep = true;
+    if (offset < job.map_end_offset) {
+      if (!record.key) {
+        keep = false;  // a compacted topic cannot hold records without a key
+      } else {
+        const auto found = job.latest_offset_by_key.find(key_text(*record.key));
+        if (found != job.latest_offset_by_key.end() && found->second > offset) {
+          keep = false;
+        } else if (!record.value) {
+          keep = !horizon || now_ms < *horizon;
         }
       }
-      if (!keep) continue;
-      keep_[i] = 1;
-      ++kept;
-      if (!record.value) tombstone_kept = true;
     }
-    const bool set_horizon = tombstone_kept && !horizon;
-    if (tombstone_kept) {
-      job.next_delete_horizon_ms =
-          std::min(job.next_delete_horizon_ms, set_horizon ? new_horizon : *horizon);
-    }
-    if (kept == records->size() && !set_horizon) {
-      keep_whole();
-      continue;
-    }
-    if (kept == 0) {
-      // Kafka keeps the last batch of a producer (as a header) for its sequence state.
-      const auto last = job.last_offset_by_producer.find(header->producer_id);
-      const bool last_of_producer =
-          header->producer_id >= 0 &&
-          (last == job.last_offset_by_producer.end() || last->second == batch.last_offset);
-      if (!last_of_producer) continue;
-    }
-    rewriter_.write(batch.bytes(), keep_, set_horizon ? new_horizon : -1, written_);
-    StoredBatch rewritten = batch;
-    rewritten.size_bytes = written_.size() - at;
-    if (batch.max_timestamp >= 0) {
-      const auto written = std::span<const std::uint8_t>(written_).subspan(at);
-      rewritten.max_timestamp = protocol::parse_record_batch_header(written)->max_timestamp;
-    }
-    placed.emplace_back(rewritten, at);
+    if (!keep) continue;
+    keep_[i] = 1;
+    ++kept;
+    if (!record.value) tombstone_kept = true;
   }
+  const bool set_horizon = tombstone_kept && !horizon;
+  if (tombstone_kept) {
+    job.next_delete_horizon_ms =
+        std::min(job.next_delete_horizon_ms, set_horizon ? new_horizon : *horizon);
+  }
+  if (kept == records->size() && !set_horizon) return keep_whole();
+  if (kept == 0) {
+    // Kafka keeps the last batch of a producer (as a header) for its sequence state.
+    const auto last = job.last_offset_by_producer.find(header->producer_id);
+    const bool last_of_producer =
+        header->producer_id >= 0 &&
+        (last == job.last_offset_by_producer.end() || last->second == batch.last_offset);
+    if (!last_of_producer) return;
+  }
+  rewriter_.write(batch.bytes(), keep_, set_horizon ? new_horizon : -1, written_);
+  StoredBatch rewritten = batch;
+  rewritten.size_bytes = written_.size() - at;
+  if (batch.max_timestamp >= 0) {
+    const auto written = std::span<const std::uint8_t>(written_).subspan(at);
+    rewritten.max_timestamp = protocol::parse_record_batch_header(written)->max_timestamp;
+  }
+  placed_.emplace_back(rewritten, at);
+}
+
+bool LogCleaner::clean_batches(const SegmentView& segment, const TopicConfig& config,
+                               std::int64_t now_ms, Budget& budget, CleanerPass& pass) {
+  Job& job = *job_;
+  while (job.next_batch < segment.batches.size()) {
+    if (budget.spent()) return false;
+    std::size_t unpacked = 0;
+    clean_batch(segment.batches[job.next_batch], config, now_ms, unpacked);
+    ++job.next_batch;
+    pass.bytes_read += unpacked;
+    budget.take(unpacked);
+  }
+  return true;
+}
+
+CleanedSegment LogCleaner::finish_segment() {
   CleanedSegment cleaned;
   cleaned.size_bytes = written_.size();
   if (!written_.empty()) {
     cleaned.bytes = SegmentBytes::allocate(written_.size());
     std::memcpy(cleaned.bytes->data(), written_.data(), written_.size());
   }
-  cleaned.batches.reserve(placed.size());
-  for (auto& [batch, at] : placed) {
+  cleaned.batches.reserve(placed_.size());
+  for (auto& [batch, at] : placed_) {
     batch.data = cleaned.bytes->data() + at;
     cleaned.batches.push_back(batch);
   }
+  written_.clear();
+  placed_.clear();
+  Job& job = *job_;
+  job.segment = nullptr;
+  job.segment_pin.clear();
+  job.next_batch = 0;
   return cleaned;
 }
 
 bool LogCleaner::clean_step(Cluster& cluster, BatchLog& log, const TopicConfig& config,
-                            std::int64_t now_ms, std::size_t& budget, CleanerPass& pass) {
+                            std::int64_t now_ms, Budget& budget, CleanerPass& pass) {
   Job& job = *job_;
   const std::vector<SegmentView> segments = log.closed_segments();
   std::size_t first = 0;
   while (first < segments.size() && segments[first].end_offset <= job.clean_next_offset) ++first;
   std::size_t next = first;
   std::vector<CleanedSegment> cleaned;
-  while (next < segments.size() && segments[next].base_offset < job.clean_end_offset &&
-         budget > 0) {
-    cleaned.push_back(clean_segment(segments[next], config, now_ms));
-    pass.bytes_read += segments[next].used_bytes;
-    budget -= std::min(budget, segments[next].used_bytes);
-    job.clean_next_offset = segments[next].end_offset;
+  bool paused = false;
+  while (next < segments.size() && segments[next].base_offset < job.clean_end_offset) {
+    const SegmentView& segment = segments[next];
+    if (job.segment != segment.bytes) {
+      // A new segment, or the one under way was dropped or replaced: start it afresh.
+      written_.clear();
+      placed_.clear();
+      job.segment_pin.clear();
+      job.segment = segment.bytes;
+      job.next_batch = 0;
+      if (!segment.batches.empty()) {
+        log.pin_segments(segment.batches.front().base_offset, segment.batches.front().base_offset,
+                         job.segment_pin);
+      }
+    }
+    if (!clean_batches(segment, config, now_ms, budget, pass)) {
+      paused = true;
+      break;
+    }
+    cleaned.push_back(finish_segment());
+    job.clean_next_offset = segment.end_offset;
     ++pass.segments_cleaned;
     ++next;
+    if (budget.spent()) break;
   }
   const bool finished =
-      next >= segments.size() || segments[next].base_offset >= job.clean_end_offset;
+      !paused && (next >= segments.size() || segments[next].base_offset >= job.clean_end_offset);
   if (!cleaned.empty()) {
     const std::int64_t delta = log.replace_segments(first, std::move(cleaned));
     cluster.record_log_memory_change(delta);
@@ -315,8 +371,9 @@ bool LogCleaner::clean_step(Cluster& cluster, BatchLog& log, const TopicConfig& 
 
 CleanerPass LogCleaner::run_pass(Cluster& cluster, std::int64_t now_ms) {
   CleanerPass pass;
-  std::size_t budget = std::max<std::size_t>(options_.bytes_per_pass, 1);
-  while (budget > 0) {
+  Budget budget{.bytes = std::max<std::size_t>(options_.bytes_per_pass, 1),
+                .deadline = std::chrono::steady_clock::now() + options_.max_pass_time};
+  while (!budget.spent()) {
     if (!job_ && !start_next_job(cluster, now_ms)) break;
     const StoredTopic* topic = nullptr;
     BatchLog* log = job_log(cluster, *job_, &topic);
@@ -328,6 +385,7 @@ CleanerPass LogCleaner::run_pass(Cluster& cluster, std::int64_t now_ms) {
     if (job_->mapping && !map_step(*log, budget, pass)) break;
     if (!clean_step(cluster, *log, topic->config, now_ms, budget, pass)) break;
     ++pass.partitions_cleaned;
+    pass.batches_kept_whole += job_->batches_kept_whole;
     job_.reset();
     if (pass.bytes_read == read_before) break;  // nothing was read: do not spin
   }

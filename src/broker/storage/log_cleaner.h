@@ -17,12 +17,20 @@
 // the last one of a producer, kept as a header for its sequence state. Control batches and
 // transactional batches are kept whole and not mapped: aborted records and markers are not
 // cleaned away yet, although the log's PartitionTransactions index now knows the aborts.
-// Work is bounded: each run_pass() reads about `bytes_per_pass` bytes of batches, then
-// returns; the next pass resumes where it stopped, one partition at a time.
+// Work on the broker's thread is bounded, by what the records unpack to and by time: each
+// run_pass() reads about `bytes_per_pass` unpacked bytes, or works `max_pass_time`, then
+// returns; the next pass resumes where it stopped (inside a segment being rewritten, too),
+// one partition at a time. A batch whose records would take more than `max_batch_bytes` to
+// unpack and index (its unpacked bytes plus sizeof(RecordEntry) per record) is neither
+// mapped nor rewritten but kept whole: compaction may keep more than the latest record of a
+// key, never less. The key map stops growing at `max_map_bytes`, checked at every record.
+// The working memory (the map, the unpacked batch, its index, the re-encoded records) is
+// thus bounded by the options, which the memory plan reserves (memory_plan.h).
 // Not thread-safe: runs on the broker's network thread (log_cleaner_pass,
 // storage/periodic_passes.h).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -30,29 +38,36 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "broker/config/topic_config.h"
 #include "broker/storage/batch_log.h"
 #include "broker/storage/cluster.h"
+#include "broker/storage/segment_pins.h"
+#include "protocol/record_batch.h"
 #include "protocol/record_batch_rewriter.h"
 #include "protocol/uuid.h"
 
 namespace kgroups::broker {
 
 struct LogCleanerOptions {
-  std::size_t bytes_per_pass = std::size_t{1} << 20;           // batch bytes read by one run_pass()
-  std::size_t max_map_bytes = std::size_t{16} << 20;           // keys + overhead of the key map
-  std::size_t max_uncompressed_bytes = std::size_t{64} << 20;  // one decompressed batch
+  std::size_t bytes_per_pass = std::size_t{1} << 20;   // unpacked bytes read by one run_pass()
+  std::size_t max_map_bytes = std::size_t{16} << 20;   // keys + overhead of the key map
+  std::size_t max_batch_bytes = std::size_t{8} << 20;  // one batch unpacked and indexed
+  std::chrono::milliseconds max_pass_time{50};         // wall time of one run_pass()
 };
 
 // What one run_pass() did.
 struct CleanerPass {
-  std::size_t bytes_read = 0;          // batch bytes read, mapping and cleaning
+  std::size_t bytes_read = 0;          // unpacked batch bytes read, mapping and cleaning
   std::size_t segments_cleaned = 0;    // segments rewritten
   std::size_t partitions_cleaned = 0;  // partitions whose cleaning finished in this pass
   std::int64_t memory_freed = 0;       // bytes of log memory given back
-  bool more_work = false;              // the budget ran out with a cleaning under way
+  // Batches over max_batch_bytes (neither mapped nor cleaned) met by the partitions whose
+  // cleaning finished in this pass.
+  std::size_t batches_kept_whole = 0;
+  bool more_work = false;  // the budget ran out with a cleaning under way
 };
 
 class LogCleaner {
@@ -95,19 +110,54 @@ class LogCleaner {
     std::size_t map_bytes = 0;
     std::unordered_map<std::int64_t, std::int64_t> last_offset_by_producer;
     std::int64_t next_delete_horizon_ms = 0;
+    // The closed segment being rewritten, pinned so that its identity stays meaningful
+    // across passes (a segment the log dropped or replaced meanwhile is started again), and
+    // the next of its batches to clean; what was written so far is in written_ and placed_.
+    const SegmentBytes* segment = nullptr;
+    SegmentPins segment_pin;
+    std::size_t next_batch = 0;
+    std::size_t batches_kept_whole = 0;  // met while mapping or cleaning, over max_batch_bytes
   };
+
+  // What one pass may still spend: unpacked bytes, and time until `deadline`.
+  struct Budget {
+    std::size_t bytes = 0;
+    std::chrono::steady_clock::time_point deadline;
+
+    [[nodiscard]] bool spent() const { return bytes == 0; }
+    // Takes `read` bytes; ends the budget when the deadline has passed.
+    void take(std::size_t read) {
+      bytes -= std::min(bytes, read);
+      if (std::chrono::steady_clock::now() >= deadline) bytes = 0;
+    }
+  };
+
+  // The records of `batch` (parsed into rewriter_), or nullopt when it is a control or
+  // transactional batch, does not parse, or is too large to unpack (counted in the job).
+  // `unpacked` gets what reading it cost.
+  std::optional<std::span<const protocol::RecordEntry>> read_records(
+      const StoredBatch& batch, const protocol::RecordBatchHeader& header, std::size_t& unpacked);
 
   // The partition's log if the job's topic still exists and is compacted, else nullptr.
   static BatchLog* job_log(Cluster& cluster, const Job& job, const StoredTopic** topic);
   // Starts a job for the next due partition after the last one started; false if none is.
   bool start_next_job(Cluster& cluster, std::int64_t now_ms);
   // Spends budget on the job; true once it is finished.
-  bool map_step(BatchLog& log, std::size_t& budget, CleanerPass& pass);
+  bool map_step(BatchLog& log, Budget& budget, CleanerPass& pass);
   bool clean_step(Cluster& cluster, BatchLog& log, const TopicConfig& config, std::int64_t now_ms,
-                  std::size_t& budget, CleanerPass& pass);
-  // Rewrites one closed segment against the job's map.
-  CleanedSegment clean_segment(const SegmentView& segment, const TopicConfig& config,
-                               std::int64_t now_ms);
+                  Budget& budget, CleanerPass& pass);
+  // Maps the keys of `records` of `batch` from the job's map_next_offset on; false when the
+  // map filled up (map_end_offset then stops at the first record not mapped).
+  bool map_records(const StoredBatch& batch, std::span<const protocol::RecordEntry> records);
+  // Rewrites the batches of closed segment `segment` against the job's map, from the job's
+  // next_batch on, into written_ and placed_; true once every batch is done.
+  bool clean_batches(const SegmentView& segment, const TopicConfig& config, std::int64_t now_ms,
+                     Budget& budget, CleanerPass& pass);
+  // Rewrites one batch (or keeps it whole, or leaves it out) into written_ and placed_.
+  void clean_batch(const StoredBatch& batch, const TopicConfig& config, std::int64_t now_ms,
+                   std::size_t& unpacked);
+  // The segment written_ and placed_ hold, in new segment bytes; empties them.
+  CleanedSegment finish_segment();
 
   LogCleanerOptions options_;
   protocol::RecordBatchRewriter rewriter_;
@@ -116,6 +166,7 @@ class LogCleaner {
   std::int32_t last_partition_ = -1;
   std::vector<std::uint8_t> keep_;     // per record of a batch: kept (1) or not (0)
   std::vector<std::uint8_t> written_;  // a segment being rewritten
+  std::vector<std::pair<StoredBatch, std::size_t>> placed_;  // its batches, at their positions
 };
 
 }  // namespace kgroups::broker

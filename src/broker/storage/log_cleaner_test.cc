@@ -136,6 +136,7 @@ class Compaction : public ::testing::Test {
       total.segments_cleaned += pass.segments_cleaned;
       total.partitions_cleaned += pass.partitions_cleaned;
       total.memory_freed += pass.memory_freed;
+      total.batches_kept_whole += pass.batches_kept_whole;
       if (!pass.more_work) break;
     }
     return total;
@@ -332,6 +333,120 @@ TEST_F(Compaction, ASmallBudgetCleansInSeveralPassesToTheSameResult) {
                                               {98, "k3", "v19", 1000},
                                               {99, "k4", "v19", 1000}};
   EXPECT_EQ(keyed_records(), expected);
+}
+
+TEST_F(Compaction, ABatchThatUnpacksBeyondTheBoundIsKeptWholeAndNotMapped) {
+  create(compacted_config());
+  produce({{"k0", "old"}, {"k1", "old"}});
+  // 400 records: their index alone (96 B each) is beyond a 16 KiB bound.
+  std::vector<Record> many;
+  for (int i = 0; i < 400; ++i) many.push_back({"k" + std::to_string(i % 2), "new"});
+  produce(many, 1000, {.codec = Compression::kGzip, .name = "gzip"});
+  produce({{"k0", "newest"}});
+  roll();
+  LogCleaner bounded{LogCleanerOptions{.max_batch_bytes = 16 << 10}};
+  const CleanerPass pass = clean(bounded, wall_clock_ms());
+  EXPECT_EQ(pass.partitions_cleaned, 1u);
+  EXPECT_GE(pass.batches_kept_whole, 1u);
+  const std::vector<StoredRecord> kept = keyed_records();
+  // The large batch was not mapped: k1's old record is kept (more than the latest, never
+  // less), and the large batch is whole, although "newest" supersedes its k0 records.
+  ASSERT_EQ(kept.size(), 1u + 400u + 1u);
+  EXPECT_EQ(kept.front().key, "k1");
+  EXPECT_EQ(kept.front().value, "old");
+  EXPECT_EQ(kept.back().value, "newest");
+  // With the default bound the same log is cleaned to the latest records.
+  LogCleaner unbounded{LogCleanerOptions{}};
+  log().compaction().first_dirty_offset = 0;
+  clean(unbounded, wall_clock_ms());
+  const std::vector<StoredRecord> latest = keyed_records();
+  ASSERT_EQ(latest.size(), 2u);
+  EXPECT_EQ(latest[0].key, "k1");
+  EXPECT_EQ(latest[0].value, "new");
+  EXPECT_EQ(latest[1].value, "newest");
+}
+
+TEST_F(Compaction, TheKeyMapBoundIsCheckedAtEveryRecordNotEveryBatch) {
+  create(compacted_config());
+  std::vector<Record> distinct;
+  for (int i = 0; i < 100; ++i) distinct.push_back({"key-" + std::to_string(1000 + i), "v"});
+  produce(distinct, 1000, {.codec = Compression::kLz4, .name = "lz4"});
+  roll();
+  // Room for 10 keys of 8 bytes (+ 64 each): the map stops inside the batch, so the first
+  // cleaning covers its first 10 records (a later one, in the same pass, the next 10).
+  LogCleaner small_map{LogCleanerOptions{.max_map_bytes = 10 * (8 + 64),
+                                         .max_pass_time = std::chrono::milliseconds(0)}};
+  const std::int64_t now = wall_clock_ms();
+  for (int i = 0; i < 100 && small_map.run_pass(cluster_, now).partitions_cleaned == 0; ++i) {
+  }
+  EXPECT_EQ(log().compaction().first_dirty_offset, 10);
+}
+
+TEST_F(Compaction, CleaningPausedInsideASegmentResumesToTheSameResult) {
+  TopicConfig config = compacted_config();
+  config.segment_bytes = 4 << 10;  // many compressed batches per segment
+  const auto fill = [this] {
+    for (int round = 0; round < 30; ++round) {
+      std::vector<Record> batch;
+      for (int key = 0; key < 20; ++key) {
+        batch.push_back({"k" + std::to_string(key), "v" + std::to_string(round)});
+      }
+      produce(batch, 1000, {.codec = Compression::kGzip, .name = "gzip"});
+    }
+    for (int i = 0; i < 40; ++i) produce({{"filler-" + std::to_string(filler_++), "f"}});
+  };
+  create(config);
+  fill();
+  const std::int64_t now = wall_clock_ms();
+  // Every pass ends after one batch: the first segment is cleaned over many passes.
+  LogCleaner one_batch{LogCleanerOptions{.max_pass_time = std::chrono::milliseconds(0)}};
+  const CleanerPass first = one_batch.run_pass(cluster_, now);
+  EXPECT_TRUE(first.more_work);
+  EXPECT_EQ(first.segments_cleaned, 0u);
+  const CleanerPass total = clean(one_batch, now);
+  EXPECT_EQ(total.partitions_cleaned, 1u);
+  const std::vector<StoredRecord> sliced = keyed_records();
+  EXPECT_EQ(cluster_.log_memory_used(), static_cast<std::int64_t>(log().memory_bytes()));
+
+  ASSERT_TRUE(cluster_.delete_topic("t"));
+  create(config);
+  fill();
+  clean(cleaner_, now);
+  EXPECT_EQ(keyed_records(), sliced);
+  ASSERT_EQ(sliced.size(), 20u);
+  EXPECT_EQ(sliced.front().value, "v29");
+}
+
+TEST_F(Compaction, ASegmentDroppedWhileItsCleaningIsPausedIsLeftAndTheRestCleaned) {
+  TopicConfig config = compacted_config();
+  config.segment_bytes = 4 << 10;
+  create(config);
+  for (int round = 0; round < 30; ++round) {
+    std::vector<Record> batch;
+    for (int key = 0; key < 20; ++key) {
+      batch.push_back({"k" + std::to_string(key), "v" + std::to_string(round)});
+    }
+    produce(batch, 1000, {.codec = Compression::kGzip, .name = "gzip"});
+  }
+  for (int i = 0; i < 40; ++i) produce({{"filler-" + std::to_string(filler_++), "f"}});
+  const std::int64_t now = wall_clock_ms();
+  LogCleaner one_batch{LogCleanerOptions{.max_pass_time = std::chrono::milliseconds(0)}};
+  // A pass per batch mapped, then two of the first segment's batches cleaned.
+  const std::size_t passes = log().batch_count() + 2;
+  for (std::size_t i = 0; i < passes; ++i) {
+    const CleanerPass pass = one_batch.run_pass(cluster_, now);
+    ASSERT_TRUE(pass.more_work);
+    ASSERT_EQ(pass.segments_cleaned, 0u);
+  }
+  // DeleteRecords drops the first segment, the one being rewritten.
+  const std::int64_t start = log().closed_segments().at(1).base_offset;
+  ASSERT_TRUE(cluster_.delete_records(topic(), 0, start).has_value());
+  EXPECT_EQ(cluster_.released_segments().segments(), 1u);  // the cleaner still pins it
+  const CleanerPass rest = clean(one_batch, now);
+  EXPECT_EQ(rest.partitions_cleaned, 1u);
+  EXPECT_EQ(cluster_.released_segments().segments(), 0u);
+  EXPECT_EQ(cluster_.log_memory_used(), static_cast<std::int64_t>(log().memory_bytes()));
+  for (const StoredRecord& record : keyed_records()) EXPECT_GE(record.offset, start);
 }
 
 TEST_F(Compaction, KeepsTheClusterMemoryAccountingExact) {
