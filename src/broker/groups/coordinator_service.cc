@@ -8,6 +8,7 @@
 #include <asio/redirect_error.hpp>
 #include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
+#include <limits>
 #include <system_error>
 #include <utility>
 
@@ -39,23 +40,29 @@ void CoordinatorService::share_stored_bytes() {
   auto left = [this](std::size_t used) {
     return used < stored_bytes_budget_ ? stored_bytes_budget_ - used : std::size_t{1};
   };
-  classic_.set_max_stored_bytes(left(consumer_.stored_bytes() + transaction_bytes_));
-  consumer_.set_max_stored_bytes(left(classic_.stored_bytes() + transaction_bytes_));
+  classic_.set_max_stored_bytes(left(consumer_.stored_bytes() + held_bytes_));
+  consumer_.set_max_stored_bytes(left(classic_.stored_bytes() + held_bytes_));
 }
 
-bool CoordinatorService::try_hold_transaction_bytes(std::size_t bytes) {
-  const std::size_t used = classic_.stored_bytes() + consumer_.stored_bytes() + transaction_bytes_;
+bool CoordinatorService::try_hold_bytes(std::size_t bytes) {
+  const std::size_t used = classic_.stored_bytes() + consumer_.stored_bytes() + held_bytes_;
   if (stored_bytes_budget_ != 0 &&
       (used > stored_bytes_budget_ || bytes > stored_bytes_budget_ - used)) {
     return false;
   }
-  transaction_bytes_ += bytes;
+  held_bytes_ += bytes;
   share_stored_bytes();
   return true;
 }
 
-void CoordinatorService::release_transaction_bytes(std::size_t bytes) {
-  transaction_bytes_ -= std::min(bytes, transaction_bytes_);
+std::size_t CoordinatorService::room_bytes() const {
+  if (stored_bytes_budget_ == 0) return std::numeric_limits<std::size_t>::max();
+  const std::size_t used = classic_.stored_bytes() + consumer_.stored_bytes() + held_bytes_;
+  return used < stored_bytes_budget_ ? stored_bytes_budget_ - used : 0;
+}
+
+void CoordinatorService::release_bytes(std::size_t bytes) {
+  held_bytes_ -= std::min(bytes, held_bytes_);
   share_stored_bytes();
 }
 

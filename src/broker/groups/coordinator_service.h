@@ -62,13 +62,15 @@ class CoordinatorService {
   // the manual clock there is no timer: advance_clock() applies what becomes due.
   void start(const asio::any_io_executor& executor);
 
-  // Bytes the transaction coordinator keeps for open transactions (their partitions, groups
-  // and pending offsets), charged to the same share as the groups (CoordinatorConfig::
-  // max_stored_bytes). try_hold_transaction_bytes() takes them if the share has room and
-  // returns false (taking nothing) if not; release_transaction_bytes() gives them back.
-  bool try_hold_transaction_bytes(std::size_t bytes);
-  void release_transaction_bytes(std::size_t bytes);
-  [[nodiscard]] std::size_t transaction_bytes() const { return transaction_bytes_; }
+  // Bytes kept beside the groups and charged to the same share (CoordinatorConfig::
+  // max_stored_bytes): the transaction coordinator's open transactions (their partitions,
+  // groups and pending offsets) and the playground's delivered offsets. try_hold_bytes()
+  // takes them if the share has room and returns false (taking nothing) if not;
+  // release_bytes() gives them back. room_bytes(): what the share has left.
+  bool try_hold_bytes(std::size_t bytes);
+  void release_bytes(std::size_t bytes);
+  [[nodiscard]] std::size_t held_bytes() const { return held_bytes_; }
+  [[nodiscard]] std::size_t room_bytes() const;
 
   // The clock. now_ms(): milliseconds the coordinators' clock moved since the service was
   // created (with the manual clock, the sum of the advances).
@@ -143,7 +145,7 @@ class CoordinatorService {
 
   std::size_t stored_bytes_budget_ = 0;  // both coordinators together; 0: no bound
   SteadyClock steady_clock_;
-  std::size_t transaction_bytes_ = 0;  // held by open transactions, in the groups' share
+  std::size_t held_bytes_ = 0;  // open transactions and the playground, in the groups' share
   ManualClock manual_clock_;
   const Clock& clock_;  // one of the two above
   Clock::TimePoint created_at_;

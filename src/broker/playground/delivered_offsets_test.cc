@@ -33,5 +33,40 @@ TEST(DeliveredOffsets, ForgettingAGroupDropsEveryPartitionOfIt) {
   EXPECT_FALSE(delivered.deliver(std::string(1000, 'a'), kTopic, 0, {0, 1}).has_value());
 }
 
+TEST(DeliveredOffsets, EveryEntryIsChargedAndGivenBackWhenItsGroupIsForgotten) {
+  std::size_t held = 0;
+  const std::size_t room =
+      2 * (DeliveredOffsets::kGroupEntryBytes + 1) + 150 * DeliveredOffsets::kPartitionEntryBytes;
+  {
+    DeliveredOffsets delivered(
+        DeliveredOffsetsMemory{.hold =
+                                   [&held, room](std::size_t bytes) {
+                                     if (held + bytes > room) return false;
+                                     held += bytes;
+                                     return true;
+                                   },
+                               .release = [&held](std::size_t bytes) { held -= bytes; }});
+    for (std::int32_t partition = 0; partition < 100; ++partition) {
+      delivered.deliver("a", kTopic, partition, {0, 1});
+      delivered.deliver("b", kTopic, partition, {0, 1});
+    }
+    // Room for 150 partitions: the rest were not tracked, and report no replay.
+    EXPECT_EQ(delivered.size(), 150U);
+    EXPECT_EQ(delivered.untracked(), 50U);
+    EXPECT_EQ(held, delivered.held_bytes());
+    EXPECT_LE(held, room);
+    EXPECT_FALSE(delivered.deliver("b", kTopic, 99, {0, 1}).has_value());
+    delivered.deliver("a", kTopic, 0, {0, 1});  // already tracked: costs nothing more
+    EXPECT_EQ(held, delivered.held_bytes());
+    delivered.forget_groups_except([](std::string_view group) { return group == "b"; });
+    EXPECT_EQ(held,
+              DeliveredOffsets::kGroupEntryBytes + 1 + 75 * DeliveredOffsets::kPartitionEntryBytes);
+    // The room given back tracks b's other partitions now.
+    EXPECT_FALSE(delivered.deliver("b", kTopic, 99, {0, 1}).has_value());
+    EXPECT_TRUE(delivered.deliver("b", kTopic, 99, {0, 1}).has_value());
+  }
+  EXPECT_EQ(held, 0U) << "destroying it gives everything back";
+}
+
 }  // namespace
 }  // namespace kgroups::broker::playground

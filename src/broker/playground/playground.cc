@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/playground/playground.h"
 
+#include "broker/config/memory_plan.h"
+#include "broker/coordinator/stored_bytes.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -14,7 +17,14 @@ std::string quoted(const std::string& text) { return "\"" + text + "\""; }
 }  // namespace
 
 Playground::Playground(Broker& broker, asio::any_io_executor executor, PlaygroundTiming timing)
-    : broker_(broker), executor_(std::move(executor)), timing_(timing) {}
+    : broker_(broker),
+      executor_(std::move(executor)),
+      timing_(timing),
+      delivered_(DeliveredOffsetsMemory{
+          .hold = [&groups =
+                       broker.groups()](std::size_t bytes) { return groups.try_hold_bytes(bytes); },
+          .release = [&groups =
+                          broker.groups()](std::size_t bytes) { groups.release_bytes(bytes); }}) {}
 
 Playground::~Playground() {
   for (const auto& consumer : consumers_) consumer->crash();
@@ -76,6 +86,31 @@ void Playground::check_consumer_request(const ConsumerRequest& request) const {
                  quoted(std::string(running->settings().assignor->name())) +
                  "; a member with another assignor would be refused "
                  "(INCONSISTENT_GROUP_PROTOCOL): use that assignor or another group");
+  }
+  check_delivered_offsets_room(request);
+}
+
+void Playground::check_delivered_offsets_room(const ConsumerRequest& request) const {
+  // A new group's consumers will track every partition of the topic they read, and commit
+  // an offset for each, in the groups' share: refuse now rather than have them stall later
+  // (their commits would get COORDINATOR_LOAD_IN_PROGRESS and they would miss replays).
+  const bool known_group = std::any_of(
+      consumers_.begin(), consumers_.end(),
+      [&request](const auto& consumer) { return consumer->settings().group == request.group; });
+  if (known_group) return;
+  const std::int32_t existing = broker_.cluster().partition_count(request.topic);
+  const auto partitions = static_cast<std::size_t>(existing > 0 ? existing : kTopicPartitions);
+  const std::size_t needed =
+      DeliveredOffsets::kGroupEntryBytes + group_entry_bytes(request.group) +
+      partitions * (DeliveredOffsets::kPartitionEntryBytes + offset_entry_bytes(request.topic, ""));
+  if (needed > broker_.groups().room_bytes()) {
+    throw PlaygroundRefusal(
+        503, "the groups' share of --max-memory cannot hold what group " + quoted(request.group) +
+                 " would commit and track for the " + std::to_string(partitions) +
+                 " partitions of " + quoted(request.topic) + " (" +
+                 format_bytes(static_cast<std::int64_t>(needed)) +
+                 "): stop simulated consumers of other groups or delete groups, or raise "
+                 "--max-memory");
   }
 }
 

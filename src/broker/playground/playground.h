@@ -5,7 +5,9 @@
 // (docs/HTTP-API.md, "Playground"). It checks every request against its bounds — at most
 // kMaxConsumers running consumers and kMaxProducers producers, rates of kMinRate..kMaxRate
 // records per second — and refuses with a PlaygroundRefusal (an HTTP status and a message
-// saying what to change) before changing anything. Stopped consumers stay listed (the newest
+// saying what to change) before changing anything; what the consumers track of their groups'
+// deliveries is charged to the groups' share of --max-memory (503 when a new group's would
+// not fit). Stopped consumers stay listed (the newest
 // kMaxStoppedConsumers) with state "stopped"; stopped producers are forgotten.
 // Destroying the playground stops every client (their timers are cancelled); it must go
 // before the io_context whose executor it was given, and before the broker.
@@ -69,7 +71,8 @@ class Playground {
   // Throws PlaygroundRefusal: 400 for an unknown assignor, an invalid group or topic name, a
   // session timeout outside the broker's bounds; 409 beyond kMaxConsumers, or when the
   // group's running simulated consumers use another assignor (the coordinator would refuse
-  // the join), or the topic cannot be created.
+  // the join), or the topic cannot be created; 503 when the groups' share has no room for
+  // a new group's delivered offsets (check_delivered_offsets_room).
   const SimulatedConsumer& add_consumer(const ConsumerRequest& request);
   // Stops consumer `id`: LeaveGroup, or without a word when `crash`. Throws PlaygroundRefusal
   // 404 for an unknown id. A stopped consumer stays as it is. Returns the consumer (which
@@ -92,6 +95,9 @@ class Playground {
 
  private:
   void check_consumer_request(const ConsumerRequest& request) const;
+  // Throws PlaygroundRefusal 503 when a consumer of a group the playground does not run yet
+  // could not have its delivered offsets tracked in the groups' share.
+  void check_delivered_offsets_room(const ConsumerRequest& request) const;
   // Creates `topic` if it does not exist; throws PlaygroundRefusal when it cannot.
   void ensure_topic(const std::string& topic);
   [[nodiscard]] std::size_t running_consumers() const;

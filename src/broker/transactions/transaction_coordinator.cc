@@ -334,14 +334,14 @@ void TransactionCoordinator::complete(Transaction& transaction, bool commit) {
   transaction.partitions.clear();
   transaction.groups.clear();
   transaction.pending_offsets.clear();
-  groups_.release_transaction_bytes(transaction.held_bytes);
+  groups_.release_bytes(transaction.held_bytes);
   transaction.held_bytes = 0;
   transaction.state = commit ? TransactionState::kCompleteCommit : TransactionState::kCompleteAbort;
 }
 
 bool TransactionCoordinator::hold(Transaction& transaction, std::size_t bytes) {
   if (bytes == 0) return true;
-  if (!groups_.try_hold_transaction_bytes(bytes)) {
+  if (!groups_.try_hold_bytes(bytes)) {
     if (const auto left_out = refused_log_.admit(LogThrottle::Clock::now())) {
       log_info("transaction " + quote(transaction.transactional_id) + ": " + std::to_string(bytes) +
                " bytes more do not fit in the groups' share of --max-memory; answered "

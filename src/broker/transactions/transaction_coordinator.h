@@ -13,7 +13,7 @@
 // - A transaction open longer than its timeout is aborted with the epoch bumped, so its
 //   producer is fenced (Kafka's abortTimedOutTransactions); abort_expired() does that.
 // - Memory: an open transaction's partitions, groups and pending offsets are charged to the
-//   groups' share of --max-memory (CoordinatorService::try_hold_transaction_bytes) as they are
+//   groups' share of --max-memory (CoordinatorService::try_hold_bytes) as they are
 //   added, and given back when it ends; a request they do not fit in gets
 //   COORDINATOR_LOAD_IN_PROGRESS (retriable) and adds nothing.
 // - Bounds: at most max_transactional_ids ids (one more forgets the least recently used id

@@ -238,17 +238,17 @@ TEST(TransactionMemory, OpenTransactionsAreChargedToTheGroupsShareAndGiveItBack)
                                        partitions);
   };
   EXPECT_EQ(add({{"out", 0}, {"out", 1}, {"out", 0}}), std::vector<ErrorCode>(3, ErrorCode::kNone));
-  const std::size_t two_partitions = groups.transaction_bytes();
+  const std::size_t two_partitions = groups.held_bytes();
   EXPECT_GT(two_partitions, 0U);
   EXPECT_LE(two_partitions, 250U);
   EXPECT_EQ(add({{"out", 1}}), std::vector<ErrorCode>(1, ErrorCode::kNone)) << "no growth";
   EXPECT_EQ(transactions.add_offsets("t", producer.producer_id, producer.producer_epoch,
                                      "a-group-whose-entry-does-not-fit"),
             ErrorCode::kCoordinatorLoadInProgress);
-  EXPECT_EQ(groups.transaction_bytes(), two_partitions) << "a refused request holds nothing";
+  EXPECT_EQ(groups.held_bytes(), two_partitions) << "a refused request holds nothing";
   EXPECT_EQ(transactions.end_transaction("t", producer.producer_id, producer.producer_epoch, true),
             ErrorCode::kNone);
-  EXPECT_EQ(groups.transaction_bytes(), 0U);
+  EXPECT_EQ(groups.held_bytes(), 0U);
 }
 
 }  // namespace
