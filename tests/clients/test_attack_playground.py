@@ -3,7 +3,7 @@
 topic, each group reading it to its end and then crashed (no LeaveGroup), until the groups'
 share of --max-memory is full. What the playground keeps per group and partition (the offsets
 delivered, for replay detection) is charged to that share beside the groups' committed
-offsets, and goes with its last consumer of the group; once the share is full a new group's
+offsets and the replay tracker's marks, and goes with its last consumer of the group; once the share is full a new group's
 consumer gets 503 saying what to do. The broker stays within --max-memory and answers a probe
 within a second."""
 import json
@@ -19,7 +19,7 @@ from raw_client import RawConnection, record_batch
 
 PARTITIONS = 10000
 CONSUMERS_PER_GROUP = 4
-BUDGET_MIB = 256  # the groups' share is 16 MiB of it
+BUDGET_MIB = 512  # the groups' share is 32 MiB of it
 MAX_GROUPS = 12
 TOPIC = "w" * 249  # the longest legal name: each committed offset keeps a copy
 
@@ -94,6 +94,6 @@ def test_crashed_playground_groups_on_a_wide_topic_stay_within_the_groups_share(
     # The groups' share, the responses' share (the group views this test asks for) and an
     # allowance.
     grown = broker.peak_rss_mib() - before
-    assert grown < 16 + 32 + 32, f"RSS grew {grown:.0f} MiB"
+    assert grown < 32 + 64 + 32, f"RSS grew {grown:.0f} MiB"
     assert_within_budget(broker, BUDGET_MIB)
     connection.close()

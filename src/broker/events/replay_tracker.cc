@@ -46,7 +46,10 @@ void ReplayTracker::on_member_joined(GroupType type, std::string_view group_id,
   auto same = std::find_if(group.members.begin(), group.members.end(), [&](const Member& known) {
     return known.member_id == member.member_id;
   });
-  if (same == group.members.end()) same = group.members.insert(group.members.end(), Member{});
+  if (same == group.members.end()) {
+    same = group.members.insert(group.members.end(), Member{});
+    same->serial = ++next_serial_;
+  }
   same->member_id = std::string(member.member_id);
   same->client_id = std::string(member.client_id);
   same->client_host = std::string(member.client_host);
@@ -69,27 +72,54 @@ void ReplayTracker::forget_member(std::string_view group_id, std::string_view me
   std::erase_if(members, [&](const Member& member) { return member.member_id == member_id; });
 }
 
+bool ReplayTracker::hold(std::size_t bytes) {
+  if (!charge_.hold(bytes)) {
+    ++untracked_;
+    return false;
+  }
+  held_bytes_ += bytes;
+  return true;
+}
+
+void ReplayTracker::release(std::size_t bytes) {
+  held_bytes_ -= bytes;
+  charge_.release(bytes);
+}
+
 void ReplayTracker::on_rebalance_completed(const ObservedRebalance& rebalance) {
   TrackedGroup& group = group_for(rebalance.type, rebalance.group_id);
   group.generation = rebalance.generation;
   unclaim(group);
   for (const ObservedAssignment& member : rebalance.assignment) {
     if (!member.partitions) continue;
+    const auto known =
+        std::find_if(group.members.begin(), group.members.end(),
+                     [&](const Member& m) { return m.member_id == member.member_id; });
+    const std::uint64_t owner = known == group.members.end() ? 0 : known->serial;
     for (const AssignedTopicPartitions& topic : *member.partitions) {
       const std::int32_t existing = cluster_.partition_count(topic.topic);
       if (existing == 0) continue;
       for (const std::int32_t partition : topic.partitions) {
         if (partition < 0 || partition >= existing) continue;
         TopicPartition key{topic.topic, partition};
-        PartitionMark& mark = group.partitions[key];
-        mark.owner = std::string(member.member_id);
+        auto mark = group.partitions.find(key);
+        if (mark == group.partitions.end()) {
+          if (!hold(mark_bytes(topic.topic))) continue;
+          group.mark_bytes += mark_bytes(topic.topic);
+          mark = group.partitions.emplace(key, PartitionMark{}).first;
+        }
+        mark->second.owner = owner;
         std::vector<Claim>& claims = claims_[key];
         // A partition listed twice (by a faulty leader) is claimed once.
         if (std::any_of(claims.begin(), claims.end(),
                         [&](const Claim& claim) { return claim.group == &group; })) {
           continue;
         }
-        claims.push_back(Claim{.group = &group, .mark = &mark});
+        if (!hold(claim_bytes(topic.topic))) {
+          if (claims.empty()) claims_.erase(key);
+          continue;
+        }
+        claims.push_back(Claim{.group = &group, .mark = &mark->second});
         group.assigned.push_back(std::move(key));
       }
     }
@@ -99,8 +129,9 @@ void ReplayTracker::on_rebalance_completed(const ObservedRebalance& rebalance) {
 void ReplayTracker::unclaim(TrackedGroup& group) {
   for (const TopicPartition& key : group.assigned) {
     if (auto mark = group.partitions.find(key); mark != group.partitions.end()) {
-      mark->second.owner.clear();
+      mark->second.owner = 0;
     }
+    release(claim_bytes(key.topic));
     auto claims = claims_.find(key);
     if (claims == claims_.end()) continue;
     std::erase_if(claims->second, [&](const Claim& claim) { return claim.group == &group; });
@@ -121,13 +152,23 @@ void ReplayTracker::forget_group(std::string_view group_id) {
   auto found = groups_.find(group_id);
   if (found == groups_.end()) return;
   unclaim(*found->second);
+  release(found->second->mark_bytes);
   groups_.erase(found);
 }
 
 void ReplayTracker::forget_topic(std::string_view topic) {
   for (auto& [id, group] : groups_) {
-    std::erase_if(group->assigned, [&](const TopicPartition& key) { return key.topic == topic; });
-    std::erase_if(group->partitions, [&](const auto& entry) { return entry.first.topic == topic; });
+    std::erase_if(group->assigned, [&](const TopicPartition& key) {
+      if (key.topic != topic) return false;
+      release(claim_bytes(topic));
+      return true;
+    });
+    std::erase_if(group->partitions, [&](const auto& entry) {
+      if (entry.first.topic != topic) return false;
+      group->mark_bytes -= mark_bytes(topic);
+      release(mark_bytes(topic));
+      return true;
+    });
   }
   std::erase_if(claims_, [&](const auto& entry) { return entry.first.topic == topic; });
 }
@@ -148,7 +189,7 @@ const ReplayTracker::Member* ReplayTracker::matching_member(const TrackedGroup& 
     if (member.client_id != client.client_id || !host_matches(member.client_host, client.peer)) {
       continue;
     }
-    if (member.member_id == mark.owner) {
+    if (mark.owner != 0 && member.serial == mark.owner) {
       found = true;
       return &member;
     }

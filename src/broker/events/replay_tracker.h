@@ -18,7 +18,11 @@
 // partition in some group's current assignment, and one mark per existing partition a group
 // was assigned since the coordinator created it (so at most the cluster's partitions per
 // group); a group's marks go when it is deleted or forgotten (no members, no
-// offsets), a topic's marks when it is deleted.
+// offsets), a topic's marks when it is deleted. Marks and assignment entries are charged to
+// the memory set by set_memory_charge() (the broker's: the groups' share of --max-memory) as
+// they are made, and given back as they go; a partition that does not fit is not tracked
+// (untracked() counts them), and its deliveries publish no replay. A mark names its owner by
+// the member's serial number, not a copy of its id.
 // Not thread-safe: called on the broker's thread. `log` must outlive the tracker.
 #pragma once
 
@@ -29,11 +33,13 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "broker/coordinator/group_observer.h"
 #include "broker/coordinator/string_hash.h"
 #include "broker/events/event_log.h"
+#include "broker/runtime/memory_charge.h"
 #include "broker/storage/cluster.h"
 #include "broker/storage/fetch_delivery_observer.h"
 
@@ -69,13 +75,30 @@ class ReplayTracker : public GroupObserver, public FetchDeliveryObserver {
   // from offset 0).
   void forget_topic(std::string_view topic);
 
+  // Where marks and assignment entries are charged (empty: nowhere). Set it before the first
+  // group is seen, or clear it before the charge's owner goes.
+  void set_memory_charge(MemoryCharge charge) { charge_ = std::move(charge); }
+  // What one mark and one assignment entry of a partition of `topic` are charged.
+  static std::size_t mark_bytes(std::string_view topic) { return kMarkBytes + topic.size(); }
+  static std::size_t claim_bytes(std::string_view topic) { return kClaimBytes + 2 * topic.size(); }
+
   // Marks kept, over all groups (for the bound's tests).
   [[nodiscard]] std::size_t mark_count() const;
+  // Bytes charged now; partitions of assignments not tracked for want of memory.
+  [[nodiscard]] std::size_t held_bytes() const { return held_bytes_; }
+  [[nodiscard]] std::uint64_t untracked() const { return untracked_; }
   // Partitions some group's current assignment holds.
   [[nodiscard]] std::size_t assigned_partition_count() const { return claims_.size(); }
 
  private:
+  // A mark's tree node, key and fields with the last connection's "host:port" (a mark keeps
+  // the topic name once more); an assignment entry's hash node, claim and list entry (each
+  // keeps the topic name).
+  static constexpr std::size_t kMarkBytes = 256;
+  static constexpr std::size_t kClaimBytes = 192;
+
   struct Member {
+    std::uint64_t serial = 0;  // this tracker's number for it, never reused; 0: none
     std::string member_id;
     std::string client_id;
     std::string client_host;  // "/127.0.0.1"; "" when not recorded
@@ -85,7 +108,7 @@ class ReplayTracker : public GroupObserver, public FetchDeliveryObserver {
     std::int64_t delivered_end = -1;      // one past the highest offset delivered; -1: none
     std::int64_t last_fetch_offset = -1;  // the fetch offset of the last delivery
     std::string last_peer;                // the connection ("host:port") of the last delivery
-    std::string owner;  // the member the current assignment gives it to; "" if none
+    std::uint64_t owner = 0;  // serial of the member the current assignment gives it to; 0: none
   };
   struct TrackedGroup {
     GroupType type = GroupType::kClassic;
@@ -95,6 +118,7 @@ class ReplayTracker : public GroupObserver, public FetchDeliveryObserver {
     // Every partition the group was assigned since it was created.
     std::map<TopicPartition, PartitionMark> partitions;
     std::vector<TopicPartition> assigned;  // the current assignment's partitions
+    std::size_t mark_bytes = 0;            // charged for `partitions`
   };
   // A group holding a partition in its current assignment.
   struct Claim {
@@ -134,8 +158,15 @@ class ReplayTracker : public GroupObserver, public FetchDeliveryObserver {
   void publish_replay(const TrackedGroup& group, const Member* member, std::string_view topic,
                       std::int32_t partition, std::int64_t from, std::int64_t to);
 
+  bool hold(std::size_t bytes);
+  void release(std::size_t bytes);
+
   EventLog& log_;
   const Cluster& cluster_;
+  MemoryCharge charge_;
+  std::size_t held_bytes_ = 0;
+  std::uint64_t untracked_ = 0;
+  std::uint64_t next_serial_ = 0;
   std::unordered_map<std::string, std::unique_ptr<TrackedGroup>, StringHash, std::equal_to<>>
       groups_;
   std::unordered_map<TopicPartition, std::vector<Claim>, PartitionHash, PartitionEqual> claims_;

@@ -105,6 +105,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   }
   cluster_.set_observer(&event_recorder_);
   group_observers_.add(&event_recorder_);
+  replays_.set_memory_charge(groups_memory_charge());
   group_observers_.add(&replays_);
   groups_.set_observer(&group_observers_);
   fetches_.set_delivery_observer(&replays_);
@@ -112,6 +113,17 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
     (void)cluster_.create_topic(seed.name, seed.partitions);
   }
   producer_writes_.set_transactions(&transactions_);
+}
+
+Broker::~Broker() {
+  // The coordinators go first (members are destroyed in reverse order) and tell the tracker
+  // of their groups as they go: it must not give bytes back to them then.
+  replays_.set_memory_charge({});
+}
+
+MemoryCharge Broker::groups_memory_charge() {
+  return MemoryCharge{.take = [this](std::size_t bytes) { return groups_.try_hold_bytes(bytes); },
+                      .give_back = [this](std::size_t bytes) { groups_.release_bytes(bytes); }};
 }
 
 bool Broker::delete_topic(std::string_view name) {

@@ -47,6 +47,7 @@ class Broker {
   // std::invalid_argument saying what to change if the plan does not fit, or naming the seed
   // if one is invalid or repeated; then creates nothing.
   explicit Broker(BrokerConfig config, std::int64_t machine_bytes = 0);
+  ~Broker();
 
   Broker(const Broker&) = delete;
   Broker& operator=(const Broker&) = delete;
@@ -77,6 +78,10 @@ class Broker {
   // Which records each consumer group was delivered, to publish the records delivered again
   // (records_replayed events).
   ReplayTracker& replays() { return replays_; }
+  // Charges the groups' share of --max-memory (CoordinatorService::try_hold_bytes), for what
+  // other parts keep on groups' behalf (the replay tracker's marks, the playground's
+  // delivered offsets). The broker must outlive its users.
+  MemoryCharge groups_memory_charge();
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
   // Requests, errors, bytes and connections counted for GET /metrics.

@@ -236,6 +236,55 @@ TEST_F(ReplayTrackerTest, ADeletedTopicsMarksAreForgotten) {
   EXPECT_TRUE(replays(log_).empty());
 }
 
+TEST_F(ReplayTrackerTest, MarksAndAssignmentEntriesAreChargedAndGivenBackAsTheyGo) {
+  std::size_t held = 0;
+  // Room for 10 partitions of "orders": a mark and an assignment entry each.
+  const std::size_t room =
+      10 * (ReplayTracker::mark_bytes("orders") + ReplayTracker::claim_bytes("orders"));
+  tracker_.set_memory_charge(
+      MemoryCharge{.take =
+                       [&held, room](std::size_t bytes) {
+                         if (held + bytes > room) return false;
+                         held += bytes;
+                         return true;
+                       },
+                   .give_back = [&held](std::size_t bytes) { held -= bytes; }});
+  join("g", "m1", "c1");
+  rebalance("g", 1, {{"m1", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}}});
+  EXPECT_EQ(tracker_.mark_count(), 10U);
+  EXPECT_EQ(tracker_.assigned_partition_count(), 10U);
+  EXPECT_EQ(tracker_.untracked(), 6U);
+  EXPECT_EQ(held, room);
+  EXPECT_EQ(tracker_.held_bytes(), held);
+  // An untracked partition publishes nothing; a tracked one still does.
+  deliver("c1", "127.0.0.1:5000", 15, 0, 50);
+  deliver("c1", "127.0.0.1:5001", 15, 0, 50);
+  deliver("c1", "127.0.0.1:5000", 0, 0, 50);
+  deliver("c1", "127.0.0.1:5001", 0, 0, 50);
+  EXPECT_EQ(replays(log_), (std::vector<Json>{replay("g", 1, "m1", "orders", 0, 0, 50)}));
+  // A smaller assignment gives its entries back; the marks stay until the group goes.
+  rebalance("g", 2, {{"m1", {0}}});
+  EXPECT_EQ(held, 10 * ReplayTracker::mark_bytes("orders") + ReplayTracker::claim_bytes("orders"));
+  tracker_.forget_topic("orders");
+  EXPECT_EQ(held, 0U);
+  rebalance("g", 3, {{"m1", {0, 1}}});
+  EXPECT_GT(held, 0U);
+  tracker_.on_group_deleted(GroupType::kClassic, "g");
+  EXPECT_EQ(held, 0U);
+  EXPECT_EQ(tracker_.held_bytes(), 0U);
+}
+
+TEST_F(ReplayTrackerTest, AMarkCostsTheSameWhateverTheLengthOfItsOwnersId) {
+  const std::string long_id(30000, 'm');
+  join("g", long_id, "c1");
+  rebalance("g", 1, {{long_id, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}}});
+  EXPECT_EQ(tracker_.held_bytes(),
+            16 * (ReplayTracker::mark_bytes("orders") + ReplayTracker::claim_bytes("orders")));
+  deliver("c1", "127.0.0.1:5000", 3, 0, 50);
+  deliver("c1", "127.0.0.1:5001", 3, 0, 50);
+  EXPECT_EQ(replays(log_), (std::vector<Json>{replay("g", 1, long_id, "orders", 3, 0, 50)}));
+}
+
 // Joins one member to `group` and, as its leader, syncs it with `partitions`; the join's
 // result (its error is the sync's when the join succeeded but the sync did not).
 JoinGroupResult join_sole_member(
@@ -302,6 +351,22 @@ TEST(ReplayTrackerInBroker, AGroupForgottenWithoutOffsetsTakesItsMarks) {
             GroupError::kNone);
   EXPECT_EQ(broker.replays().mark_count(), 0U);
   EXPECT_EQ(broker.replays().assigned_partition_count(), 0U);
+}
+
+TEST(ReplayTrackerInBroker, MarksAreChargedToTheGroupsShare) {
+  BrokerConfig config;
+  config.initial_rebalance_delay_ms = 0;
+  config.seed_topics = {{"orders", 2}};
+  Broker broker(config, kMachineBytes);
+  CoordinatorService& groups = broker.groups();
+  const std::size_t before = groups.held_bytes();
+  const JoinGroupResult joined = join_sole_member(groups, "g1", {{"orders", {0, 1}}});
+  ASSERT_EQ(joined.error, GroupError::kNone);
+  EXPECT_EQ(groups.held_bytes() - before, broker.replays().held_bytes());
+  EXPECT_GT(broker.replays().held_bytes(), 0U);
+  ASSERT_EQ(groups.leave_group("g1", leaving({joined.member_id})).member_errors.at(0),
+            GroupError::kNone);
+  EXPECT_EQ(groups.held_bytes(), before);
 }
 
 }  // namespace

@@ -8,15 +8,14 @@ namespace kgroups::broker::playground {
 DeliveredOffsets::~DeliveredOffsets() { release(held_bytes_); }
 
 bool DeliveredOffsets::hold(std::size_t bytes) {
-  if (memory_.hold && !memory_.hold(bytes)) return false;
+  if (!memory_.hold(bytes)) return false;
   held_bytes_ += bytes;
   return true;
 }
 
 void DeliveredOffsets::release(std::size_t bytes) {
-  if (bytes == 0) return;
   held_bytes_ -= bytes;
-  if (memory_.release) memory_.release(bytes);
+  memory_.release(bytes);
 }
 
 std::optional<OffsetRange> DeliveredOffsets::deliver(std::string_view group_id,

@@ -17,13 +17,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "broker/runtime/memory_charge.h"
 #include "protocol/uuid.h"
 
 namespace kgroups::broker::playground {
@@ -33,13 +33,6 @@ struct OffsetRange {
   std::int64_t to = 0;    // end offset, exclusive
 };
 
-// Where the entries' memory is charged: hold(bytes) takes it if there is room (false, taking
-// nothing, if not), release(bytes) gives it back. Empty functions: nothing is charged.
-struct DeliveredOffsetsMemory {
-  std::function<bool(std::size_t)> hold;
-  std::function<void(std::size_t)> release;
-};
-
 class DeliveredOffsets {
  public:
   // What an entry costs: a partition's (a tree node with its key and end), and a group's
@@ -47,7 +40,7 @@ class DeliveredOffsets {
   static constexpr std::size_t kPartitionEntryBytes = 96;
   static constexpr std::size_t kGroupEntryBytes = 128;
 
-  explicit DeliveredOffsets(DeliveredOffsetsMemory memory = {}) : memory_(std::move(memory)) {}
+  explicit DeliveredOffsets(MemoryCharge memory = {}) : memory_(std::move(memory)) {}
   ~DeliveredOffsets();
   DeliveredOffsets(const DeliveredOffsets&) = delete;
   DeliveredOffsets& operator=(const DeliveredOffsets&) = delete;
@@ -84,7 +77,7 @@ class DeliveredOffsets {
   bool hold(std::size_t bytes);
   void release(std::size_t bytes);
 
-  DeliveredOffsetsMemory memory_;
+  MemoryCharge memory_;
   std::map<std::string, Group, std::less<>> groups_;
   std::size_t held_bytes_ = 0;
   std::uint64_t untracked_ = 0;

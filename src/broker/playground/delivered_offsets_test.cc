@@ -39,13 +39,13 @@ TEST(DeliveredOffsets, EveryEntryIsChargedAndGivenBackWhenItsGroupIsForgotten) {
       2 * (DeliveredOffsets::kGroupEntryBytes + 1) + 150 * DeliveredOffsets::kPartitionEntryBytes;
   {
     DeliveredOffsets delivered(
-        DeliveredOffsetsMemory{.hold =
-                                   [&held, room](std::size_t bytes) {
-                                     if (held + bytes > room) return false;
-                                     held += bytes;
-                                     return true;
-                                   },
-                               .release = [&held](std::size_t bytes) { held -= bytes; }});
+        MemoryCharge{.take =
+                         [&held, room](std::size_t bytes) {
+                           if (held + bytes > room) return false;
+                           held += bytes;
+                           return true;
+                         },
+                     .give_back = [&held](std::size_t bytes) { held -= bytes; }});
     for (std::int32_t partition = 0; partition < 100; ++partition) {
       delivered.deliver("a", kTopic, partition, {0, 1});
       delivered.deliver("b", kTopic, partition, {0, 1});

@@ -3,6 +3,7 @@
 
 #include "broker/config/memory_plan.h"
 #include "broker/coordinator/stored_bytes.h"
+#include "broker/events/replay_tracker.h"
 
 #include <algorithm>
 #include <utility>
@@ -20,11 +21,7 @@ Playground::Playground(Broker& broker, asio::any_io_executor executor, Playgroun
     : broker_(broker),
       executor_(std::move(executor)),
       timing_(timing),
-      delivered_(DeliveredOffsetsMemory{
-          .hold = [&groups =
-                       broker.groups()](std::size_t bytes) { return groups.try_hold_bytes(bytes); },
-          .release = [&groups =
-                          broker.groups()](std::size_t bytes) { groups.release_bytes(bytes); }}) {}
+      delivered_(broker.groups_memory_charge()) {}
 
 Playground::~Playground() {
   for (const auto& consumer : consumers_) consumer->crash();
@@ -91,18 +88,21 @@ void Playground::check_consumer_request(const ConsumerRequest& request) const {
 }
 
 void Playground::check_delivered_offsets_room(const ConsumerRequest& request) const {
-  // A new group's consumers will track every partition of the topic they read, and commit
-  // an offset for each, in the groups' share: refuse now rather than have them stall later
-  // (their commits would get COORDINATOR_LOAD_IN_PROGRESS and they would miss replays).
+  // A new group's consumers will track every partition of the topic they read, commit an
+  // offset for each, and the replay tracker will mark each, all in the groups' share: refuse
+  // now rather than have them stall later (their commits would get
+  // COORDINATOR_LOAD_IN_PROGRESS and their replays would go unseen).
   const bool known_group = std::any_of(
       consumers_.begin(), consumers_.end(),
       [&request](const auto& consumer) { return consumer->settings().group == request.group; });
   if (known_group) return;
   const std::int32_t existing = broker_.cluster().partition_count(request.topic);
   const auto partitions = static_cast<std::size_t>(existing > 0 ? existing : kTopicPartitions);
-  const std::size_t needed =
-      DeliveredOffsets::kGroupEntryBytes + group_entry_bytes(request.group) +
-      partitions * (DeliveredOffsets::kPartitionEntryBytes + offset_entry_bytes(request.topic, ""));
+  const std::size_t per_partition =
+      DeliveredOffsets::kPartitionEntryBytes + offset_entry_bytes(request.topic, "") +
+      ReplayTracker::mark_bytes(request.topic) + ReplayTracker::claim_bytes(request.topic);
+  const std::size_t needed = DeliveredOffsets::kGroupEntryBytes + group_entry_bytes(request.group) +
+                             partitions * per_partition;
   if (needed > broker_.groups().room_bytes()) {
     throw PlaygroundRefusal(
         503, "the groups' share of --max-memory cannot hold what group " + quoted(request.group) +
