@@ -105,7 +105,14 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   }
   cluster_.set_observer(&event_recorder_);
   group_observers_.add(&event_recorder_);
-  replays_.set_memory_charge(groups_memory_charge());
+  // The tracker's marks follow what groups do; at most a quarter of the share, so that
+  // following replays never leaves the groups themselves without room.
+  MemoryCharge marks = groups_memory_charge();
+  marks.take = [this,
+                bound = static_cast<std::size_t>(memory_plan_.group_bytes / 4)](std::size_t bytes) {
+    return replays_.held_bytes() + bytes <= bound && groups_.try_hold_bytes(bytes);
+  };
+  replays_.set_memory_charge(std::move(marks));
   group_observers_.add(&replays_);
   groups_.set_observer(&group_observers_);
   fetches_.set_delivery_observer(&replays_);
