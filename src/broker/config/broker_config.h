@@ -106,6 +106,7 @@ struct BrokerConfig {
   std::int64_t http_idle_timeout_ms = 60000;           // idle connections, slow requests
   std::int64_t http_max_stream_queue_bytes = 1048576;  // unsent bytes of one event stream
   std::int64_t http_max_metrics_bytes = 16777216;      // one GET /metrics answer
+  std::int32_t http_max_group_offsets = 10000;         // offset rows of one group view
 
   // Group coordinators read a clock that moves only when told (POST /v1/clock/advance)
   // instead of the steady clock.

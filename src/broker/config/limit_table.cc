@@ -211,6 +211,11 @@ constexpr std::array kLimits{
                "comment saying so (per-group views stop there too); every HTTP answer is also "
                "charged "
                "to the response memory until it is taken, 503 when it does not fit"},
+    LimitEntry{"--http-max-group-offsets", &BrokerConfig::http_max_group_offsets, LimitUnit::kCount,
+               1, 10000000, "10000", "none",
+               "Offset rows GET /v1/groups/{id} lists, in topic and partition order: beyond it "
+               "the answer has \"offsets_truncated\": true and \"offsets_total\" (the lag still "
+               "sums every row); GET /v1/groups lists no offsets"},
 };
 
 std::string_view unit_name(LimitUnit unit) {

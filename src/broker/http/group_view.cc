@@ -8,7 +8,7 @@
 namespace kgroups::broker::http {
 namespace {
 
-void view_classic(const ClassicGroup& group, GroupView& view) {
+void view_classic(const ClassicGroup& group, GroupView& view, bool with_assignments) {
   view.type = "classic";
   view.state = std::string(group_state_name(group.state()));
   view.protocol_type = group.protocol_type();
@@ -21,7 +21,7 @@ void view_classic(const ClassicGroup& group, GroupView& view) {
     out.instance_id = member.group_instance_id;
     out.client_id = member.client_id;
     out.host = member.client_host;
-    if (group.protocol_type() == "consumer") {
+    if (with_assignments && group.protocol_type() == "consumer") {
       out.assignment = consumer_assignment_partitions(member.assignment);
     }
   }
@@ -46,8 +46,9 @@ void view_consumer(const ConsumerGroupDescription& group, GroupView& view) {
   }
 }
 
-// Fills view.offsets and view.lag from the committed offsets and the members' assignments.
-void add_offsets(Broker& broker, GroupView& view) {
+// Fills view.offsets (the first max_rows), offsets_total and lag from the committed offsets
+// and the members' assignments.
+void add_offsets(Broker& broker, GroupView& view, std::size_t max_rows) {
   std::map<TopicPartition, std::optional<CommittedOffset>> partitions;
   const GroupOffsetFetchResult fetched =
       broker.groups().fetch_offsets({.group_id = view.group_id, .partitions = std::nullopt});
@@ -67,7 +68,20 @@ void add_offsets(Broker& broker, GroupView& view) {
       }
     }
   }
+  view.offsets_total = partitions.size();
+  view.offsets.reserve(std::min(max_rows, partitions.size()));
   for (auto& [topic_partition, committed] : partitions) {
+    const BatchLog* log =
+        topic_partition.partition < 0
+            ? nullptr
+            : broker.cluster().find_partition(topic_partition.topic, topic_partition.partition);
+    std::optional<std::int64_t> lag;
+    if (log != nullptr) {
+      const std::int64_t from = committed ? committed->offset : log->log_start_offset();
+      lag = std::max<std::int64_t>(0, log->high_watermark() - from);
+      view.lag += *lag;
+    }
+    if (view.offsets.size() >= max_rows) continue;
     GroupPartitionView& out = view.offsets.emplace_back();
     out.topic = topic_partition.topic;
     out.partition = topic_partition.partition;
@@ -75,38 +89,43 @@ void add_offsets(Broker& broker, GroupView& view) {
       out.committed = committed->offset;
       out.metadata = committed->metadata;
     }
-    const BatchLog* log =
-        topic_partition.partition < 0
-            ? nullptr
-            : broker.cluster().find_partition(topic_partition.topic, topic_partition.partition);
     if (log == nullptr) continue;
     out.end_offset = log->high_watermark();
-    const std::int64_t from = committed ? committed->offset : log->log_start_offset();
-    out.lag = std::max<std::int64_t>(0, log->high_watermark() - from);
-    view.lag += *out.lag;
+    out.lag = lag;
   }
 }
 
-}  // namespace
-
-std::optional<GroupView> view_group(Broker& broker, std::string_view group_id) {
+// The group's state, protocol and members; with `detailed`, its members' assignments too.
+std::optional<GroupView> view_group_state(Broker& broker, std::string_view group_id,
+                                          bool detailed) {
   GroupView view;
   view.group_id = std::string(group_id);
   if (const ClassicGroup* group = broker.groups().classic().group(group_id)) {
-    view_classic(*group, view);
+    view_classic(*group, view, detailed);
   } else {
     ConsumerGroupDescription description = broker.groups().describe_consumer_group(group_id);
     if (description.error != GroupError::kNone) return std::nullopt;
     view_consumer(description, view);
+    if (!detailed) {
+      for (GroupMemberView& member : view.members) member.assignment.reset();
+    }
   }
-  add_offsets(broker, view);
+  return view;
+}
+
+}  // namespace
+
+std::optional<GroupView> view_group(Broker& broker, std::string_view group_id,
+                                    std::size_t max_offset_rows) {
+  std::optional<GroupView> view = view_group_state(broker, group_id, true);
+  if (view) add_offsets(broker, *view, max_offset_rows);
   return view;
 }
 
 std::vector<GroupView> view_groups(Broker& broker) {
   std::vector<GroupView> views;
   for (const CoordinatorService::Listing& listing : broker.groups().list_groups()) {
-    std::optional<GroupView> view = view_group(broker, listing.group.group_id);
+    std::optional<GroupView> view = view_group_state(broker, listing.group.group_id, false);
     if (view) views.push_back(std::move(*view));
   }
   return views;

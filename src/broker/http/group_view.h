@@ -8,6 +8,7 @@
 // Not thread-safe: build it on the broker's network thread; the result is a plain value.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -47,15 +48,21 @@ struct GroupView {
   std::int32_t generation = 0;  // classic: generation id; consumer: group epoch
   std::optional<std::string> leader;
   std::vector<GroupMemberView> members;  // by member id
-  // Every committed partition and every assigned one, by topic then partition.
+  // Every committed partition and every assigned one, by topic then partition: the first
+  // max_offset_rows of them (view_group()).
   std::vector<GroupPartitionView> offsets;
-  std::int64_t lag = 0;  // the sum over `offsets`
+  std::size_t offsets_total = 0;  // how many there are in all
+  std::int64_t lag = 0;           // the sum over all of them
 };
 
-// The group, or nullopt if neither coordinator holds it.
-std::optional<GroupView> view_group(Broker& broker, std::string_view group_id);
+// The group, or nullopt if neither coordinator holds it. Its offsets list at most
+// `max_offset_rows` rows (the answer's size is bounded by what the caller allows, whatever the
+// group holds); offsets_total and lag count them all.
+std::optional<GroupView> view_group(Broker& broker, std::string_view group_id,
+                                    std::size_t max_offset_rows = SIZE_MAX);
 
-// Every group of both coordinators, by group id.
+// Every group of both coordinators, by group id, without offsets or members' assignments
+// (what GET /v1/groups summarizes): its cost does not grow with the groups' partitions.
 std::vector<GroupView> view_groups(Broker& broker);
 
 }  // namespace kgroups::broker::http

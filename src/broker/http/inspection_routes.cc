@@ -97,6 +97,8 @@ Json group_json(const GroupView& group) {
   out["leader"] = optional_json(group.leader);
   out["members"] = std::move(members);
   out["offsets"] = std::move(offsets);
+  out["offsets_total"] = group.offsets_total;
+  if (group.offsets.size() < group.offsets_total) out["offsets_truncated"] = true;
   out["lag"] = group.lag;
   return out;
 }
@@ -127,7 +129,9 @@ void add_inspection_routes(HttpRouter& router, Broker& broker) {
     return HttpResponse::json({{"groups", std::move(groups)}});
   });
   router.add("GET", "/v1/groups/{id}", [&broker](const HttpRequest& request) {
-    const std::optional<GroupView> group = view_group(broker, request.path_params[0]);
+    const std::optional<GroupView> group =
+        view_group(broker, request.path_params[0],
+                   static_cast<std::size_t>(broker.config().http_max_group_offsets));
     if (!group) {
       return HttpResponse::error(
           404, "no group \"" + request.path_params[0] + "\"; GET /v1/groups lists them");
