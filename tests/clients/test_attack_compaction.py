@@ -17,6 +17,7 @@ from kafka.protocol.produce import ProduceRequest
 from kafka.record.util import calc_crc32c
 
 from attack_checks import assert_within_budget, probe_seconds
+from flexible_wire import uvarint
 from raw_client import RawConnection
 
 BUDGET_MIB = 512
@@ -24,13 +25,8 @@ TOPIC = "compacted"
 
 
 def zigzag_varint(value):
-    value = (value << 1) ^ (value >> 63)
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+    """A record field's varint: zigzag-encoded, then LEB128."""
+    return uvarint((value << 1) ^ (value >> 63))
 
 
 def gzip_batch(records):

@@ -92,6 +92,19 @@ class Compaction : public ::testing::Test {
     }
   }
 
+  // 30 gzip batches, each of keys k0..k19 with value "v<round>", then 40 small fillers, so
+  // that segments of a few KiB hold many compressed batches and close.
+  void produce_gzip_rounds() {
+    for (int round = 0; round < 30; ++round) {
+      std::vector<Record> batch;
+      for (int key = 0; key < 20; ++key) {
+        batch.push_back({"k" + std::to_string(key), "v" + std::to_string(round)});
+      }
+      produce(batch, 1000, {.codec = Compression::kGzip, .name = "gzip"});
+    }
+    for (int i = 0; i < 40; ++i) produce({{"filler-" + std::to_string(filler_++), "f"}});
+  }
+
   // Every record of the log, decoded.
   std::vector<StoredRecord> records_from(std::int64_t offset) {
     std::vector<StoredRecord> out;
@@ -385,18 +398,8 @@ TEST_F(Compaction, TheKeyMapBoundIsCheckedAtEveryRecordNotEveryBatch) {
 TEST_F(Compaction, CleaningPausedInsideASegmentResumesToTheSameResult) {
   TopicConfig config = compacted_config();
   config.segment_bytes = 4 << 10;  // many compressed batches per segment
-  const auto fill = [this] {
-    for (int round = 0; round < 30; ++round) {
-      std::vector<Record> batch;
-      for (int key = 0; key < 20; ++key) {
-        batch.push_back({"k" + std::to_string(key), "v" + std::to_string(round)});
-      }
-      produce(batch, 1000, {.codec = Compression::kGzip, .name = "gzip"});
-    }
-    for (int i = 0; i < 40; ++i) produce({{"filler-" + std::to_string(filler_++), "f"}});
-  };
   create(config);
-  fill();
+  produce_gzip_rounds();
   const std::int64_t now = wall_clock_ms();
   // Every pass ends after one batch: the first segment is cleaned over many passes.
   LogCleaner one_batch{LogCleanerOptions{.max_pass_time = std::chrono::milliseconds(0)}};
@@ -410,7 +413,7 @@ TEST_F(Compaction, CleaningPausedInsideASegmentResumesToTheSameResult) {
 
   ASSERT_TRUE(cluster_.delete_topic("t"));
   create(config);
-  fill();
+  produce_gzip_rounds();
   clean(cleaner_, now);
   EXPECT_EQ(keyed_records(), sliced);
   ASSERT_EQ(sliced.size(), 20u);
@@ -421,14 +424,7 @@ TEST_F(Compaction, ASegmentDroppedWhileItsCleaningIsPausedIsLeftAndTheRestCleane
   TopicConfig config = compacted_config();
   config.segment_bytes = 4 << 10;
   create(config);
-  for (int round = 0; round < 30; ++round) {
-    std::vector<Record> batch;
-    for (int key = 0; key < 20; ++key) {
-      batch.push_back({"k" + std::to_string(key), "v" + std::to_string(round)});
-    }
-    produce(batch, 1000, {.codec = Compression::kGzip, .name = "gzip"});
-  }
-  for (int i = 0; i < 40; ++i) produce({{"filler-" + std::to_string(filler_++), "f"}});
+  produce_gzip_rounds();
   const std::int64_t now = wall_clock_ms();
   LogCleaner one_batch{LogCleanerOptions{.max_pass_time = std::chrono::milliseconds(0)}};
   // A pass per batch mapped, then two of the first segment's batches cleaned.
