@@ -40,6 +40,31 @@ const ConsumerGroupMember* ConsumerGroup::static_member(std::string_view instanc
   return entry == static_members_.end() ? nullptr : find_member(entry->second);
 }
 
+namespace {
+
+// The member's partitions of one topic: assigned and pending revocation (each may be null).
+struct OwnedOfTopic {
+  const std::set<std::int32_t>* assigned = nullptr;
+  const std::set<std::int32_t>* pending = nullptr;
+
+  OwnedOfTopic(const ConsumerGroupMember& member, const TopicId& topic) {
+    if (auto found = member.assigned_partitions.find(topic);
+        found != member.assigned_partitions.end()) {
+      assigned = &found->second;
+    }
+    if (auto found = member.partitions_pending_revocation.find(topic);
+        found != member.partitions_pending_revocation.end()) {
+      pending = &found->second;
+    }
+  }
+  [[nodiscard]] bool contains(std::int32_t partition) const {
+    return (assigned != nullptr && assigned->contains(partition)) ||
+           (pending != nullptr && pending->contains(partition));
+  }
+};
+
+}  // namespace
+
 void ConsumerGroup::set_partition_epochs(const ConsumerAssignment& partitions, std::int32_t epoch,
                                          bool add) {
   for (const auto& [topic, numbers] : partitions) {
@@ -52,6 +77,43 @@ void ConsumerGroup::set_partition_epochs(const ConsumerAssignment& partitions, s
       }
     }
     if (epochs.empty()) partition_epochs_.erase(topic);
+  }
+}
+
+// The partitions `before` owned and `after` does not leave the index; those `after` owns
+// are set to its epoch where they are new or the epoch moved. The result equals removing
+// every partition of `before`, then adding every partition of `after`, at the cost of a
+// comparison per partition and an index update per partition that changed.
+void ConsumerGroup::reindex_partition_epochs(const ConsumerGroupMember& before,
+                                             const ConsumerGroupMember& after) {
+  const bool same_epoch = before.member_epoch == after.member_epoch;
+  if (same_epoch && before.assigned_partitions == after.assigned_partitions &&
+      before.partitions_pending_revocation == after.partitions_pending_revocation) {
+    return;
+  }
+  for (const ConsumerAssignment* partitions :
+       {&before.assigned_partitions, &before.partitions_pending_revocation}) {
+    for (const auto& [topic, numbers] : *partitions) {
+      const OwnedOfTopic kept(after, topic);
+      auto epochs = partition_epochs_.find(topic);
+      if (epochs == partition_epochs_.end()) continue;
+      for (std::int32_t partition : numbers) {
+        if (!kept.contains(partition)) epochs->second.erase(partition);
+      }
+      if (epochs->second.empty()) partition_epochs_.erase(epochs);
+    }
+  }
+  for (const ConsumerAssignment* partitions :
+       {&after.assigned_partitions, &after.partitions_pending_revocation}) {
+    for (const auto& [topic, numbers] : *partitions) {
+      const OwnedOfTopic had(before, topic);
+      std::map<std::int32_t, std::int32_t>* epochs = nullptr;
+      for (std::int32_t partition : numbers) {
+        if (same_epoch && had.contains(partition)) continue;
+        if (epochs == nullptr) epochs = &partition_epochs_[topic];
+        (*epochs)[partition] = after.member_epoch;
+      }
+    }
   }
 }
 
@@ -76,6 +138,14 @@ std::size_t consumer_member_bytes(const ConsumerGroupMember& member) {
 
 // Adds (sign 1) or removes (sign -1) what the member contributes to the indexes.
 void ConsumerGroup::index_member(const ConsumerGroupMember& member, int sign) {
+  index_member_details(member, sign);
+  set_partition_epochs(member.assigned_partitions, member.member_epoch, sign > 0);
+  set_partition_epochs(member.partitions_pending_revocation, member.member_epoch, sign > 0);
+}
+
+// Adds (sign 1) or removes (sign -1) what the member contributes to the indexes other
+// than the partition epochs.
+void ConsumerGroup::index_member_details(const ConsumerGroupMember& member, int sign) {
   const bool add = sign > 0;
   const std::size_t bytes = consumer_member_bytes(member);
   if (add) {
@@ -83,8 +153,6 @@ void ConsumerGroup::index_member(const ConsumerGroupMember& member, int sign) {
   } else {
     member_bytes_ -= bytes;
   }
-  set_partition_epochs(member.assigned_partitions, member.member_epoch, add);
-  set_partition_epochs(member.partitions_pending_revocation, member.member_epoch, add);
   for (const std::string& topic : member.subscribed_topic_names) {
     if ((subscribed_topic_counts_[topic] += sign) == 0) subscribed_topic_counts_.erase(topic);
   }
@@ -111,16 +179,85 @@ void ConsumerGroup::index_member(const ConsumerGroupMember& member, int sign) {
   }
 }
 
+// Moves the member's timer from the `before` deadline to the `after` one, reusing its
+// node (the member id is the same).
+void ConsumerGroup::move_timer(const std::string& member_id, MemberTimer kind,
+                               const std::optional<Clock::TimePoint>& before,
+                               const std::optional<Clock::TimePoint>& after) {
+  if (before == after) return;
+  if (before && after) {
+    auto node = timers_.extract(std::tuple{*before, member_id, kind});
+    if (!node.empty()) {
+      std::get<0>(node.value()) = *after;
+      timers_.insert(std::move(node));
+      return;
+    }
+  }
+  if (before) timers_.erase(std::tuple{*before, member_id, kind});
+  if (after) timers_.insert(std::tuple{*after, member_id, kind});
+}
+
+// Replaces what `before` contributes to the indexes other than the partition epochs by
+// what `after` (the same member id) does, touching only the indexes whose keys differ.
+void ConsumerGroup::reindex_member_details(const ConsumerGroupMember& before,
+                                           const ConsumerGroupMember& after) {
+  member_bytes_ = member_bytes_ - consumer_member_bytes(before) + consumer_member_bytes(after);
+  if (before.subscribed_topic_names != after.subscribed_topic_names) {
+    for (const std::string& topic : before.subscribed_topic_names) {
+      if (--subscribed_topic_counts_[topic] == 0) subscribed_topic_counts_.erase(topic);
+    }
+    for (const std::string& topic : after.subscribed_topic_names) ++subscribed_topic_counts_[topic];
+  }
+  if (before.server_assignor != after.server_assignor) {
+    if (before.server_assignor && --assignor_counts_[*before.server_assignor] == 0) {
+      assignor_counts_.erase(*before.server_assignor);
+    }
+    if (after.server_assignor) ++assignor_counts_[*after.server_assignor];
+  }
+  if (before.instance_id != after.instance_id) {
+    if (before.instance_id) {
+      if (auto entry = static_members_.find(*before.instance_id);
+          entry != static_members_.end() && entry->second == before.member_id) {
+        static_members_.erase(entry);
+      }
+    }
+    if (after.instance_id) static_members_[*after.instance_id] = after.member_id;
+  } else if (after.instance_id) {
+    static_members_[*after.instance_id] = after.member_id;
+  }
+  move_timer(after.member_id, MemberTimer::kSession, before.session_deadline,
+             after.session_deadline);
+  move_timer(after.member_id, MemberTimer::kRebalance, before.rebalance_deadline,
+             after.rebalance_deadline);
+}
+
 void ConsumerGroup::put_member(ConsumerGroupMember member) {
   auto existing = members_.find(member.member_id);
   if (existing != members_.end()) {
-    index_member(existing->second, -1);
+    reindex_member_details(existing->second, member);
+    reindex_partition_epochs(existing->second, member);
     existing->second = std::move(member);
-    index_member(existing->second, 1);
     return;
   }
   auto [inserted, added] = members_.emplace(member.member_id, std::move(member));
   index_member(inserted->second, 1);
+}
+
+void ConsumerGroup::update_member_details(ConsumerGroupMember details) {
+  auto existing = members_.find(details.member_id);
+  if (existing == members_.end()) {
+    put_member(std::move(details));
+    return;
+  }
+  ConsumerGroupMember& member = existing->second;
+  details.member_epoch = member.member_epoch;
+  details.previous_member_epoch = member.previous_member_epoch;
+  details.state = member.state;
+  details.rebalance_deadline = member.rebalance_deadline;
+  reindex_member_details(member, details);
+  details.assigned_partitions = std::move(member.assigned_partitions);
+  details.partitions_pending_revocation = std::move(member.partitions_pending_revocation);
+  member = std::move(details);
 }
 
 bool ConsumerGroup::remove_member(std::string_view member_id) {

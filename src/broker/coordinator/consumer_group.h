@@ -74,8 +74,16 @@ class ConsumerGroup {
   [[nodiscard]] std::size_t stored_bytes() const { return member_bytes_ + offsets_.stored_bytes(); }
 
   // Adds the member or replaces the one with its id, updating partition epochs,
-  // the static-member index, subscription and assignor counts, and timers.
+  // the static-member index, subscription and assignor counts, and timers. Replacing
+  // touches only the index entries whose keys changed: O(log) for the partitions that
+  // changed hands or epoch, plus O(partitions of the member) to compare.
   void put_member(ConsumerGroupMember member);
+  // Replaces what the member says of itself (its ids, subscription, assignor, rebalance
+  // timeout and session deadline) by those of `details`, keeping its epochs, state,
+  // partitions and rebalance deadline, whatever `details` holds there; adds `details` as
+  // put_member() does if there is no such member. O(log) per index entry whose key
+  // changed; nothing proportional to the member's partitions.
+  void update_member_details(ConsumerGroupMember details);
   // Removes the member (and its target assignment and timers); false if absent.
   bool remove_member(std::string_view member_id);
   // Removes the static member `old_member_id` and puts `member` (same instance id) in
@@ -122,7 +130,14 @@ class ConsumerGroup {
 
  private:
   void index_member(const ConsumerGroupMember& member, int sign);
+  void index_member_details(const ConsumerGroupMember& member, int sign);
+  void reindex_member_details(const ConsumerGroupMember& before, const ConsumerGroupMember& after);
+  void move_timer(const std::string& member_id, MemberTimer kind,
+                  const std::optional<Clock::TimePoint>& before,
+                  const std::optional<Clock::TimePoint>& after);
   void set_partition_epochs(const ConsumerAssignment& partitions, std::int32_t epoch, bool add);
+  void reindex_partition_epochs(const ConsumerGroupMember& before,
+                                const ConsumerGroupMember& after);
 
   std::string group_id_;
   std::size_t member_bytes_ = 0;

@@ -166,8 +166,9 @@ class ConsumerGroupCoordinator {
   void update_group_epoch_and_target(ConsumerGroup& group, bool subscription_changed,
                                      std::string_view member_id, bool member_added);
   void compute_target_assignment(ConsumerGroup& group);
-  // Moves the member one reconciliation step; arms or clears its rebalance timer.
-  void reconcile(ConsumerGroup& group, const std::string& member_id,
+  // Moves the member one reconciliation step; arms or clears its rebalance timer. Returns
+  // whether its assigned partitions changed. O(1) for a member reconciled to the target.
+  bool reconcile(ConsumerGroup& group, const std::string& member_id,
                  const std::optional<std::vector<TopicPartitions>>& owned);
   [[nodiscard]] std::vector<NamedTopicPartitions> named(const ConsumerAssignment& partitions) const;
 

@@ -159,6 +159,9 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
   ConsumerGroupMember member;
   member.member_id = member_id;
   bool adds_member = false;
+  // A heartbeat of a known member changes only what it says of itself before reconciling:
+  // `member` is then a copy without partitions, and the group keeps them.
+  bool keeps_partitions = false;
   std::optional<std::string> replaced_member_id;
   const ConsumerGroupMember* existing = nullptr;
   if (params.instance_id) {
@@ -174,7 +177,8 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
               fence_epoch(*existing, params.member_epoch, params.owned_topic_partitions)) {
         return *fenced;
       }
-      member = *existing;
+      member = existing->without_partitions();
+      keeps_partitions = true;
     } else if (existing != nullptr) {
       if (existing->member_epoch != kStaticLeaveMemberEpoch) {
         return error_result(GroupError::kUnreleasedInstanceId,
@@ -201,19 +205,18 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
     } else if (joining) {
       // A known member rejoins from scratch: it reported owning nothing, so whatever it
       // had is released.
-      member = *existing;
+      member = existing->without_partitions();
       member.member_epoch = 0;
       member.previous_member_epoch = 0;
       member.state = MemberState::kStable;
-      member.assigned_partitions.clear();
-      member.partitions_pending_revocation.clear();
       member.rebalance_deadline.reset();
     } else {
       if (auto fenced =
               fence_epoch(*existing, params.member_epoch, params.owned_topic_partitions)) {
         return *fenced;
       }
-      member = *existing;
+      member = existing->without_partitions();
+      keeps_partitions = true;
     }
   }
   if (adds_member && group != nullptr && group->size() >= config_.max_group_size) {
@@ -223,14 +226,15 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
   }
 
   // The member as this heartbeat leaves it (a copy: nothing has changed yet).
-  const ConsumerAssignment assigned_before = member.assigned_partitions;
-  const std::vector<std::string> subscription_before = member.subscribed_topic_names;
   if (params.instance_id) member.instance_id = params.instance_id;
   if (params.rack_id) member.rack_id = params.rack_id;
   if (params.rebalance_timeout_ms != -1) member.rebalance_timeout_ms = params.rebalance_timeout_ms;
   if (params.server_assignor) member.server_assignor = params.server_assignor;
+  bool subscription_changed = false;
   if (params.subscribed_topic_names) {
-    member.subscribed_topic_names = sorted_unique(*params.subscribed_topic_names);
+    std::vector<std::string> names = sorted_unique(*params.subscribed_topic_names);
+    subscription_changed = names != member.subscribed_topic_names;
+    member.subscribed_topic_names = std::move(names);
   }
   member.client_id = params.client_id;
   member.client_host = params.client_host;
@@ -256,6 +260,8 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
           "static member " + *params.instance_id + " rejoined as " + member_id);
     }
     group->replace_member(*replaced_member_id, std::move(member));
+  } else if (keeps_partitions) {
+    group->update_member_details(std::move(member));
   } else {
     group->put_member(std::move(member));
   }
@@ -263,10 +269,10 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
     observer_->on_member_joined(GroupType::kConsumer, group->group_id(),
                                 observed(*group->find_member(member_id)));
   }
-  const bool subscription_changed =
-      group->find_member(member_id)->subscribed_topic_names != subscription_before;
   update_group_epoch_and_target(*group, subscription_changed, member_id, adds_member);
-  reconcile(*group, member_id, params.owned_topic_partitions);
+  // The member's partitions as stored above are those it had before this heartbeat (none
+  // for a new member or one rejoining from scratch), so only reconciling can change them.
+  const bool assignment_changed = reconcile(*group, member_id, params.owned_topic_partitions);
 
   const ConsumerGroupMember& updated = *group->find_member(member_id);
   ConsumerGroupHeartbeatResult result;
@@ -276,7 +282,7 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
   const bool full_request =
       joining || (params.rebalance_timeout_ms != -1 && params.subscribed_topic_names &&
                   params.owned_topic_partitions);
-  if (full_request || updated.assigned_partitions != assigned_before) {
+  if (full_request || assignment_changed) {
     result.assignment = to_topic_partitions(updated.assigned_partitions);
   }
   return result;

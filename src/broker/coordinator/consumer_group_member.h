@@ -34,6 +34,7 @@ enum class MemberState : std::uint8_t {
 // Kafka's name of the state ("STABLE"), for logs and test output.
 std::string_view member_state_name(MemberState state);
 
+// A field added here must be copied by without_partitions() too.
 struct ConsumerGroupMember {
   std::string member_id;
   std::optional<std::string> instance_id;  // set for static members
@@ -57,6 +58,27 @@ struct ConsumerGroupMember {
   // Returns whether the member is done reconciling towards the epoch's target.
   [[nodiscard]] bool reconciled_to(std::int32_t target_assignment_epoch) const {
     return state == MemberState::kStable && member_epoch == target_assignment_epoch;
+  }
+
+  // Returns a copy without assigned_partitions and partitions_pending_revocation (both
+  // empty): what a heartbeat changes before reconciling, at a cost that does not grow with
+  // the member's partitions (ConsumerGroup::update_member_details keeps them).
+  [[nodiscard]] ConsumerGroupMember without_partitions() const {
+    ConsumerGroupMember copy;
+    copy.member_id = member_id;
+    copy.instance_id = instance_id;
+    copy.rack_id = rack_id;
+    copy.client_id = client_id;
+    copy.client_host = client_host;
+    copy.rebalance_timeout_ms = rebalance_timeout_ms;
+    copy.server_assignor = server_assignor;
+    copy.subscribed_topic_names = subscribed_topic_names;
+    copy.member_epoch = member_epoch;
+    copy.previous_member_epoch = previous_member_epoch;
+    copy.state = state;
+    copy.session_deadline = session_deadline;
+    copy.rebalance_deadline = rebalance_deadline;
+    return copy;
   }
 
   // Moves to `epoch`, remembering the one it leaves.

@@ -98,10 +98,10 @@ void ConsumerGroupCoordinator::compute_target_assignment(ConsumerGroup& group) {
   if (observer_ != nullptr) observe_target_assignment(group, assignor->name());
 }
 
-void ConsumerGroupCoordinator::reconcile(ConsumerGroup& group, const std::string& member_id,
+bool ConsumerGroupCoordinator::reconcile(ConsumerGroup& group, const std::string& member_id,
                                          const std::optional<std::vector<TopicPartitions>>& owned) {
   const ConsumerGroupMember& member = *group.find_member(member_id);
-  if (member.reconciled_to(group.assignment_epoch())) return;
+  if (member.reconciled_to(group.assignment_epoch())) return false;
   ConsumerGroupMember next = reconcile_member(
       member, group.assignment_epoch(), group.target_of(member_id),
       [&group](const TopicId& topic, std::int32_t partition) {
@@ -113,13 +113,15 @@ void ConsumerGroupCoordinator::reconcile(ConsumerGroup& group, const std::string
                        next.state != member.state ||
                        next.assigned_partitions != member.assigned_partitions ||
                        next.partitions_pending_revocation != member.partitions_pending_revocation;
-  if (!changed) return;
+  if (!changed) return false;
+  const bool assignment_changed = next.assigned_partitions != member.assigned_partitions;
   if (next.state == MemberState::kUnrevokedPartitions) {
     next.rebalance_deadline = now() + std::chrono::milliseconds(next.rebalance_timeout_ms);
   } else {
     next.rebalance_deadline.reset();
   }
   group.put_member(std::move(next));
+  return assignment_changed;
 }
 
 }  // namespace kgroups::broker
