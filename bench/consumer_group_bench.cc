@@ -11,6 +11,8 @@
 // - BM_JoinLeaveRebalance: one more member joins and every member heartbeats until the
 //   group is Stable again, then it leaves and the group settles once more; the counter
 //   `per_heartbeat` is the time per heartbeat of that whole exchange.
+// - BM_JoinHeartbeat: the joining member's heartbeat alone, which bumps the group epoch and
+//   computes the group's target assignment.
 // The small cases (1 member of 1 partition; 500 members of 500 partitions) are the
 // baselines the large one is compared with in the same run (docs/PERFORMANCE.md).
 #include <benchmark/benchmark.h>
@@ -174,6 +176,24 @@ void BM_JoinLeaveRebalance(benchmark::State& state) {
       static_cast<double>(heartbeats), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// The heartbeat of a member joining a Stable group alone: it bumps the group epoch and
+// computes the target assignment of every member. Untimed: it leaves and the group settles.
+void BM_JoinHeartbeat(benchmark::State& state) {
+  Fixture& fixture =
+      Fixture::of(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  for (auto _ : state) {
+    BenchConsumer newcomer;
+    fixture.join(newcomer);
+    state.PauseTiming();
+    fixture.consumers().push_back(std::move(newcomer));
+    fixture.settle();
+    fixture.leave(fixture.consumers().back());
+    fixture.consumers().pop_back();
+    fixture.settle();
+    state.ResumeTiming();
+  }
+}
+
 BENCHMARK(BM_SteadyHeartbeat)
     ->ArgNames({"members", "partitions", "owned"})
     ->Args({1, 1, 1})
@@ -189,6 +209,12 @@ BENCHMARK(BM_JoinLeaveRebalance)
     ->Args({500, 500})
     ->Args({500, 10000})
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_JoinHeartbeat)
+    ->ArgNames({"members", "partitions"})
+    ->Args({1, 1})
+    ->Args({500, 500})
+    ->Args({500, 10000})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace kgroups::broker
