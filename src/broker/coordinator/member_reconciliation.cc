@@ -48,7 +48,8 @@ ConsumerGroupMember next_assignment(const ConsumerGroupMember& member, std::int3
       }
     }
   }
-  ConsumerGroupMember next = member;
+  // Both sets of partitions are replaced: they are not copied.
+  ConsumerGroupMember next = member.without_partitions();
   if (!revoke.empty() && still_owns(owned, revoke)) {
     next.state = MemberState::kUnrevokedPartitions;
     next.update_member_epoch(member_epoch);
@@ -62,7 +63,6 @@ ConsumerGroupMember next_assignment(const ConsumerGroupMember& member, std::int3
   next.state = unreleased ? MemberState::kUnreleasedPartitions : MemberState::kStable;
   next.update_member_epoch(target_epoch);
   next.assigned_partitions = std::move(keep);
-  next.partitions_pending_revocation.clear();
   return next;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <set>
 #include <utility>
 
 namespace kgroups::broker {
@@ -38,11 +39,16 @@ class Owners {
 
   [[nodiscard]] std::vector<ConsumerAssignment> to_assignments() const {
     std::vector<ConsumerAssignment> result(counts_.size());
+    // Each member's set of the current topic, found once per topic; partitions come in
+    // ascending order, so each goes at the end of its set.
+    std::vector<std::set<std::int32_t>*> sets(counts_.size());
     for (const auto& [topic, owners] : owner_) {
+      std::fill(sets.begin(), sets.end(), nullptr);
       for (std::size_t partition = 0; partition < owners.size(); ++partition) {
-        if (owners[partition] != kNoOwner) {
-          add_partition(result[owners[partition]], topic, static_cast<std::int32_t>(partition));
-        }
+        const std::size_t member = owners[partition];
+        if (member == kNoOwner) continue;
+        if (sets[member] == nullptr) sets[member] = &result[member][topic];
+        sets[member]->emplace_hint(sets[member]->end(), static_cast<std::int32_t>(partition));
       }
     }
     return result;
