@@ -6,8 +6,8 @@
 // subscribe to. Each group is joined and heartbeated until every member is reconciled at
 // the target epoch (Stable) before measuring; the clock never moves, so nothing expires.
 // - BM_SteadyHeartbeat: a Stable member heartbeats, members in turn; arg 2 says whether it
-//   reports its owned partitions (1, as the test harness and librdkafka do) or not (0, as
-//   the Java consumer does when they did not change).
+//   reports its owned partitions (1, as the test harness does) or not (0: Kafka's Java
+//   consumer sends them only when they changed).
 // - BM_JoinLeaveRebalance: one more member joins and every member heartbeats until the
 //   group is Stable again, then it leaves and the group settles once more; the counter
 //   `per_heartbeat` is the time per heartbeat of that whole exchange.

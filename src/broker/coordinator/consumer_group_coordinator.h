@@ -15,7 +15,9 @@
 //
 // Bounded work: each call costs O(log groups) plus the work of the group it names
 // (a heartbeat that changes the group epoch computes the group's target assignment,
-// O(members x subscribed partitions)) and of the expiries due.
+// O(members x subscribed partitions); one that moves its member a reconciliation step,
+// O(that member's partitions x log); one of a member reconciled to the target that
+// changes nothing, O(log members) plus its request's size) and of the expiries due.
 //
 // Bounded state: ConsumerGroupConfig's limits (groups, members per group, id
 // lengths, subscribed topics, offset metadata) are checked before a call changes
