@@ -158,9 +158,9 @@ std::optional<std::span<const protocol::RecordEntry>> LogCleaner::read_records(
     if (header.compression() != protocol::Compression::kNone) ++job_->batches_kept_whole;
     return std::nullopt;
   }
-  unpacked =
-      std::max(unpacked, rewriter_.unpacked_bytes() + read->size() * sizeof(protocol::RecordEntry));
-  if (unpacked > options_.max_batch_bytes) {
+  unpacked = std::max(unpacked, rewriter_.unpacked_bytes());
+  if (rewriter_.unpacked_bytes() + read->size() * sizeof(protocol::RecordEntry) >
+      options_.max_batch_bytes) {
     ++job_->batches_kept_whole;
     return std::nullopt;
   }

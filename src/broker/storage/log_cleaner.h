@@ -119,15 +119,22 @@ class LogCleaner {
     std::size_t batches_kept_whole = 0;  // met while mapping or cleaning, over max_batch_bytes
   };
 
-  // What one pass may still spend: unpacked bytes, and time until `deadline`.
+  // What one pass may still spend: unpacked bytes, and time until `deadline`, looked at
+  // after every kTimeCheckBytes read (a clock read per small batch would cost more than the
+  // batch in some virtual machines).
   struct Budget {
+    static constexpr std::size_t kTimeCheckBytes = std::size_t{64} << 10;
     std::size_t bytes = 0;
     std::chrono::steady_clock::time_point deadline;
+    std::size_t since_time_check = 0;
 
     [[nodiscard]] bool spent() const { return bytes == 0; }
     // Takes `read` bytes; ends the budget when the deadline has passed.
     void take(std::size_t read) {
       bytes -= std::min(bytes, read);
+      since_time_check += read;
+      if (since_time_check < kTimeCheckBytes) return;
+      since_time_check = 0;
       if (std::chrono::steady_clock::now() >= deadline) bytes = 0;
     }
   };

@@ -387,8 +387,7 @@ TEST_F(Compaction, TheKeyMapBoundIsCheckedAtEveryRecordNotEveryBatch) {
   roll();
   // Room for 10 keys of 8 bytes (+ 64 each): the map stops inside the batch, so the first
   // cleaning covers its first 10 records (a later one, in the same pass, the next 10).
-  LogCleaner small_map{LogCleanerOptions{.max_map_bytes = 10 * (8 + 64),
-                                         .max_pass_time = std::chrono::milliseconds(0)}};
+  LogCleaner small_map{LogCleanerOptions{.bytes_per_pass = 1, .max_map_bytes = 10 * (8 + 64)}};
   const std::int64_t now = wall_clock_ms();
   for (int i = 0; i < 100 && small_map.run_pass(cluster_, now).partitions_cleaned == 0; ++i) {
   }
@@ -402,7 +401,7 @@ TEST_F(Compaction, CleaningPausedInsideASegmentResumesToTheSameResult) {
   produce_gzip_rounds();
   const std::int64_t now = wall_clock_ms();
   // Every pass ends after one batch: the first segment is cleaned over many passes.
-  LogCleaner one_batch{LogCleanerOptions{.max_pass_time = std::chrono::milliseconds(0)}};
+  LogCleaner one_batch{LogCleanerOptions{.bytes_per_pass = 1}};
   const CleanerPass first = one_batch.run_pass(cluster_, now);
   EXPECT_TRUE(first.more_work);
   EXPECT_EQ(first.segments_cleaned, 0u);
@@ -426,7 +425,7 @@ TEST_F(Compaction, ASegmentDroppedWhileItsCleaningIsPausedIsLeftAndTheRestCleane
   create(config);
   produce_gzip_rounds();
   const std::int64_t now = wall_clock_ms();
-  LogCleaner one_batch{LogCleanerOptions{.max_pass_time = std::chrono::milliseconds(0)}};
+  LogCleaner one_batch{LogCleanerOptions{.bytes_per_pass = 1}};
   // A pass per batch mapped, then two of the first segment's batches cleaned.
   const std::size_t passes = log().batch_count() + 2;
   for (std::size_t i = 0; i < passes; ++i) {
