@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""What every attack test checks afterwards: the broker still answers a probe connection
-within a bound, and stays within its memory budget. Also frames with a chosen client id (the
-raw client always sends "raw-test")."""
+"""What every attack test checks: the broker answers a probe connection within a bound (once
+afterwards, or all along with a Probe thread), and stays within its memory budget. Also
+frames with a chosen client id (the raw client always sends "raw-test")."""
 import struct
+import threading
 import time
 
 from kafka.protocol.admin import ApiVersionRequest
@@ -40,3 +41,24 @@ def send_with_client_id(connection, request, client_id):
                          len(client_id)) + client_id
     connection.send_frame(header + request.encode())
     return connection.correlation_id
+
+
+class Probe:
+    """Asks ApiVersions on a fresh connection every 0.1 s; keeps the slowest answer."""
+
+    def __init__(self, bootstrap):
+        self.bootstrap = bootstrap
+        self.slowest = 0.0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run)
+        self.thread.start()
+
+    def run(self):
+        while not self.stop.is_set():
+            self.slowest = max(self.slowest, probe_seconds(self.bootstrap))
+            time.sleep(0.1)
+
+    def finish(self):
+        self.stop.set()
+        self.thread.join()
+        return self.slowest

@@ -8,7 +8,6 @@ probe asking ApiVersions every 0.1 s is answered within a second throughout, the
 within --max-memory, and the records stay readable."""
 import gzip
 import struct
-import threading
 import time
 
 from kafka.protocol.admin import CreateTopicsRequest
@@ -16,7 +15,7 @@ from kafka.protocol.fetch import FetchRequest
 from kafka.protocol.produce import ProduceRequest
 from kafka.record.util import calc_crc32c
 
-from attack_checks import assert_within_budget, probe_seconds
+from attack_checks import Probe, assert_within_budget
 from flexible_wire import uvarint
 from raw_client import RawConnection
 
@@ -47,27 +46,6 @@ def produce(connection, batch):
     answer = connection.request(ProduceRequest[3](
         transactional_id=None, required_acks=1, timeout=10000, topics=[(TOPIC, [(0, batch)])]))
     return answer.topics[0][1][0][1]
-
-
-class Probe:
-    """Asks ApiVersions on a fresh connection every 0.1 s; keeps the slowest answer."""
-
-    def __init__(self, bootstrap):
-        self.bootstrap = bootstrap
-        self.slowest = 0.0
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run)
-        self.thread.start()
-
-    def run(self):
-        while not self.stop.is_set():
-            self.slowest = max(self.slowest, probe_seconds(self.bootstrap))
-            time.sleep(0.1)
-
-    def finish(self):
-        self.stop.set()
-        self.thread.join()
-        return self.slowest
 
 
 def test_huge_and_repetitive_compressed_batches_are_cleaned_in_bounded_slices(start_kgroupsd):
