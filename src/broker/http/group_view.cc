@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <utility>
 
 namespace kgroups::broker::http {
@@ -47,45 +48,47 @@ void view_consumer(const ConsumerGroupDescription& group, GroupView& view) {
 }
 
 // Fills view.offsets (the first max_rows), offsets_total and lag from the committed offsets
-// and the members' assignments.
+// and the members' assignments. The rows are ordered through views of the names those hold,
+// so only the rows listed copy a topic's name.
 void add_offsets(Broker& broker, GroupView& view, std::size_t max_rows) {
-  std::map<TopicPartition, std::optional<CommittedOffset>> partitions;
+  using Key = std::pair<std::string_view, std::int32_t>;
+  std::map<Key, const CommittedOffset*> partitions;  // nullptr: assigned, nothing committed
   const GroupOffsetFetchResult fetched =
       broker.groups().fetch_offsets({.group_id = view.group_id, .partitions = std::nullopt});
   for (const PartitionOffset& offset : fetched.offsets) {
-    if (offset.committed.offset >= 0) partitions[offset.topic_partition] = offset.committed;
+    if (offset.committed.offset < 0) continue;
+    partitions[Key{offset.topic_partition.topic, offset.topic_partition.partition}] =
+        &offset.committed;
   }
   for (const GroupMemberView& member : view.members) {
     if (!member.assignment) continue;
     for (const AssignedTopicPartitions& topic : *member.assignment) {
-      // Assigned partitions that do not exist (a leader may send any bytes) get no row: each
-      // row copies the topic's name.
+      // Assigned partitions that do not exist (a leader may send any bytes) get no row.
       const std::int32_t existing = broker.cluster().partition_count(topic.topic);
       if (existing == 0) continue;
       for (const std::int32_t partition : topic.partitions) {
         if (partition < 0 || partition >= existing) continue;
-        partitions.try_emplace(TopicPartition{topic.topic, partition}, std::nullopt);
+        partitions.try_emplace(Key{topic.topic, partition}, nullptr);
       }
     }
   }
   view.offsets_total = partitions.size();
   view.offsets.reserve(std::min(max_rows, partitions.size()));
-  for (auto& [topic_partition, committed] : partitions) {
+  for (const auto& [key, committed] : partitions) {
+    const auto& [topic, partition] = key;
     const BatchLog* log =
-        topic_partition.partition < 0
-            ? nullptr
-            : broker.cluster().find_partition(topic_partition.topic, topic_partition.partition);
+        partition < 0 ? nullptr : broker.cluster().find_partition(topic, partition);
     std::optional<std::int64_t> lag;
     if (log != nullptr) {
-      const std::int64_t from = committed ? committed->offset : log->log_start_offset();
+      const std::int64_t from = committed != nullptr ? committed->offset : log->log_start_offset();
       lag = std::max<std::int64_t>(0, log->high_watermark() - from);
       view.lag += *lag;
     }
     if (view.offsets.size() >= max_rows) continue;
     GroupPartitionView& out = view.offsets.emplace_back();
-    out.topic = topic_partition.topic;
-    out.partition = topic_partition.partition;
-    if (committed) {
+    out.topic = std::string(topic);
+    out.partition = partition;
+    if (committed != nullptr) {
       out.committed = committed->offset;
       out.metadata = committed->metadata;
     }
