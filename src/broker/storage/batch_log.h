@@ -102,7 +102,7 @@ class BatchLog {
   BatchLog& operator=(BatchLog&&) = delete;
   BatchLog(const BatchLog&) = delete;
   BatchLog& operator=(const BatchLog&) = delete;
-  // Lets every segment go (release_segments()).
+  // Lets every segment go through SegmentBytes::release_from_log().
   ~BatchLog();
 
   // Where the segments this log lets go while responses pin them are counted (the Cluster's;

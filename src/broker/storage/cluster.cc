@@ -241,8 +241,8 @@ std::string Cluster::pinned_note() const {
   if (released_->bytes() == 0) return {};
   return " (" + format_bytes(released_->bytes()) + " of it are " +
          std::to_string(released_->segments()) +
-         " dropped segment(s) that unsent Fetch responses still pin, until those are written "
-         "or their connections close)";
+         " dropped segment(s) that unsent Fetch responses (or the log cleaner) still pin, "
+         "until those are written or their connections close)";
 }
 
 void Cluster::report_evictions(bool force) {
