@@ -2,12 +2,14 @@
 """A raw Kafka connection for tests that need exact control of the bytes on the wire: it
 frames requests (int32 size, request header v1) and reads size-prefixed responses. Request
 and response bodies are encoded and decoded with kafka-python's protocol structs, i.e. a real
-client's codec. Every socket read is bounded by a timeout."""
+client's codec. Every socket read is bounded by a timeout. Also record batches built by
+kafka-python (record_batch) or framed around raw record bytes (batch_around)."""
 import io
 import socket
 import struct
 
 from kafka.record.default_records import DefaultRecordBatchBuilder
+from kafka.record.util import calc_crc32c
 
 
 class RawConnection:
@@ -107,3 +109,16 @@ def record_batch(records, compression=0):
     for offset, (key, value) in enumerate(records):
         builder.append(offset, timestamp=1000 + offset, key=key, value=value, headers=[])
     return bytes(builder.build())
+
+
+def batch_around(records_section, record_count, attributes=0, producer_id=-1,
+                 base_sequence=-1, last_offset_delta=None, max_timestamp=1000):
+    """A magic-2 batch around `records_section` with a valid CRC, whatever the fields say."""
+    if last_offset_delta is None:
+        last_offset_delta = record_count - 1
+    after_crc = struct.pack(">hiqqqhii", attributes, last_offset_delta, 1000, max_timestamp,
+                            producer_id, 0 if producer_id >= 0 else -1, base_sequence,
+                            record_count) + records_section
+    crc = calc_crc32c(after_crc)
+    body = struct.pack(">ibI", -1, 2, crc) + after_crc  # leader epoch, magic, crc
+    return struct.pack(">qi", 0, len(body)) + body

@@ -7,17 +7,15 @@ bounded by unpacked bytes and time, keeps its key map within --log-cleaner-dedup
 probe asking ApiVersions every 0.1 s is answered within a second throughout, the broker stays
 within --max-memory, and the records stay readable."""
 import gzip
-import struct
 import time
 
 from kafka.protocol.admin import CreateTopicsRequest
 from kafka.protocol.fetch import FetchRequest
 from kafka.protocol.produce import ProduceRequest
-from kafka.record.util import calc_crc32c
 
 from attack_checks import Probe, assert_within_budget
 from flexible_wire import uvarint
-from raw_client import RawConnection
+from raw_client import RawConnection, batch_around
 
 BUDGET_MIB = 512
 TOPIC = "compacted"
@@ -35,11 +33,7 @@ def gzip_batch(records):
         body = (b"\x00\x00" + zigzag_varint(delta) + zigzag_varint(len(key)) + key +
                 zigzag_varint(len(value)) + value + b"\x00")
         encoded.append(zigzag_varint(len(body)) + body)
-    section = gzip.compress(b"".join(encoded), 6)
-    after_crc = struct.pack(">hiqqqhii", 1, len(records) - 1, 1000, 1000, -1, -1, -1,
-                            len(records)) + section
-    body = struct.pack(">ibI", -1, 2, calc_crc32c(after_crc)) + after_crc
-    return struct.pack(">qi", 0, len(body)) + body
+    return batch_around(gzip.compress(b"".join(encoded), 6), len(records), attributes=1)
 
 
 def produce(connection, batch):

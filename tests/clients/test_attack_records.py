@@ -8,7 +8,6 @@ partition to its end without stalling. Valid batches of every codec the clients 
 still accepted, and a batch whose header lies about its newest timestamp is stored with the
 records' maximum and a CRC that checks."""
 import gzip
-import struct
 import time
 
 import pytest
@@ -18,10 +17,11 @@ from kafka import KafkaConsumer, KafkaProducer
 from kafka import TopicPartition as KafkaTopicPartition
 from kafka.protocol.offset import OffsetRequest
 from kafka.protocol.produce import ProduceRequest
-from kafka.record.util import calc_crc32c, encode_varint
+from kafka.record.util import encode_varint
 
 from attack_checks import assert_responsive, assert_within_budget
-from raw_client import RawConnection, record_batch
+from raw_client import RawConnection
+from raw_client import batch_around as batch
 
 TOPIC = "records"
 TIMEOUT_S = 30
@@ -42,19 +42,6 @@ def encode_varint_bytes(value):
     out = bytearray()
     encode_varint(value, out.append)
     return bytes(out)
-
-
-def batch(records_section, record_count, attributes=0, producer_id=-1, base_sequence=-1,
-          last_offset_delta=None, max_timestamp=1000):
-    """A magic-2 batch around `records_section` with a valid CRC, whatever the fields say."""
-    if last_offset_delta is None:
-        last_offset_delta = record_count - 1
-    after_crc = struct.pack(">hiqqqhii", attributes, last_offset_delta, 1000, max_timestamp,
-                            producer_id, 0 if producer_id >= 0 else -1, base_sequence,
-                            record_count) + records_section
-    crc = calc_crc32c(after_crc)
-    body = struct.pack(">ibI", -1, 2, crc) + after_crc  # leader epoch, magic, crc
-    return struct.pack(">qi", 0, len(body)) + body
 
 
 def produce(connection, records):

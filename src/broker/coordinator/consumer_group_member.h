@@ -34,8 +34,9 @@ enum class MemberState : std::uint8_t {
 // Kafka's name of the state ("STABLE"), for logs and test output.
 std::string_view member_state_name(MemberState state);
 
-// A field added here must be copied by without_partitions() too.
-struct ConsumerGroupMember {
+// What a member is apart from its partitions: what a heartbeat changes before reconciling,
+// copied at a cost that does not grow with the member's partitions.
+struct ConsumerGroupMemberDetails {
   std::string member_id;
   std::optional<std::string> instance_id;  // set for static members
   std::optional<std::string> rack_id;
@@ -48,36 +49,26 @@ struct ConsumerGroupMember {
   std::int32_t member_epoch = 0;  // -2 while a static member is away
   std::int32_t previous_member_epoch = 0;
   MemberState state = MemberState::kStable;
-  ConsumerAssignment assigned_partitions;            // what the member may own now
-  ConsumerAssignment partitions_pending_revocation;  // what it must give up first
 
   // Timers, each nullopt when not armed.
   std::optional<Clock::TimePoint> session_deadline;    // removed when reached
   std::optional<Clock::TimePoint> rebalance_deadline;  // removed if still revoking then
+};
+
+struct ConsumerGroupMember : ConsumerGroupMemberDetails {
+  ConsumerAssignment assigned_partitions;            // what the member may own now
+  ConsumerAssignment partitions_pending_revocation;  // what it must give up first
 
   // Returns whether the member is done reconciling towards the epoch's target.
   [[nodiscard]] bool reconciled_to(std::int32_t target_assignment_epoch) const {
     return state == MemberState::kStable && member_epoch == target_assignment_epoch;
   }
 
-  // Returns a copy without assigned_partitions and partitions_pending_revocation (both
-  // empty): what a heartbeat changes before reconciling, at a cost that does not grow with
-  // the member's partitions (ConsumerGroup::update_member_details keeps them).
+  // Returns a copy of its details with both sets of partitions empty
+  // (ConsumerGroup::update_member_details keeps the member's own).
   [[nodiscard]] ConsumerGroupMember without_partitions() const {
     ConsumerGroupMember copy;
-    copy.member_id = member_id;
-    copy.instance_id = instance_id;
-    copy.rack_id = rack_id;
-    copy.client_id = client_id;
-    copy.client_host = client_host;
-    copy.rebalance_timeout_ms = rebalance_timeout_ms;
-    copy.server_assignor = server_assignor;
-    copy.subscribed_topic_names = subscribed_topic_names;
-    copy.member_epoch = member_epoch;
-    copy.previous_member_epoch = previous_member_epoch;
-    copy.state = state;
-    copy.session_deadline = session_deadline;
-    copy.rebalance_deadline = rebalance_deadline;
+    static_cast<ConsumerGroupMemberDetails&>(copy) = *this;
     return copy;
   }
 

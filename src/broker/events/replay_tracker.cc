@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <string_view>
+#include <unordered_map>
 
 namespace kgroups::broker {
 namespace {
@@ -90,12 +92,14 @@ void ReplayTracker::on_rebalance_completed(const ObservedRebalance& rebalance) {
   TrackedGroup& group = group_for(rebalance.type, rebalance.group_id);
   group.generation = rebalance.generation;
   unclaim(group);
+  // Serials by member id, so that naming each member's owner costs O(members) in all.
+  std::unordered_map<std::string_view, std::uint64_t> serials;
+  serials.reserve(group.members.size());
+  for (const Member& known : group.members) serials.emplace(known.member_id, known.serial);
   for (const ObservedAssignment& member : rebalance.assignment) {
     if (!member.partitions) continue;
-    const auto known =
-        std::find_if(group.members.begin(), group.members.end(),
-                     [&](const Member& m) { return m.member_id == member.member_id; });
-    const std::uint64_t owner = known == group.members.end() ? 0 : known->serial;
+    const auto known = serials.find(member.member_id);
+    const std::uint64_t owner = known == serials.end() ? 0 : known->second;
     for (const AssignedTopicPartitions& topic : *member.partitions) {
       const std::int32_t existing = cluster_.partition_count(topic.topic);
       if (existing == 0) continue;

@@ -15,6 +15,7 @@
 
 #include "broker/coordinator/coordinator_test_harness.h"
 #include "broker/node/broker.h"
+#include "broker/runtime/memory_charge_for_tests.h"
 
 namespace kgroups::broker {
 namespace {
@@ -241,14 +242,7 @@ TEST_F(ReplayTrackerTest, MarksAndAssignmentEntriesAreChargedAndGivenBackAsTheyG
   // Room for 10 partitions of "orders": a mark and an assignment entry each.
   const std::size_t room =
       10 * (ReplayTracker::mark_bytes("orders") + ReplayTracker::claim_bytes("orders"));
-  tracker_.set_memory_charge(
-      MemoryCharge{.take =
-                       [&held, room](std::size_t bytes) {
-                         if (held + bytes > room) return false;
-                         held += bytes;
-                         return true;
-                       },
-                   .give_back = [&held](std::size_t bytes) { held -= bytes; }});
+  tracker_.set_memory_charge(testing::charge_within(held, room));
   join("g", "m1", "c1");
   rebalance("g", 1, {{"m1", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}}});
   EXPECT_EQ(tracker_.mark_count(), 10U);

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "broker/runtime/memory_charge_for_tests.h"
+
 namespace kgroups::broker::playground {
 namespace {
 
@@ -38,14 +40,7 @@ TEST(DeliveredOffsets, EveryEntryIsChargedAndGivenBackWhenItsGroupIsForgotten) {
   const std::size_t room =
       2 * (DeliveredOffsets::kGroupEntryBytes + 1) + 150 * DeliveredOffsets::kPartitionEntryBytes;
   {
-    DeliveredOffsets delivered(
-        MemoryCharge{.take =
-                         [&held, room](std::size_t bytes) {
-                           if (held + bytes > room) return false;
-                           held += bytes;
-                           return true;
-                         },
-                     .give_back = [&held](std::size_t bytes) { held -= bytes; }});
+    DeliveredOffsets delivered(testing::charge_within(held, room));
     for (std::int32_t partition = 0; partition < 100; ++partition) {
       delivered.deliver("a", kTopic, partition, {0, 1});
       delivered.deliver("b", kTopic, partition, {0, 1});
