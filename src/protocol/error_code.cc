@@ -140,8 +140,16 @@ std::string_view error_name(ErrorCode code) {
       return "MEMBER_ID_REQUIRED";
     case ErrorCode::kGroupMaxSizeReached:
       return "GROUP_MAX_SIZE_REACHED";
+    case ErrorCode::kPreferredLeaderNotAvailable:
+      return "PREFERRED_LEADER_NOT_AVAILABLE";
     case ErrorCode::kFencedInstanceId:
       return "FENCED_INSTANCE_ID";
+    case ErrorCode::kEligibleLeadersNotAvailable:
+      return "ELIGIBLE_LEADERS_NOT_AVAILABLE";
+    case ErrorCode::kElectionNotNeeded:
+      return "ELECTION_NOT_NEEDED";
+    case ErrorCode::kNoReassignmentInProgress:
+      return "NO_REASSIGNMENT_IN_PROGRESS";
     case ErrorCode::kGroupSubscribedToTopic:
       return "GROUP_SUBSCRIBED_TO_TOPIC";
     case ErrorCode::kInvalidRecord:

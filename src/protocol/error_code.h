@@ -146,8 +146,16 @@ enum class ErrorCode : std::int16_t {
   kMemberIdRequired = 79,
   // The group already has the maximum number of members.
   kGroupMaxSizeReached = 81,
+  // ElectLeaders: the preferred replica is not a live in-sync replica.
+  kPreferredLeaderNotAvailable = 80,
   // Another member with the same group.instance.id fenced this one.
   kFencedInstanceId = 82,
+  // ElectLeaders (unclean): no live replica can lead the partition.
+  kEligibleLeadersNotAvailable = 83,
+  // ElectLeaders: the partition already has the leader asked for.
+  kElectionNotNeeded = 84,
+  // AlterPartitionReassignments: cancelling a reassignment that is not in progress.
+  kNoReassignmentInProgress = 85,
   // OffsetDelete: a member of the group is subscribed to the partition's topic.
   kGroupSubscribedToTopic = 86,
   // A record failed the broker's validation.

@@ -35,6 +35,11 @@ struct TopicConfig {
   std::int64_t max_compaction_lag_ms = 9223372036854775807;  // max.compaction.lag.ms
   std::int64_t delete_retention_ms = 86400000;  // delete.retention.ms: tombstones' lifetime
   double min_cleanable_dirty_ratio = 0.5;       // min.cleanable.dirty.ratio
+  // min.insync.replicas: acks=all writes need this many in-sync replicas (NOT_ENOUGH_REPLICAS).
+  std::int32_t min_insync_replicas = 1;
+  // unclean.leader.election.enable: with no in-sync replica alive, an out-of-sync one may lead
+  // (losing what it lacks) instead of the partition staying offline.
+  bool unclean_leader_election = false;
 };
 
 }  // namespace kgroups::broker

@@ -574,6 +574,10 @@ std::optional<TopicConfig> resolve_topic_config(const TopicConfig& defaults,
       config.delete_retention_ms = whole();
     } else if (name == "min.cleanable.dirty.ratio") {
       config.min_cleanable_dirty_ratio = *parse_decimal(value);
+    } else if (name == "min.insync.replicas") {
+      config.min_insync_replicas = whole32();
+    } else if (name == "unclean.leader.election.enable") {
+      config.unclean_leader_election = *parse_boolean(value);
     } else if (name == "remote.storage.enable" && *parse_boolean(value)) {
       error = "remote.storage.enable cannot be true: kgroupsd has no tiered (remote) storage.";
       return std::nullopt;
@@ -594,6 +598,10 @@ std::string default_topic_config_value(const TopicConfigDefinition& definition,
   if (name == "retention.ms") return std::to_string(defaults.retention_ms);
   if (name == "retention.bytes") return std::to_string(defaults.retention_bytes);
   if (name == "max.message.bytes") return std::to_string(defaults.max_message_bytes);
+  if (name == "min.insync.replicas") return std::to_string(defaults.min_insync_replicas);
+  if (name == "unclean.leader.election.enable") {
+    return defaults.unclean_leader_election ? "true" : "false";
+  }
   return std::string(definition.default_value);
 }
 

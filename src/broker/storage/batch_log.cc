@@ -69,7 +69,7 @@ std::vector<SegmentView> BatchLog::closed_segments() const {
     if (segment.base_offset >= active_segment_start_) break;
     closed.push_back(SegmentView{
         .base_offset = segment.base_offset,
-        .end_offset = i + 1 < segments_.size() ? segments_[i + 1].base_offset : high_watermark_,
+        .end_offset = i + 1 < segments_.size() ? segments_[i + 1].base_offset : end_offset_,
         .batches = std::span<const StoredBatch>(index_).subspan(first, segment.batch_count),
         .used_bytes = segment.used,
         .max_timestamp = segment.max_timestamp,
@@ -137,18 +137,19 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
   if (timestamp_type == TimestampType::kLogAppendTime) max_timestamp = now_ms;
   const bool roll = rolls_before(batch.size(), now_ms);
   if (roll) {
-    active_segment_start_ = high_watermark_;
+    active_segment_start_ = end_offset_;
     active_segment_bytes_ = 0;
   }
-  if (roll || segments_.empty() ||
+  if (roll || segments_.empty() || seal_last_segment_ ||
       segments_.back().capacity - segments_.back().used < batch.size()) {
+    seal_last_segment_ = false;
     // Without a roll policy every memory segment is a Kafka segment of its own.
-    if (roll_bytes_ == 0 && roll_ms_ == 0) active_segment_start_ = high_watermark_;
+    if (roll_bytes_ == 0 && roll_ms_ == 0) active_segment_start_ = end_offset_;
     Segment segment;
     segment.bytes = SegmentBytes::allocate(next_segment_capacity(batch.size()));
     segment.capacity = segment.bytes->capacity();
     segment.sequence = sequence;
-    segment.base_offset = high_watermark_;
+    segment.base_offset = end_offset_;
     segment_bytes_ += segment.capacity;
     segments_.push_back(std::move(segment));
   }
@@ -162,7 +163,7 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
   segment.max_timestamp =
       std::max(segment.max_timestamp, max_timestamp >= 0 ? max_timestamp : now_ms);
 
-  const std::int64_t base_offset = high_watermark_;
+  const std::int64_t base_offset = end_offset_;
   const std::span<std::uint8_t> stored_batch(stored, batch.size());
   protocol::write_base_offset(stored_batch, base_offset);
   if (timestamp_type == TimestampType::kLogAppendTime) {
@@ -176,7 +177,8 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
                                .segment_max_timestamp = segment.max_timestamp,
                                .data = stored,
                                .size_bytes = batch.size()});
-  high_watermark_ = base_offset + last_offset_delta + 1;
+  end_offset_ = base_offset + last_offset_delta + 1;
+  if (high_watermark_follows_end_) high_watermark_ = end_offset_;
   size_bytes_ += batch.size();
   if (active_segment_bytes_ == 0) active_segment_first_append_ms_ = now_ms;
   active_segment_bytes_ += batch.size();
@@ -184,7 +186,7 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
 }
 
 std::span<const StoredBatch> BatchLog::batches_from(std::int64_t offset) const {
-  if (offset < log_start_offset_ || offset >= high_watermark_) return {};
+  if (offset < log_start_offset_ || offset >= end_offset_) return {};
   const auto live = std::span<const StoredBatch>(index_).subspan(index_begin_);
   // The first batch whose last offset is >= offset holds it, or (after cleaning) the next
   // offset kept.
@@ -254,7 +256,10 @@ std::size_t BatchLog::drop_front_segment() {
   segment_bytes_ -= front.capacity;
   SegmentBytes::release_from_log(front.bytes, released_);
   segments_.erase(segments_.begin());
-  log_start_offset_ = segments_.empty() ? high_watermark_ : segments_.front().base_offset;
+  log_start_offset_ = segments_.empty() ? end_offset_ : segments_.front().base_offset;
+  // Eviction may drop records no follower has yet: the high watermark never lies below the
+  // log start offset.
+  high_watermark_ = std::max(high_watermark_, log_start_offset_);
   transactions_.on_log_start_moved(log_start_offset_);
   if (segments_.empty()) {
     index_ = std::vector<StoredBatch>();  // an empty log keeps no index memory
@@ -267,6 +272,42 @@ std::size_t BatchLog::drop_front_segment() {
     index_begin_ = 0;
   }
   return memory_before - memory_bytes();
+}
+
+std::int64_t BatchLog::truncate_to(std::int64_t offset) {
+  if (offset >= end_offset_) return 0;
+  const std::int64_t dropped = end_offset_ - std::max(offset, log_start_offset_);
+  while (!segments_.empty()) {
+    Segment& last = segments_.back();
+    while (last.batch_count > 0 && index_.back().base_offset >= offset) {
+      size_bytes_ -= index_.back().size_bytes;
+      last.used -= index_.back().size_bytes;
+      index_.pop_back();
+      --last.batch_count;
+    }
+    if (last.batch_count > 0) {
+      last.max_timestamp = index_.back().segment_max_timestamp;
+      break;
+    }
+    segment_bytes_ -= last.capacity;
+    SegmentBytes::release_from_log(last.bytes, released_);
+    segments_.pop_back();
+  }
+  // What a response may still pin is never written over: the next append opens a segment.
+  seal_last_segment_ = true;
+  if (segments_.empty()) {
+    index_ = std::vector<StoredBatch>();
+    index_begin_ = 0;
+    // Truncated below the log start (an unclean election): the log starts again there.
+    log_start_offset_ = std::min(log_start_offset_, offset);
+  }
+  end_offset_ = std::max(offset, log_start_offset_);
+  high_watermark_ = std::min(high_watermark_, end_offset_);
+  active_segment_start_ = std::min(active_segment_start_, end_offset_);
+  compaction_.first_dirty_offset = std::min(compaction_.first_dirty_offset, end_offset_);
+  producers_.forget_from(end_offset_);
+  transactions_.on_truncate(end_offset_);
+  return dropped;
 }
 
 std::size_t BatchLog::drop_segments_older_than(std::int64_t cutoff_ms) {

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "broker/config/topic_config.h"
+#include "broker/storage/partition_replicas.h"
 #include "broker/storage/partition_transactions.h"
 #include "broker/storage/producer_state.h"
 #include "broker/storage/released_segment_memory.h"
@@ -163,9 +164,32 @@ class BatchLog {
 
   // The first offset held (0 until retention or eviction drops a segment).
   [[nodiscard]] std::int64_t log_start_offset() const { return log_start_offset_; }
-  // The offset the next appended record gets; also Kafka's high watermark and log end offset
-  // (there is one replica, so every appended record is committed at once).
+  // The offset the next appended record gets: the leader's log end offset.
+  [[nodiscard]] std::int64_t log_end_offset() const { return end_offset_; }
+  // Kafka's high watermark: every offset below it is on every in-sync replica, and consumers
+  // read only below it. With one replica (or an ISR of the leader alone, see
+  // set_high_watermark_follows_end()) it is the log end offset; otherwise replication moves
+  // it (advance_high_watermark()). Always a batch boundary, in
+  // [log_start_offset(), log_end_offset()].
   [[nodiscard]] std::int64_t high_watermark() const { return high_watermark_; }
+  // Whether every append moves the high watermark to the log end at once (the leader is the
+  // only in-sync replica). Turning it on moves the high watermark to the end now.
+  void set_high_watermark_follows_end(bool follows) {
+    high_watermark_follows_end_ = follows;
+    if (follows) high_watermark_ = end_offset_;
+  }
+  [[nodiscard]] bool high_watermark_follows_end() const { return high_watermark_follows_end_; }
+  // Moves the high watermark up to `offset` (at most the log end); never down.
+  void advance_high_watermark(std::int64_t offset) {
+    high_watermark_ = std::max(high_watermark_, std::min(offset, end_offset_));
+  }
+  // A new leader's truncation (an unclean election, or a leader that lacks what the old one
+  // appended): drops every batch at or after `offset`, a batch boundary in
+  // [high_watermark() of the new leader, log_end_offset()] or lower after an unclean election,
+  // and forgets the producer and transaction state of those batches. The high watermark
+  // follows down when it was above. Segments keep their bytes (a queued response may pin
+  // them); the next append opens a new segment. Returns the number of records dropped.
+  std::int64_t truncate_to(std::int64_t offset);
   // The last stable offset: the first offset of the oldest open transaction (at least the log
   // start offset), else the high watermark. read_committed consumers read only below it.
   [[nodiscard]] std::int64_t last_stable_offset() const {
@@ -222,6 +246,11 @@ class BatchLog {
   // offset <= high_watermark().
   std::size_t delete_records_before(std::int64_t offset);
 
+  // Which brokers hold this partition, who leads, the ISR and the followers' progress
+  // (ReplicationController moves them).
+  PartitionReplicas& replicas() { return replicas_; }
+  [[nodiscard]] const PartitionReplicas& replicas() const { return replicas_; }
+
   // What idempotent and transactional producers wrote here last (duplicate detection and
   // sequence checks; ProducerRegistry bounds it).
   ProducerStateTable& producers() { return producers_; }
@@ -251,10 +280,14 @@ class BatchLog {
   std::size_t segment_bytes_ = 0;   // sum of segment capacities
   std::size_t segment_limit_ = kMaxSegmentBytes;
   std::int64_t log_start_offset_ = 0;
-  std::int64_t high_watermark_ = 0;
-  std::size_t size_bytes_ = 0;  // bytes of retained batches
+  std::int64_t end_offset_ = 0;      // the log end offset: the next offset appended
+  std::int64_t high_watermark_ = 0;  // <= end_offset_; see high_watermark()
+  bool high_watermark_follows_end_ = true;
+  bool seal_last_segment_ = false;  // truncation: the next append opens a new segment
+  std::size_t size_bytes_ = 0;      // bytes of retained batches
   ProducerStateTable producers_;
   PartitionTransactions transactions_;
+  PartitionReplicas replicas_;
   // Kafka segment rolling: 0 disables; see set_segment_roll().
   std::size_t roll_bytes_ = 0;
   std::int64_t roll_ms_ = 0;

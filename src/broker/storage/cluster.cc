@@ -7,6 +7,8 @@
 
 #include "broker/config/memory_plan.h"
 #include "broker/runtime/logger.h"
+#include "broker/storage/replica_placement.h"
+#include "broker/storage/replication_controller.h"
 
 namespace kgroups::broker {
 
@@ -62,16 +64,83 @@ ErrorCode Cluster::check_new_topic(std::string_view name, std::int32_t partition
   return ErrorCode::kNone;
 }
 
+ErrorCode Cluster::check_replication(std::int32_t partitions, const TopicReplication& replication,
+                                     std::string& reason) const {
+  const ReplicaAssignment& assignment = replication.assignment;
+  if (assignment.empty()) {
+    const std::int32_t factor = replication.replication_factor == -1
+                                    ? config_.default_replication_factor
+                                    : replication.replication_factor;
+    if (factor < 1 || factor > config_.brokers) {
+      reason = "Replication factor: " + std::to_string(factor) +
+               " larger than available brokers: " + std::to_string(config_.brokers) +
+               " (or below 1); start kgroupsd with --brokers N for more replicas.";
+      return ErrorCode::kInvalidReplicationFactor;
+    }
+    return ErrorCode::kNone;
+  }
+  if (std::cmp_not_equal(assignment.size(), partitions)) {
+    reason = "The manual assignment names " + std::to_string(assignment.size()) +
+             " partitions, not " + std::to_string(partitions) + ".";
+    return ErrorCode::kInvalidReplicaAssignment;
+  }
+  for (const std::vector<std::int32_t>& replicas : assignment) {
+    if (replicas.empty() || replicas.size() != assignment.front().size()) {
+      reason =
+          "Every partition of a manual assignment needs the same, non-zero number of "
+          "replicas.";
+      return ErrorCode::kInvalidReplicaAssignment;
+    }
+    for (std::size_t i = 0; i < replicas.size(); ++i) {
+      if (replicas[i] < 0 || replicas[i] >= config_.brokers) {
+        reason = "Unknown broker " + std::to_string(replicas[i]) + " in the assignment: node ids " +
+                 "are 0 to " + std::to_string(config_.brokers - 1) + " (--brokers).";
+        return ErrorCode::kInvalidReplicaAssignment;
+      }
+      if (std::find(replicas.begin(), replicas.begin() + static_cast<std::ptrdiff_t>(i),
+                    replicas[i]) != replicas.begin() + static_cast<std::ptrdiff_t>(i)) {
+        reason = "Broker " + std::to_string(replicas[i]) + " is named twice for one partition.";
+        return ErrorCode::kInvalidReplicaAssignment;
+      }
+    }
+  }
+  return ErrorCode::kNone;
+}
+
+void Cluster::place(StoredTopic& topic, std::size_t first, std::int32_t replication_factor,
+                    const ReplicaAssignment& assignment) {
+  const auto count = static_cast<std::int32_t>(topic.partitions.size() - first);
+  ReplicaAssignment placed = assignment;
+  if (placed.empty()) {
+    const auto start = static_cast<std::int32_t>(topic_id_random_() % 1000003);
+    const auto shift = static_cast<std::int32_t>(topic_id_random_() % 1000003);
+    placed = place_replicas(config_.brokers, count, replication_factor, start, shift,
+                            static_cast<std::int32_t>(first));
+  }
+  for (std::size_t p = first; p < topic.partitions.size(); ++p) {
+    topic.partitions[p].replicas().assign(placed[p - first], 0);
+  }
+  if (replication_ != nullptr) replication_->on_new_partitions(topic, first);
+}
+
 ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
-                                const std::optional<TopicConfig>& config) {
+                                const std::optional<TopicConfig>& config,
+                                const TopicReplication& replication) {
   const ErrorCode check = check_new_topic(name, partitions);
   if (check != ErrorCode::kNone) return check;
+  std::string reason;
+  const ErrorCode replication_error = check_replication(partitions, replication, reason);
+  if (replication_error != ErrorCode::kNone) return replication_error;
   auto topic = std::make_unique<StoredTopic>();
   topic->name = std::string(name);
   topic->config = config.value_or(config_.topic_defaults);
   topic->partitions.resize(static_cast<std::size_t>(partitions));
   for (BatchLog& log : topic->partitions) log.set_released_segment_memory(released_);
   apply_segment_config(*topic);
+  place(*topic, 0,
+        replication.replication_factor == -1 ? config_.default_replication_factor
+                                             : replication.replication_factor,
+        replication.assignment);
   do {
     // A version-4 (random) UUID, as Kafka's Uuid.randomUuid(); never zero or already taken.
     for (std::size_t i = 0; i < topic->id.size(); i += 8) {
@@ -125,6 +194,9 @@ ErrorCode Cluster::add_partitions(StoredTopic& topic, std::int32_t count) {
     topic.partitions[p].set_released_segment_memory(released_);
   }
   apply_segment_config(topic);
+  // New partitions get as many replicas as the first one has.
+  place(topic, first_new,
+        static_cast<std::int32_t>(topic.partitions[0].replicas().replicas().size()), {});
   partition_count_ += added;
   ++metadata_version_;
   return ErrorCode::kNone;
@@ -302,6 +374,7 @@ protocol::Result<std::int64_t> Cluster::append(StoredTopic& topic, std::int32_t 
     log_memory_used_ -=
         static_cast<std::int64_t>(log.drop_segments_beyond_size(topic.config.retention_bytes));
   }
+  if (replication_ != nullptr && log.replicas().has_followers()) replication_->on_append(log);
   return base_offset;
 }
 

@@ -56,7 +56,22 @@ struct ClusterConfig {
   std::int32_t max_partitions = std::numeric_limits<std::int32_t>::max();  // all topics
   std::int32_t max_partitions_per_topic = std::numeric_limits<std::int32_t>::max();
   std::int64_t log_memory_bytes = std::numeric_limits<std::int64_t>::max();  // all logs
+  std::int32_t brokers = 1;                     // replicas are placed on node ids 0..brokers-1
+  std::int32_t default_replication_factor = 1;  // default.replication.factor
 };
+
+// The replicas of each partition of a new topic, in partition order; each list's first node
+// is the partition's preferred leader.
+using ReplicaAssignment = std::vector<std::vector<std::int32_t>>;
+
+// How a new topic's partitions are replicated: CreateTopics' replication factor (-1: the
+// default) or its manual assignment (when not empty; the factor is then -1).
+struct TopicReplication {
+  std::int32_t replication_factor = -1;
+  ReplicaAssignment assignment;
+};
+
+class ReplicationController;
 
 struct StoredTopic {
   std::string name;
@@ -84,8 +99,19 @@ class Cluster {
   // Creates topic `name` with `partitions` partitions and `config` (the broker's defaults when
   // nullopt). Returns kNone on success; otherwise the error check_new_topic() gives, and
   // creates nothing.
+  // `replication` places the replicas (Kafka's rack-unaware placement with the factor, or the
+  // manual assignment, whose size then gives the partitions).
   protocol::ErrorCode create_topic(std::string_view name, std::int32_t partitions,
-                                   const std::optional<TopicConfig>& config = std::nullopt);
+                                   const std::optional<TopicConfig>& config = std::nullopt,
+                                   const TopicReplication& replication = {});
+
+  // Checks `replication` for a topic of `partitions` partitions: kInvalidReplicationFactor
+  // (below 1 or above the brokers), kInvalidReplicaAssignment (not one list per partition,
+  // lists of different sizes, an unknown node id, a node twice in one list), else kNone.
+  // `reason` says which.
+  [[nodiscard]] protocol::ErrorCode check_replication(std::int32_t partitions,
+                                                      const TopicReplication& replication,
+                                                      std::string& reason) const;
 
   // Checks what create_topic() would return, without creating anything:
   // kInvalidTopicException (not a legal Kafka topic name), kInvalidPartitions (< 1 or more
@@ -190,6 +216,10 @@ class Cluster {
   // The segments logs let go that queued responses still pin.
   [[nodiscard]] const ReleasedSegmentMemory& released_segments() const { return *released_; }
 
+  // The controller told of appends to replicated partitions and of new partitions (nullptr:
+  // none; one broker). It must outlive the Cluster, or be replaced first.
+  void set_replication(ReplicationController* replication) { replication_ = replication; }
+
   // Tells `observer` (nullptr: no one) of every topic created or deleted from now on. It must
   // outlive the Cluster, or be replaced first.
   void set_observer(TopicObserver* observer) { observer_ = observer; }
@@ -204,6 +234,10 @@ class Cluster {
   bool make_room(std::int64_t needed);
   // For messages: how much of the share released segments still hold, or "" if none.
   [[nodiscard]] std::string pinned_note() const;
+  // Gives partitions [first, end) of `topic` their replicas: `assignment`, or Kafka's
+  // placement with `replication_factor`.
+  void place(StoredTopic& topic, std::size_t first, std::int32_t replication_factor,
+             const ReplicaAssignment& assignment);
   // Logs what evictions dropped since the last line, at most once per second.
   void report_evictions(bool force);
 
@@ -222,7 +256,8 @@ class Cluster {
   std::deque<std::pair<std::uint64_t, BatchLog*>> segments_by_age_;
   std::uint64_t next_segment_sequence_ = 1;
   DroppedSegments evicted_since_report_;
-  TopicObserver* observer_ = nullptr;  // not owned
+  TopicObserver* observer_ = nullptr;             // not owned
+  ReplicationController* replication_ = nullptr;  // not owned
   std::chrono::steady_clock::time_point last_eviction_report_{};
 };
 

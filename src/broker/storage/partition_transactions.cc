@@ -50,6 +50,21 @@ void PartitionTransactions::on_log_start_moved(std::int64_t log_start_offset) {
   }
 }
 
+void PartitionTransactions::on_truncate(std::int64_t offset) {
+  std::erase_if(open_,
+                [offset](const OpenTransaction& open) { return open.first_offset >= offset; });
+  while (aborted_.size() > aborted_begin_ && aborted_.back().last_offset >= offset) {
+    const AbortedTransaction dropped = aborted_.back();
+    aborted_.pop_back();
+    if (dropped.first_offset >= offset) continue;
+    const auto at = std::partition_point(open_.begin(), open_.end(), [&](const OpenTransaction& o) {
+      return o.first_offset < dropped.first_offset;
+    });
+    open_.insert(at, OpenTransaction{.producer_id = dropped.producer_id,
+                                     .first_offset = dropped.first_offset});
+  }
+}
+
 std::span<const AbortedTransaction> PartitionTransactions::aborted_from(std::int64_t offset) const {
   const auto live = std::span<const AbortedTransaction>(aborted_).subspan(aborted_begin_);
   const auto it = std::partition_point(live.begin(), live.end(), [offset](const auto& aborted) {

@@ -56,6 +56,10 @@ class PartitionTransactions {
   // began below it now begin at it.
   void on_log_start_moved(std::int64_t log_start_offset);
 
+  // The log was truncated to `offset`: transactions opened at or after it are forgotten, and
+  // an abort whose marker was dropped opens its transaction again (its data is still there).
+  void on_truncate(std::int64_t offset);
+
   // min(first offset of the oldest open transaction, high_watermark).
   [[nodiscard]] std::int64_t last_stable_offset(std::int64_t high_watermark) const {
     return open_.empty() || open_.front().first_offset > high_watermark

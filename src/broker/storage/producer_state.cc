@@ -44,7 +44,7 @@ SequenceCheck ProducerStateTable::check(std::int64_t producer_id, std::int16_t e
     if (first_sequence != 0) return {.error = ErrorCode::kOutOfOrderSequenceNumber};
     return {};
   }
-  if (!in_sequence(entry.last_sequence, first_sequence)) {
+  if (entry.sequence_known && !in_sequence(entry.last_sequence, first_sequence)) {
     return {.error = ErrorCode::kOutOfOrderSequenceNumber};
   }
   return {};
@@ -64,7 +64,31 @@ bool ProducerStateTable::record(std::int64_t producer_id, std::int16_t epoch,
   entry.next_slot = (entry.next_slot + 1) % kProducerBatchesKept;
   if (entry.batch_count < kProducerBatchesKept) ++entry.batch_count;
   entry.last_sequence = last_sequence;
+  entry.sequence_known = true;
   return created;
+}
+
+void ProducerStateTable::forget_from(std::int64_t offset) {
+  for (auto& [producer_id, entry] : entries_) {
+    // Oldest first: the ring's live slots end just before next_slot.
+    std::array<BatchSequences, kProducerBatchesKept> kept{};
+    std::size_t kept_count = 0;
+    const std::size_t oldest =
+        (entry.next_slot + kProducerBatchesKept - entry.batch_count) % kProducerBatchesKept;
+    for (std::size_t i = 0; i < entry.batch_count; ++i) {
+      const BatchSequences& batch = entry.batches[(oldest + i) % kProducerBatchesKept];
+      if (batch.base_offset < offset) kept[kept_count++] = batch;
+    }
+    if (kept_count == entry.batch_count) continue;
+    entry.batches = kept;
+    entry.batch_count = kept_count;
+    entry.next_slot = kept_count % kProducerBatchesKept;
+    if (kept_count > 0) {
+      entry.last_sequence = kept[kept_count - 1].last_sequence;
+    } else {
+      entry.sequence_known = false;
+    }
+  }
 }
 
 }  // namespace kgroups::broker

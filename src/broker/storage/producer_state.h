@@ -52,6 +52,12 @@ class ProducerStateTable {
   bool record(std::int64_t producer_id, std::int16_t epoch, std::int32_t first_sequence,
               std::int32_t last_sequence, std::int64_t base_offset);
 
+  // The log was truncated to `offset` (a new leader lacked what the old one appended):
+  // forgets every remembered batch stored at or after it. A producer left without the
+  // sequence of its newest batch keeps its entry (and epoch) but may go on at any sequence,
+  // as a producer the partition has no entry for may (its retries are then stored again).
+  void forget_from(std::int64_t offset);
+
   // Forgets the producer (it expired or its id was replaced). Returns whether it had an entry.
   bool erase(std::int64_t producer_id) { return entries_.erase(producer_id) > 0; }
 
@@ -72,6 +78,7 @@ class ProducerStateTable {
     std::size_t batch_count = 0;                                 // <= kProducerBatchesKept
     std::size_t next_slot = 0;                                   // where the next batch goes
     std::int32_t last_sequence = -1;                             // of the newest batch
+    bool sequence_known = true;  // false after truncation dropped the newest batch
   };
 
   std::unordered_map<std::int64_t, Entry> entries_;

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/storage/partition_replicas.h"
+
+#include <algorithm>
+
+namespace kgroups::broker {
+
+void PartitionReplicas::assign(std::span<const std::int32_t> nodes, std::int64_t log_end_offset) {
+  replicas_.clear();
+  for (const std::int32_t node : nodes) {
+    replicas_.push_back(ReplicaState{.node = node, .log_end_offset = log_end_offset});
+  }
+  leader_ = nodes.empty() ? kNoLeader : nodes.front();
+  epoch_ = 0;
+  epochs_.assign(1, LeaderEpochStart{.epoch = 0, .start_offset = log_end_offset});
+  stale_ = {};
+}
+
+ReplicaState* PartitionReplicas::find(std::int32_t node) {
+  for (ReplicaState& replica : replicas_) {
+    if (replica.node == node) return &replica;
+  }
+  return nullptr;
+}
+
+const ReplicaState* PartitionReplicas::find(std::int32_t node) const {
+  return const_cast<PartitionReplicas*>(this)->find(node);
+}
+
+std::vector<std::int32_t> PartitionReplicas::replica_nodes() const {
+  std::vector<std::int32_t> nodes;
+  nodes.reserve(replicas_.size());
+  for (const ReplicaState& replica : replicas_) nodes.push_back(replica.node);
+  return nodes;
+}
+
+std::vector<std::int32_t> PartitionReplicas::isr_nodes() const {
+  std::vector<std::int32_t> nodes;
+  for (const ReplicaState& replica : replicas_) {
+    if (replica.in_sync) nodes.push_back(replica.node);
+  }
+  return nodes;
+}
+
+std::size_t PartitionReplicas::isr_size() const {
+  return static_cast<std::size_t>(std::count_if(replicas_.begin(), replicas_.end(),
+                                                [](const ReplicaState& r) { return r.in_sync; }));
+}
+
+void PartitionReplicas::elect(std::int32_t node, std::int64_t start_offset) {
+  leader_ = node;
+  ++epoch_;
+  if (!epochs_.empty() && epochs_.back().start_offset >= start_offset) {
+    // The previous epoch appended nothing: Kafka's cache keeps only the newer entry.
+    truncate_epochs(start_offset);
+  }
+  epochs_.push_back(LeaderEpochStart{.epoch = epoch_, .start_offset = start_offset});
+}
+
+std::pair<std::int32_t, std::int64_t> PartitionReplicas::end_offset_for(
+    std::int32_t epoch, std::int64_t log_end_offset) const {
+  if (epochs_.empty() || epoch < epochs_.front().epoch) return {-1, -1};
+  for (std::size_t i = epochs_.size(); i-- > 0;) {
+    if (epochs_[i].epoch <= epoch) {
+      const std::int64_t end =
+          i + 1 < epochs_.size() ? epochs_[i + 1].start_offset : log_end_offset;
+      return {epochs_[i].epoch, end};
+    }
+  }
+  return {-1, -1};
+}
+
+void PartitionReplicas::truncate_epochs(std::int64_t offset) {
+  while (epochs_.size() > 1 && epochs_.back().start_offset >= offset) epochs_.pop_back();
+}
+
+}  // namespace kgroups::broker

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "broker/storage/replication_controller.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace kgroups::broker {
+
+using protocol::ErrorCode;
+
+const char* broker_state_name(BrokerState state) {
+  switch (state) {
+    case BrokerState::kRunning:
+      return "running";
+    case BrokerState::kStopped:
+      return "stopped";
+    case BrokerState::kIsolated:
+      return "isolated";
+  }
+  return "unknown";
+}
+
+ReplicationController::ReplicationController(Cluster& cluster, AppendNotifier& notifier,
+                                             ReplicationSettings settings,
+                                             std::function<std::int64_t()> now_ms)
+    : cluster_(cluster),
+      notifier_(notifier),
+      settings_(settings),
+      now_ms_(std::move(now_ms)),
+      brokers_(static_cast<std::size_t>(std::max(settings.brokers, 1))) {}
+
+std::int32_t ReplicationController::controller_id() const {
+  for (std::size_t node = 0; node < brokers_.size(); ++node) {
+    if (brokers_[node].state == BrokerState::kRunning) return static_cast<std::int32_t>(node);
+  }
+  return -1;
+}
+
+bool ReplicationController::fetches_at_once(std::int32_t node) const {
+  const BrokerStatus& status = brokers_.at(static_cast<std::size_t>(node));
+  return status.state == BrokerState::kRunning && status.replication_delay_ms == 0;
+}
+
+Leadership ReplicationController::leadership(const BatchLog& log, std::int32_t node) const {
+  const PartitionReplicas& replicas = log.replicas();
+  if (!serves_clients(node)) return Leadership::kNotLeader;
+  if (state(node) == BrokerState::kIsolated) {
+    return replicas.stale_leader().node == node ? Leadership::kStaleLeader : Leadership::kNotLeader;
+  }
+  return replicas.leader() == node ? Leadership::kLeader : Leadership::kNotLeader;
+}
+
+void ReplicationController::on_append(BatchLog& log) {
+  const std::int64_t end = log.log_end_offset();
+  const std::int64_t now = now_ms_();
+  for (ReplicaState& replica : log.replicas().replicas()) {
+    if (replica.node == log.replicas().leader() || !fetches_at_once(replica.node)) continue;
+    replica.log_end_offset = end;
+    replica.caught_up_ms = now;
+    replica.last_fetch_ms = now;
+  }
+  refresh_high_watermark(log);
+}
+
+void ReplicationController::on_new_partitions(StoredTopic& topic, std::size_t first) {
+  for (std::size_t p = first; p < topic.partitions.size(); ++p) {
+    PartitionReplicas& replicas = topic.partitions[p].replicas();
+    const auto partition = static_cast<std::int32_t>(p);
+    for (ReplicaState& replica : replicas.replicas()) {
+      if (state(replica.node) != BrokerState::kRunning && replicas.isr_size() > 1) {
+        replica.in_sync = false;
+      }
+    }
+    if (state(replicas.leader()) != BrokerState::kRunning) elect(topic, partition);
+  }
+}
+
+std::int64_t ReplicationController::stale_append(BatchLog& log, std::int64_t records) {
+  StaleLeadership& stale = log.replicas().stale_leader();
+  const std::int64_t base = stale.log_end_offset;
+  stale.log_end_offset += records;
+  stale.lost_records += records;
+  return base;
+}
+
+void ReplicationController::refresh_high_watermark(BatchLog& log) {
+  const PartitionReplicas& replicas = log.replicas();
+  if (replicas.leader() == PartitionReplicas::kNoLeader) return;
+  std::int64_t lowest = log.log_end_offset();
+  bool followers_in_sync = false;
+  for (const ReplicaState& replica : replicas.replicas()) {
+    if (!replica.in_sync || replica.node == replicas.leader()) continue;
+    followers_in_sync = true;
+    lowest = std::min(lowest, replica.log_end_offset);
+  }
+  const std::int64_t before = log.high_watermark();
+  if (!followers_in_sync) {
+    log.set_high_watermark_follows_end(true);
+  } else {
+    log.set_high_watermark_follows_end(false);
+    log.advance_high_watermark(lowest);
+  }
+  if (log.high_watermark() != before) notifier_.notify(log);
+}
+
+void ReplicationController::set_in_sync(StoredTopic& topic, std::int32_t partition,
+                                        ReplicaState& replica, bool in_sync) {
+  if (replica.in_sync == in_sync) return;
+  replica.in_sync = in_sync;
+  if (in_sync) replica.caught_up_ms = now_ms_();
+  if (observer_ != nullptr) {
+    const std::vector<std::int32_t> isr =
+        topic.partitions[static_cast<std::size_t>(partition)].replicas().isr_nodes();
+    observer_->on_isr_changed(topic, partition, isr, !in_sync);
+  }
+}
+
+void ReplicationController::install_leader(StoredTopic& topic, std::int32_t partition,
+                                           std::int32_t node, bool unclean) {
+  BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
+  PartitionReplicas& replicas = log.replicas();
+  std::int64_t lost = 0;
+  if (node != PartitionReplicas::kNoLeader) {
+    ReplicaState* leader = replicas.find(node);
+    const std::int64_t old_leader = replicas.leader();
+    // The old leader's own log end is the log's; the new leader has what it fetched.
+    if (old_leader != node && leader->log_end_offset < log.log_end_offset()) {
+      const std::int64_t before = log.memory_bytes();
+      lost = log.truncate_to(leader->log_end_offset);
+      cluster_.record_log_memory_change(static_cast<std::int64_t>(log.memory_bytes()) - before);
+      replicas.truncate_epochs(log.log_end_offset());
+    }
+    for (ReplicaState& replica : replicas.replicas()) {
+      replica.log_end_offset = std::min(replica.log_end_offset, log.log_end_offset());
+    }
+    leader->log_end_offset = log.log_end_offset();
+    if (unclean) {
+      // The new leader is the ISR: the others must catch up with what it has.
+      for (ReplicaState& replica : replicas.replicas()) {
+        if (replica.node != node) set_in_sync(topic, partition, replica, false);
+      }
+      set_in_sync(topic, partition, *leader, true);
+    }
+  }
+  replicas.elect(node, log.log_end_offset());
+  if (node != PartitionReplicas::kNoLeader) refresh_high_watermark(log);
+  // Waiting produces and fetches look again: their leader changed.
+  notifier_.notify(log);
+  if (observer_ != nullptr) {
+    observer_->on_leader_elected(topic, partition, node, replicas.leader_epoch(), unclean, lost);
+  }
+}
+
+void ReplicationController::elect(StoredTopic& topic, std::int32_t partition) {
+  const PartitionReplicas& replicas =
+      topic.partitions[static_cast<std::size_t>(partition)].replicas();
+  for (const ReplicaState& replica : replicas.replicas()) {
+    if (replica.in_sync && state(replica.node) == BrokerState::kRunning) {
+      install_leader(topic, partition, replica.node, false);
+      return;
+    }
+  }
+  if (topic.config.unclean_leader_election) {
+    for (const ReplicaState& replica : replicas.replicas()) {
+      if (state(replica.node) == BrokerState::kRunning) {
+        install_leader(topic, partition, replica.node, true);
+        return;
+      }
+    }
+  }
+  if (replicas.leader() != PartitionReplicas::kNoLeader) {
+    install_leader(topic, partition, PartitionReplicas::kNoLeader, false);
+  }
+}
+
+void ReplicationController::fence(std::int32_t node, bool believes_it_leads) {
+  for (const auto& [name, topic] : cluster_.topics()) {
+    for (std::size_t p = 0; p < topic->partitions.size(); ++p) {
+      BatchLog& log = topic->partitions[p];
+      PartitionReplicas& replicas = log.replicas();
+      ReplicaState* replica = replicas.find(node);
+      if (replica == nullptr) continue;
+      const auto partition = static_cast<std::int32_t>(p);
+      const bool led = replicas.leader() == node;
+      if (led) replica->log_end_offset = log.log_end_offset();
+      // Kafka keeps the last in-sync replica in the ISR: it is the one that may come back.
+      if (replica->in_sync && replicas.isr_size() > 1) {
+        set_in_sync(*topic, partition, *replica, false);
+      }
+      if (!led) continue;
+      if (believes_it_leads) {
+        replicas.stale_leader() = StaleLeadership{.node = node,
+                                                  .epoch = replicas.leader_epoch(),
+                                                  .high_watermark = log.high_watermark(),
+                                                  .log_end_offset = log.log_end_offset()};
+      }
+      elect(*topic, partition);
+    }
+  }
+}
+
+void ReplicationController::changed(std::int32_t node, BrokerState state) {
+  if (observer_ != nullptr) observer_->on_broker_state(node, state);
+  for (const auto& listener : state_listeners_) listener(node, state);
+}
+
+ErrorCode ReplicationController::stop(std::int32_t node) {
+  if (!is_broker(node)) return ErrorCode::kBrokerNotAvailable;
+  if (state(node) == BrokerState::kStopped) return ErrorCode::kNone;
+  const bool was_isolated = state(node) == BrokerState::kIsolated;
+  brokers_[static_cast<std::size_t>(node)].state = BrokerState::kStopped;
+  if (!was_isolated) fence(node, false);
+  changed(node, BrokerState::kStopped);
+  return ErrorCode::kNone;
+}
+
+ErrorCode ReplicationController::isolate(std::int32_t node) {
+  if (!is_broker(node)) return ErrorCode::kBrokerNotAvailable;
+  if (state(node) != BrokerState::kRunning) return ErrorCode::kNone;
+  brokers_[static_cast<std::size_t>(node)].state = BrokerState::kIsolated;
+  fence(node, true);
+  changed(node, BrokerState::kIsolated);
+  return ErrorCode::kNone;
+}
+
+ErrorCode ReplicationController::start(std::int32_t node) {
+  if (!is_broker(node)) return ErrorCode::kBrokerNotAvailable;
+  if (state(node) == BrokerState::kRunning) return ErrorCode::kNone;
+  brokers_[static_cast<std::size_t>(node)].state = BrokerState::kRunning;
+  for (const auto& [name, topic] : cluster_.topics()) {
+    for (std::size_t p = 0; p < topic->partitions.size(); ++p) {
+      BatchLog& log = topic->partitions[p];
+      PartitionReplicas& replicas = log.replicas();
+      ReplicaState* replica = replicas.find(node);
+      if (replica == nullptr) continue;
+      const auto partition = static_cast<std::int32_t>(p);
+      if (replicas.stale_leader().node == node) {
+        // It rejoins as a follower: what it acknowledged alone is truncated away.
+        const std::int64_t lost = replicas.stale_leader().lost_records;
+        replicas.stale_leader() = StaleLeadership{};
+        if (observer_ != nullptr && lost > 0) {
+          observer_->on_leader_elected(*topic, partition, replicas.leader(),
+                                       replicas.leader_epoch(), false, lost);
+        }
+      }
+      replica->log_end_offset = std::min(replica->log_end_offset, log.log_end_offset());
+      if (replicas.leader() == PartitionReplicas::kNoLeader) elect(*topic, partition);
+    }
+  }
+  changed(node, BrokerState::kRunning);
+  return ErrorCode::kNone;
+}
+
+ErrorCode ReplicationController::set_replication_delay(std::int32_t node, std::int64_t delay_ms) {
+  if (!is_broker(node)) return ErrorCode::kBrokerNotAvailable;
+  brokers_[static_cast<std::size_t>(node)].replication_delay_ms =
+      std::max<std::int64_t>(0, delay_ms);
+  return ErrorCode::kNone;
+}
+
+void ReplicationController::tick() {
+  if (settings_.brokers <= 1) return;
+  const std::int64_t now = now_ms_();
+  for (const auto& [name, topic] : cluster_.topics()) {
+    for (std::size_t p = 0; p < topic->partitions.size(); ++p) {
+      BatchLog& log = topic->partitions[p];
+      PartitionReplicas& replicas = log.replicas();
+      if (!replicas.has_followers() || replicas.leader() == PartitionReplicas::kNoLeader) continue;
+      const auto partition = static_cast<std::int32_t>(p);
+      const std::int64_t end = log.log_end_offset();
+      for (ReplicaState& replica : replicas.replicas()) {
+        if (replica.node == replicas.leader()) continue;
+        const BrokerStatus& status = brokers_[static_cast<std::size_t>(replica.node)];
+        if (status.state == BrokerState::kRunning &&
+            now - replica.last_fetch_ms >= status.replication_delay_ms) {
+          replica.log_end_offset = end;
+          replica.caught_up_ms = now;
+          replica.last_fetch_ms = now;
+        }
+        if (replica.in_sync && now - replica.caught_up_ms > settings_.replica_lag_time_max_ms) {
+          set_in_sync(*topic, partition, replica, false);
+        } else if (!replica.in_sync && status.state == BrokerState::kRunning &&
+                   replica.log_end_offset >= log.high_watermark() &&
+                   replica.log_end_offset >= replicas.epochs().back().start_offset) {
+          set_in_sync(*topic, partition, replica, true);
+        }
+      }
+      refresh_high_watermark(log);
+    }
+  }
+}
+
+ErrorCode ReplicationController::elect_preferred(StoredTopic& topic, std::int32_t partition) {
+  PartitionReplicas& replicas = topic.partitions[static_cast<std::size_t>(partition)].replicas();
+  const ReplicaState& preferred = replicas.replicas().front();
+  if (replicas.leader() == preferred.node) return ErrorCode::kElectionNotNeeded;
+  if (!preferred.in_sync || state(preferred.node) != BrokerState::kRunning) {
+    return ErrorCode::kPreferredLeaderNotAvailable;
+  }
+  install_leader(topic, partition, preferred.node, false);
+  return ErrorCode::kNone;
+}
+
+ErrorCode ReplicationController::elect_unclean(StoredTopic& topic, std::int32_t partition) {
+  const PartitionReplicas& replicas =
+      topic.partitions[static_cast<std::size_t>(partition)].replicas();
+  if (replicas.leader() != PartitionReplicas::kNoLeader) return ErrorCode::kElectionNotNeeded;
+  for (const ReplicaState& replica : replicas.replicas()) {
+    if (state(replica.node) == BrokerState::kRunning) {
+      install_leader(topic, partition, replica.node, !replica.in_sync);
+      return ErrorCode::kNone;
+    }
+  }
+  return ErrorCode::kEligibleLeadersNotAvailable;
+}
+
+}  // namespace kgroups::broker

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// ReplicationController: the cluster's controller and every follower's replica fetcher, in
+// one process. It knows which brokers run, are stopped or isolated, and how late each
+// follower fetches; it moves followers' log end offsets, shrinks the in-sync replica set of a
+// follower that has not caught up for replica.lag.time.max.ms and grows it back once the
+// follower has the high watermark, moves the high watermark to the lowest log end offset of
+// the ISR, and elects leaders when a broker stops or is isolated (the first live in-sync
+// replica in assignment order; with unclean.leader.election.enable, any live replica, the log
+// truncated to what it holds).
+//
+// Replicas share the leader's BatchLog (partition_replicas.h). A follower on a running
+// broker without a replication delay fetches as soon as records are appended (on_append()),
+// so with every broker up an acks=all write is acknowledged in the same turn; the others
+// fetch at tick(). The high watermark never goes backwards except when an unclean election
+// truncates the log below it, which the observer hears as lost records.
+//
+// Wakes long-polling fetches and acks=all produces waiting on a partition (AppendNotifier)
+// when its high watermark moves or its leader changes.
+// Not thread-safe: the broker's network thread owns it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "broker/storage/append_notifier.h"
+#include "broker/storage/cluster.h"
+#include "broker/storage/replication_observer.h"
+#include "protocol/error_code.h"
+
+namespace kgroups::broker {
+
+struct ReplicationSettings {
+  std::int32_t brokers = 1;                      // node ids 0..brokers-1
+  std::int64_t replica_lag_time_max_ms = 30000;  // replica.lag.time.max.ms
+};
+
+// What a broker believes of a partition when a client asks it to lead (Produce, Fetch).
+enum class Leadership : std::uint8_t {
+  kLeader,       // it leads the partition
+  kStaleLeader,  // an isolated broker that still believes it leads (it is fenced)
+  kNotLeader,    // another broker leads, or none does
+};
+
+class ReplicationController {
+ public:
+  // `cluster` and `notifier` must outlive the controller. The clock gives milliseconds (the
+  // broker passes the coordinators' clock, manual with --manual-clock).
+  ReplicationController(Cluster& cluster, AppendNotifier& notifier, ReplicationSettings settings,
+                        std::function<std::int64_t()> now_ms);
+
+  [[nodiscard]] std::int32_t brokers() const { return settings_.brokers; }
+  [[nodiscard]] const ReplicationSettings& settings() const { return settings_; }
+  [[nodiscard]] bool is_broker(std::int32_t node) const {
+    return node >= 0 && node < settings_.brokers;
+  }
+  [[nodiscard]] BrokerState state(std::int32_t node) const { return brokers_.at(node).state; }
+  // Running or isolated: it answers its clients.
+  [[nodiscard]] bool serves_clients(std::int32_t node) const {
+    return is_broker(node) && state(node) != BrokerState::kStopped;
+  }
+  // The controller: the lowest running broker, or -1 when none runs.
+  [[nodiscard]] std::int32_t controller_id() const;
+  // How late broker `node`'s followers fetch (0: at once).
+  [[nodiscard]] std::int64_t replication_delay_ms(std::int32_t node) const {
+    return brokers_.at(node).replication_delay_ms;
+  }
+
+  // Faults for tests. Each returns kNone, or kBrokerNotAvailable for an unknown node id.
+  // stop(): its replicas leave every ISR they are not the last of, and partitions it led get
+  // a new leader. start(): a stopped or isolated broker runs again; what it acknowledged
+  // while isolated and no replica holds is lost; its followers catch up at the next tick and
+  // rejoin the ISR; an offline partition it can lead gets it as leader. isolate(): as stop()
+  // for the controller, but the broker still answers its clients, believing it leads the
+  // partitions it led (their acks=all writes never succeed).
+  protocol::ErrorCode stop(std::int32_t node);
+  protocol::ErrorCode start(std::int32_t node);
+  protocol::ErrorCode isolate(std::int32_t node);
+  // Broker `node`'s followers fetch only every `delay_ms` (0: at once).
+  protocol::ErrorCode set_replication_delay(std::int32_t node, std::int64_t delay_ms);
+
+  // What broker `node` believes of `log`'s partition.
+  [[nodiscard]] Leadership leadership(const BatchLog& log, std::int32_t node) const;
+
+  // Called by the Cluster when partitions [first, end) of `topic` were created: replicas on
+  // brokers that do not run start out of the ISR, and a leader that does not run is replaced.
+  void on_new_partitions(StoredTopic& topic, std::size_t first);
+
+  // Called by the Cluster after every append to a partition with followers: the followers
+  // that fetch at once catch up, and the high watermark moves.
+  void on_append(BatchLog& log);
+  // A stale leader acknowledged `records` records with acks=1: returns the base offset it
+  // gave them (they are lost).
+  std::int64_t stale_append(BatchLog& log, std::int64_t records);
+
+  // The replica fetchers' and the ISR's periodic work over every partition with followers:
+  // late followers fetch when due, followers that did not catch up for
+  // replica.lag.time.max.ms leave the ISR, caught-up ones rejoin it, high watermarks move.
+  void tick();
+
+  // ElectLeaders with the preferred type: makes partition `partition` of `topic` led by its
+  // first replica. kElectionNotNeeded when it already leads; kPreferredLeaderNotAvailable when
+  // it is not a running in-sync replica.
+  protocol::ErrorCode elect_preferred(StoredTopic& topic, std::int32_t partition);
+  // ElectLeaders with the unclean type: a leader for an offline partition, from any running
+  // replica. kElectionNotNeeded when it has a leader; kEligibleLeadersNotAvailable when no
+  // replica runs.
+  protocol::ErrorCode elect_unclean(StoredTopic& topic, std::int32_t partition);
+
+  // Listeners told of every broker state change (the listeners close a stopped broker's
+  // connections); called after the controller acted.
+  void add_state_listener(std::function<void(std::int32_t, BrokerState)> listener) {
+    state_listeners_.push_back(std::move(listener));
+  }
+  void set_observer(ReplicationObserver* observer) { observer_ = observer; }
+
+ private:
+  struct BrokerStatus {
+    BrokerState state = BrokerState::kRunning;
+    std::int64_t replication_delay_ms = 0;
+  };
+
+  // Whether `node`'s followers fetch as soon as records are appended.
+  [[nodiscard]] bool fetches_at_once(std::int32_t node) const;
+  // Leader `node` (or none) for `topic`'s partition, truncating the log to its log end.
+  void install_leader(StoredTopic& topic, std::int32_t partition, std::int32_t node, bool unclean);
+  // Elects a leader for a partition whose leader cannot lead any more.
+  void elect(StoredTopic& topic, std::int32_t partition);
+  // Moves the high watermark to the lowest log end of the ISR; wakes waiters if it moved.
+  void refresh_high_watermark(BatchLog& log);
+  void set_in_sync(StoredTopic& topic, std::int32_t partition, ReplicaState& replica, bool in_sync);
+  // Fences `node` (stop and isolate): it leaves the ISRs and its partitions get new leaders.
+  void fence(std::int32_t node, bool believes_it_leads);
+  void changed(std::int32_t node, BrokerState state);
+
+  Cluster& cluster_;
+  AppendNotifier& notifier_;
+  ReplicationSettings settings_;
+  std::function<std::int64_t()> now_ms_;
+  std::vector<BrokerStatus> brokers_;
+  std::vector<std::function<void(std::int32_t, BrokerState)>> state_listeners_;
+  ReplicationObserver* observer_ = nullptr;  // not owned
+};
+
+}  // namespace kgroups::broker
