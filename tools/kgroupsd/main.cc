@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -55,6 +56,42 @@ void parse_address(const std::string& text, const std::string& option, std::stri
                                "port must be a number from 0 to 65535, got \"" + text + "\"");
   }
   port = static_cast<std::uint16_t>(value);
+}
+
+// One listening address per broker, from --listen's comma-separated list: one address for
+// every broker (port 0: each gets a free port; another port: brokers take it and the ports
+// after it, in node-id order), or exactly one per broker. Throws CLI::ValidationError.
+std::vector<std::pair<std::string, std::uint16_t>> parse_addresses(const std::string& text,
+                                                                   const std::string& option,
+                                                                   std::int32_t brokers) {
+  std::vector<std::pair<std::string, std::uint16_t>> addresses;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', begin), text.size());
+    std::pair<std::string, std::uint16_t> address;
+    parse_address(text.substr(begin, comma - begin), option, address.first, address.second);
+    addresses.push_back(std::move(address));
+    begin = comma + 1;
+  }
+  if (addresses.size() == 1 && brokers > 1) {
+    const auto [host, port] = addresses.front();
+    if (port != 0 && port + brokers - 1 > 65535) {
+      throw CLI::ValidationError(option, "ports " + std::to_string(port) +
+                                             " and up have no room for " + std::to_string(brokers) +
+                                             " brokers");
+    }
+    for (std::int32_t node = 1; node < brokers; ++node) {
+      addresses.emplace_back(host, port == 0 ? 0 : static_cast<std::uint16_t>(port + node));
+    }
+  }
+  if (std::cmp_not_equal(addresses.size(), brokers)) {
+    throw CLI::ValidationError(option, "gives " + std::to_string(addresses.size()) +
+                                           " addresses for --brokers " + std::to_string(brokers) +
+                                           ": give one (each broker then takes the next port, or "
+                                           "a free one with port 0) or one per broker, e.g. "
+                                           "127.0.0.1:9092,127.0.0.1:9093,127.0.0.1:9094");
+  }
+  return addresses;
 }
 
 kgroups::broker::SeedTopic parse_seed(const std::string& text) {
@@ -102,6 +139,8 @@ int run_kgroupsd(int argc, char** argv) {
   CLI::App app{"kgroupsd: an in-memory broker that speaks the Kafka protocol", "kgroupsd"};
   std::string listen = "127.0.0.1:9092";
   std::string advertise;
+  std::vector<std::pair<std::string, std::uint16_t>> listen_addresses;
+  std::vector<std::pair<std::string, std::uint16_t>> advertised_addresses;
   std::string http;
   std::string http_host;
   std::uint16_t http_port = 0;
@@ -112,11 +151,37 @@ int run_kgroupsd(int argc, char** argv) {
   bool print_limits_table = false;
   bool print_http_routes_table = false;
   bool verbose = false;
-  app.add_option("--listen", listen, "Address to listen on, HOST:PORT; port 0 picks a free port")
+  app.add_option("--listen", listen,
+                 "Address to listen on, HOST:PORT; port 0 picks a free port. With --brokers N: "
+                 "one address per broker, comma-separated in node-id order, or one address "
+                 "whose port the brokers count up from (port 0: a free port each)")
       ->capture_default_str();
-  app.add_option(
-      "--advertise", advertise,
-      "Address given to clients in Metadata, HOST:PORT (default: the listening address)");
+  app.add_option("--advertise", advertise,
+                 "Address given to clients in Metadata, HOST:PORT (default: the listening "
+                 "address); with --brokers N, one per broker as --listen takes them");
+  app.add_option("--brokers", config.brokers,
+                 "Brokers in this process, node ids 0..N-1, each with its own listener; "
+                 "partitions are replicated among them (docs/CLUSTER.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  app.add_option("--default-replication-factor", config.default_replication_factor,
+                 "Replicas of topics created without a replication factor "
+                 "(default.replication.factor; at most --brokers)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  app.add_option("--min-insync-replicas", config.min_insync_replicas,
+                 "In-sync replicas an acks=all write needs (min.insync.replicas; topics may "
+                 "set their own)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  app.add_option("--replica-lag-time-max-ms", config.replica_lag_time_max_ms,
+                 "A follower that has not caught up for this long leaves the ISR "
+                 "(replica.lag.time.max.ms; read on the --manual-clock when given)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400000));
+  app.add_flag("--unclean-leader-election-enable", config.unclean_leader_election,
+               "With no live in-sync replica, elect an out-of-sync one, losing what it lacks "
+               "(unclean.leader.election.enable; topics may set their own)");
   app.add_option("--http", http,
                  "Serve the HTTP control and inspection endpoint (docs/HTTP-API.md) on "
                  "HOST:PORT (port 0 picks a free port; PORT alone means 127.0.0.1:PORT); off "
@@ -167,9 +232,13 @@ int run_kgroupsd(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-    parse_address(listen, "--listen", config.listen_host, config.listen_port);
+    listen_addresses = parse_addresses(listen, "--listen", config.brokers);
+    config.listen_host = listen_addresses.front().first;
+    config.listen_port = listen_addresses.front().second;
     if (!advertise.empty()) {
-      parse_address(advertise, "--advertise", config.advertised_host, config.advertised_port);
+      advertised_addresses = parse_addresses(advertise, "--advertise", config.brokers);
+      config.advertised_host = advertised_addresses.front().first;
+      config.advertised_port = advertised_addresses.front().second;
     }
     if (!http.empty()) {
       if (http.find(':') == std::string::npos) http = "127.0.0.1:" + http;
@@ -207,8 +276,39 @@ int run_kgroupsd(int argc, char** argv) {
     // coroutines, whose clean-up still touches broker state.
     kgroups::broker::Broker broker(config);
     asio::io_context io(1);
-    kgroups::broker::TcpServer server(io, broker, config.listen_host, config.listen_port);
-    std::string bound = server.host() + ":" + std::to_string(server.port());
+    // One listener per broker, sharing the connection caps.
+    std::vector<std::unique_ptr<kgroups::broker::TcpServer>> servers;
+    std::string bound;
+    for (std::size_t node = 0; node < listen_addresses.size(); ++node) {
+      servers.push_back(std::make_unique<kgroups::broker::TcpServer>(
+          io, broker, listen_addresses[node].first, listen_addresses[node].second,
+          static_cast<std::int32_t>(node),
+          node == 0 ? nullptr : servers.front()->connection_counter()));
+      const kgroups::broker::TcpServer& server = *servers.back();
+      if (node > 0) bound += ",";
+      bound += server.host() + ":" + std::to_string(server.port());
+      const bool advertised = node < advertised_addresses.size();
+      broker.set_advertised_address(
+          static_cast<std::int32_t>(node),
+          advertised && !advertised_addresses[node].first.empty() ? advertised_addresses[node].first
+                                                                  : server.host(),
+          advertised && advertised_addresses[node].second != 0 ? advertised_addresses[node].second
+                                                               : server.port());
+    }
+    // A stopped broker's listener refuses and its connections close; started, it listens again.
+    broker.replication().add_state_listener(
+        [&servers](std::int32_t node, kgroups::broker::BrokerState state) {
+          kgroups::broker::TcpServer& server = *servers.at(static_cast<std::size_t>(node));
+          if (state == kgroups::broker::BrokerState::kStopped) {
+            server.stop_and_close_connections();
+          } else {
+            try {
+              server.listen_again();
+            } catch (const std::exception& e) {
+              kgroups::broker::log_error("broker " + std::to_string(node) + ": " + e.what());
+            }
+          }
+        });
     // The control endpoint, when asked for: its routes and server live as long as the broker.
     kgroups::broker::http::HttpRouter http_router;
     std::optional<kgroups::broker::http::HttpServer> http_server;
@@ -226,20 +326,17 @@ int run_kgroupsd(int argc, char** argv) {
                           &broker.response_memory());
       bound += ", http on " + http_server->host() + ":" + std::to_string(http_server->port());
     }
-    broker.set_advertised_address(
-        config.advertised_host.empty() ? server.host() : config.advertised_host,
-        config.advertised_port == 0 ? server.port() : config.advertised_port);
 
     asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const std::error_code& error, int signal_number) {
       if (error) return;
       kgroups::broker::log_info("received signal " + std::to_string(signal_number) +
                                 ", shutting down");
-      server.stop();
+      for (const auto& server : servers) server->stop();
       if (http_server) http_server->stop();
       io.stop();
     });
-    server.start();
+    for (const auto& server : servers) server->start();
     if (http_server) http_server->start();
     broker.start(io.get_executor());
     if (config.manual_clock) {
@@ -248,11 +345,15 @@ int run_kgroupsd(int argc, char** argv) {
           "/v1/clock/advance");
     }
     kgroups::broker::log_info(broker.memory_plan().describe());
-    kgroups::broker::log_info("advertising " + broker.config().advertised_host + ":" +
-                              std::to_string(broker.config().advertised_port) + ", " +
-                              std::to_string(broker.cluster().topics().size()) +
-                              " seed topic(s), default " +
-                              std::to_string(config.default_partitions) + " partitions");
+    std::string advertising;
+    for (std::int32_t node = 0; node < config.brokers; ++node) {
+      const auto& address = broker.node_address(node);
+      advertising += (node == 0 ? "" : ", ") + address.host + ":" + std::to_string(address.port);
+      if (config.brokers > 1) advertising += " (broker " + std::to_string(node) + ")";
+    }
+    kgroups::broker::log_info(
+        "advertising " + advertising + ", " + std::to_string(broker.cluster().topics().size()) +
+        " seed topic(s), default " + std::to_string(config.default_partitions) + " partitions");
     std::printf("kgroupsd listening on %s\n", bound.c_str());
     std::fflush(stdout);
     if (http_server) {

@@ -25,10 +25,16 @@ struct BrokerConfig {
   std::uint16_t listen_port = 9092;   // 0 picks a free port
   std::string advertised_host;        // empty: the listening address
   std::uint16_t advertised_port = 0;  // 0: the port actually bound
-  std::int32_t node_id = 0;           // this broker's id in Metadata; it is also the controller
+  std::int32_t node_id = 0;  // the broker DescribeConfigs describes; node ids are 0..brokers-1
   std::string cluster_id = "kgroupsd";
-  std::int32_t default_partitions = 6;  // partitions of auto-created topics
-  bool auto_create_topics = true;       // Metadata and Produce create unknown topics
+  // Replication (--brokers N: N brokers in one process; replication_controller.h).
+  std::int32_t brokers = 1;
+  std::int32_t default_replication_factor = 1;   // default.replication.factor
+  std::int32_t min_insync_replicas = 1;          // min.insync.replicas (topic default)
+  std::int64_t replica_lag_time_max_ms = 30000;  // replica.lag.time.max.ms
+  bool unclean_leader_election = false;          // unclean.leader.election.enable (default)
+  std::int32_t default_partitions = 6;           // partitions of auto-created topics
+  bool auto_create_topics = true;                // Metadata and Produce create unknown topics
   std::vector<SeedTopic> seed_topics;
   // Consumer groups: JoinGroup's session timeout bounds (Kafka's defaults), and how long a new
   // group's first rebalance waits for more members. Kafka waits 3000 ms, which a test suite

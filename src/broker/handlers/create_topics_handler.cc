@@ -2,12 +2,15 @@
 //
 // CreateTopics (key 19): v0-7.
 // - v0: creates each topic with num_partitions partitions; -1 (any version; officially v4+)
-//   means the broker's default partition count. replication_factor must be 1 or -1 (this is
-//   one broker): otherwise INVALID_REPLICATION_FACTOR.
+//   means the broker's default partition count. replication_factor: 1 to the brokers
+//   (--brokers), -1 for --default-replication-factor; otherwise INVALID_REPLICATION_FACTOR.
+//   Replicas are placed as Kafka's rack-unaware assignment does, or as `assignments` says
+//   (both counts then -1, else INVALID_REQUEST; partitions 0..N-1 once each with the same
+//   number of distinct known brokers, else INVALID_REPLICA_ASSIGNMENT).
 // - v1: validate_only checks without creating; error_message says what was wrong.
 // - v2-4: throttle_time_ms (0).
 // - v5: flexible; a created (or validated) topic is echoed with its partition count,
-//   replication factor 1 and every topic config (see topic_config_catalog.h) with its source:
+//   replication factor and every topic config (see topic_config_catalog.h) with its source:
 //   1 for a value the request gave, 4 for a broker flag that differs from Kafka's default,
 //   5 for Kafka's default; null configs and -1 counts on error. v6: same layout. v7: the new
 //   topic's id (zero with validate_only or on error).
@@ -15,9 +18,8 @@
 //   INVALID_PARTITIONS (< 1, or more than --max-partitions-per-topic), POLICY_VIOLATION (past
 //   --max-topics or --max-partitions, or past --max-partitions-per-request counted over the
 //   request in order), INVALID_REQUEST for a topic named twice in one request (none of those
-//   is created), INVALID_REPLICA_ASSIGNMENT for explicit assignments (not implemented),
-//   INVALID_CONFIG for a config name Kafka does not define for topics, an invalid or null
-//   value, or a name given twice (the message says what is allowed).
+//   is created), INVALID_CONFIG for a config name Kafka does not define for topics, an invalid or
+//   null value, or a name given twice (the message says what is allowed).
 // - Configs: every topic config is checked against the catalog and stored as given; the
 //   broker acts on those TopicConfig holds (docs/TOPIC-CONFIGS.md).
 // - error_message is given for the first kMaxErrorMessages failed topics only, so a request

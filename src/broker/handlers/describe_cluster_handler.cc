@@ -2,9 +2,9 @@
 //
 // DescribeCluster (key 60): v0-1, flexible in both. Admin clients ask for the cluster id, the
 // controller and the brokers.
-// - The cluster is this one broker: it is the controller and the only broker listed, with
-//   its advertised address and no rack. cluster_authorized_operations: INT32_MIN ("not
-//   computed": kgroupsd has no ACLs).
+// - The brokers that run are listed with their advertised addresses and no rack (with one
+//   broker, that broker), and the controller (the lowest running node id).
+//   cluster_authorized_operations: INT32_MIN ("not computed": kgroupsd has no ACLs).
 // - v1: endpoint_type: 1 (brokers) is answered; 2 (controllers) gets MISMATCHED_ENDPOINT_TYPE
 //   (this is a broker endpoint, as Kafka's brokers answer), any other value
 //   UNSUPPORTED_ENDPOINT_TYPE, each with a message.
@@ -36,11 +36,14 @@ asio::awaitable<Reply> handle_describe_cluster(RequestContext& ctx) {
     response.error_message = "endpoint_type " + std::to_string(request->endpoint_type) +
                              " is not supported; use 1 (brokers)";
   } else {
+    const ReplicationController& replication = ctx.broker.replication();
     response.cluster_id = config.cluster_id;
-    response.controller_id = config.node_id;
-    response.brokers.push_back({.broker_id = config.node_id,
-                                .host = config.advertised_host,
-                                .port = config.advertised_port});
+    response.controller_id = replication.controller_id();
+    for (std::int32_t node = 0; node < replication.brokers(); ++node) {
+      if (replication.state(node) != BrokerState::kRunning && node != ctx.node_id) continue;
+      const Broker::NodeAddress& address = ctx.broker.node_address(node);
+      response.brokers.push_back({.broker_id = node, .host = address.host, .port = address.port});
+    }
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

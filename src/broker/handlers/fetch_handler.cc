@@ -68,8 +68,8 @@ asio::awaitable<Reply> handle_fetch(RequestContext& ctx) {
   PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kFetch);
   const FetchingClient client{.client_id = ctx.header.client_id.value_or(std::string_view{}),
                               .peer = ctx.peer};
-  const auto response =
-      co_await ctx.broker.fetches().fetch(*request, ctx.version(), &faults, &client, ctx.pins);
+  const auto response = co_await ctx.broker.fetches().fetch(*request, ctx.version(), &faults,
+                                                            &client, ctx.pins, ctx.node_id);
   faults.settle();
   if (!response) co_return ctx.close_because("connection closing during a long-polling fetch");
   ctx.count_error(response->error_code);

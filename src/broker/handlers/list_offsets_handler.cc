@@ -39,7 +39,8 @@ asio::awaitable<Reply> handle_list_offsets(RequestContext& ctx) {
   const auto request = protocol::ListOffsetsRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   protocol::ListOffsetsResponse response =
-      list_offsets(ctx.broker.cluster(), ctx.broker.record_validator(), *request);
+      list_offsets(ctx.broker.cluster(), ctx.broker.record_validator(), *request,
+                   ctx.broker.replication(), ctx.node_id);
   PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kListOffsets);
   if (faults.active()) {
     for (auto& topic : response.topics) {

@@ -7,15 +7,18 @@
 //   (this broker: admin clients need a controller) and is_internal (false).
 // - v2: cluster_id. v3: throttle_time_ms (0).
 // - v4: allow_auto_topic_creation; false gives UNKNOWN_TOPIC_OR_PARTITION for unknown topics.
-// - v5: offline replicas (none). v7: leader epochs (always 0: one broker, no elections).
+// - v5: offline replicas: those on stopped or isolated brokers. v7: leader epochs.
 // - v8: authorized operations, answered INT32_MIN ("not computed"): kgroupsd has no ACLs.
 // - v9: flexible. v10: topic ids in the answer. v12: topics asked by id (name null); an
 //   unknown id gets UNKNOWN_TOPIC_ID with a null name.
 // An illegal topic name gets INVALID_TOPIC_EXCEPTION; a topic that cannot be auto-created
 // because of --max-topics or --max-partitions gets UNKNOWN_TOPIC_OR_PARTITION (with a log
 // line). A topic named more than once is described once (Kafka reads the list into a set),
-// so the response grows with the topics that exist, not with the request's repetitions. One
-// broker: it leads every partition and is the only replica and in-sync replica.
+// so the response grows with the topics that exist, not with the request's repetitions.
+// Brokers (--brokers N): the brokers that run are listed (and an isolated broker lists itself
+// too), with the controller; each partition names its leader (none: LEADER_NOT_AVAILABLE),
+// leader epoch, replicas, ISR and offline replicas as the controller knows them. One broker:
+// it leads every partition and is the only replica and in-sync replica.
 #include <unordered_set>
 
 #include "broker/handlers/handlers.h"
@@ -24,19 +27,28 @@
 namespace kgroups::broker::handlers {
 namespace {
 
-protocol::MetadataResponse::Topic describe(const StoredTopic& topic, std::int32_t node_id) {
+protocol::MetadataResponse::Topic describe(const StoredTopic& topic,
+                                           const ReplicationController& replication) {
   protocol::MetadataResponse::Topic out;
   out.name = topic.name;
   out.topic_id = topic.id;
   out.partitions.reserve(topic.partitions.size());
   for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
-    out.partitions.push_back({.error_code = protocol::ErrorCode::kNone,
+    const PartitionReplicas& replicas = topic.partitions[i].replicas();
+    std::vector<std::int32_t> offline;
+    for (const ReplicaState& replica : replicas.replicas()) {
+      if (replication.state(replica.node) != BrokerState::kRunning) offline.push_back(replica.node);
+    }
+    const std::int32_t leader = replicas.leader();
+    out.partitions.push_back({.error_code = leader == PartitionReplicas::kNoLeader
+                                                ? protocol::ErrorCode::kLeaderNotAvailable
+                                                : protocol::ErrorCode::kNone,
                               .partition_index = static_cast<std::int32_t>(i),
-                              .leader_id = node_id,
-                              .leader_epoch = 0,
-                              .replica_nodes = {node_id},
-                              .isr_nodes = {node_id},
-                              .offline_replicas = {}});
+                              .leader_id = leader,
+                              .leader_epoch = replicas.leader_epoch(),
+                              .replica_nodes = replicas.replica_nodes(),
+                              .isr_nodes = replicas.isr_nodes(),
+                              .offline_replicas = std::move(offline)});
   }
   return out;
 }
@@ -49,19 +61,22 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
 
   const BrokerConfig& config = ctx.broker.config();
   Cluster& cluster = ctx.broker.cluster();
+  const ReplicationController& replication = ctx.broker.replication();
   protocol::MetadataResponse response;
-  response.brokers.push_back({.node_id = config.node_id,
-                              .host = config.advertised_host,
-                              .port = config.advertised_port,
-                              .rack = std::nullopt});
+  for (std::int32_t node = 0; node < replication.brokers(); ++node) {
+    if (replication.state(node) != BrokerState::kRunning && node != ctx.node_id) continue;
+    const Broker::NodeAddress& address = ctx.broker.node_address(node);
+    response.brokers.push_back(
+        {.node_id = node, .host = address.host, .port = address.port, .rack = std::nullopt});
+  }
   response.cluster_id = config.cluster_id;
-  response.controller_id = config.node_id;
+  response.controller_id = replication.controller_id();
 
   // v0 asks for every topic with an empty list; v1+ with a null one.
   const bool all_topics = !request->topics || (ctx.version() == 0 && request->topics->empty());
   if (all_topics) {
     for (const auto& [name, topic] : cluster.topics()) {
-      response.topics.push_back(describe(*topic, config.node_id));
+      response.topics.push_back(describe(*topic, replication));
     }
   } else {
     const bool may_create = cluster.auto_create() && request->allow_auto_topic_creation;
@@ -72,7 +87,7 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
         const StoredTopic* topic = cluster.find_topic(wanted.topic_id);
         if (topic != nullptr && !seen_by_id.insert(topic).second) continue;
         if (topic != nullptr) {
-          response.topics.push_back(describe(*topic, config.node_id));
+          response.topics.push_back(describe(*topic, replication));
           continue;
         }
         protocol::MetadataResponse::Topic missing;
@@ -87,7 +102,7 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
       const StoredTopic* topic =
           may_create ? cluster.find_or_create_topic(name) : cluster.find_topic(name);
       if (topic != nullptr) {
-        response.topics.push_back(describe(*topic, config.node_id));
+        response.topics.push_back(describe(*topic, replication));
         continue;
       }
       protocol::MetadataResponse::Topic missing;

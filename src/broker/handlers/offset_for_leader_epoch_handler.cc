@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // OffsetForLeaderEpoch (key 23): v0-4, for consumers that check for log truncation (KIP-320).
-// - This broker is every partition's only leader, at leader epoch 0 for ever (no elections),
-//   so a log is never truncated: the end offset of epoch 0 is the high watermark.
-// - Each partition is answered as Kafka's leader-epoch cache answers with one epoch starting
-//   at offset 0: leader_epoch 0 gives epoch 0 and the high watermark; an epoch above it is
-//   unknown and gives epoch -1, end offset -1, as does a negative one.
-// - v1: leader_epoch in the answer. v2: current_leader_epoch is checked: above 0 gets
-//   UNKNOWN_LEADER_EPOCH, below 0 other than -1 ("not given") FENCED_LEADER_EPOCH;
-//   throttle_time_ms (0). v3: replica_id (a follower's id; ignored). v4: flexible.
+// - Each partition is answered from its leader-epoch cache (PartitionReplicas): the largest
+//   epoch at or below the one asked for, and the offset the next epoch began at (the log end
+//   offset for the current epoch), so a client that read records of an older leader detects
+//   that an election truncated them. One broker that never elects: epoch 0 from offset 0,
+//   ending at the log end. An epoch above the leader's, or a negative one, gives epoch -1 and
+//   end offset -1. Only the partition's leader answers: other brokers
+//   NOT_LEADER_OR_FOLLOWER (an isolated broker answers as the leader it believes it is).
+// - v1: leader_epoch in the answer. v2: current_leader_epoch is checked: above the leader's
+//   epoch gets UNKNOWN_LEADER_EPOCH, below it (other than -1, "not given")
+//   FENCED_LEADER_EPOCH; throttle_time_ms (0). v3: replica_id (a follower's id; ignored). v4:
+//   flexible.
 // - UNKNOWN_TOPIC_OR_PARTITION for a partition that does not exist (no auto-creation). A
 //   partition named more than once is answered once.
 #include <string>
@@ -24,22 +27,32 @@ namespace {
 using protocol::ErrorCode;
 using Response = protocol::OffsetForLeaderEpochResponse;
 
-constexpr std::int32_t kLeaderEpoch = 0;  // the only epoch any partition here has
 constexpr std::int32_t kNoEpoch = -1;
 
-Response::Partition answer(Cluster& cluster, std::string_view topic,
+Response::Partition answer(Cluster& cluster, const ReplicationController& replication,
+                           std::int32_t node, std::string_view topic,
                            const protocol::OffsetForLeaderEpochRequest::Partition& asked) {
   Response::Partition out{.partition = asked.partition};
   const BatchLog* log = cluster.find_partition(topic, asked.partition);
   if (log == nullptr) {
     out.error_code = ErrorCode::kUnknownTopicOrPartition;
-  } else if (asked.current_leader_epoch > kLeaderEpoch) {
+    return out;
+  }
+  const Leadership leadership = replication.leadership(*log, node);
+  const PartitionReplicas& replicas = log->replicas();
+  const bool stale = leadership == Leadership::kStaleLeader;
+  const std::int32_t epoch = stale ? replicas.stale_leader().epoch : replicas.leader_epoch();
+  if (leadership == Leadership::kNotLeader) {
+    out.error_code = ErrorCode::kNotLeaderForPartition;
+  } else if (asked.current_leader_epoch > epoch) {
     out.error_code = ErrorCode::kUnknownLeaderEpoch;
-  } else if (asked.current_leader_epoch < kLeaderEpoch && asked.current_leader_epoch != kNoEpoch) {
+  } else if (asked.current_leader_epoch < epoch && asked.current_leader_epoch != kNoEpoch) {
     out.error_code = ErrorCode::kFencedLeaderEpoch;
-  } else if (asked.leader_epoch == kLeaderEpoch) {
-    out.leader_epoch = kLeaderEpoch;
-    out.end_offset = log->high_watermark();
+  } else if (asked.leader_epoch <= epoch) {
+    const std::int64_t end = stale ? replicas.stale_leader().log_end_offset : log->log_end_offset();
+    const auto [found_epoch, end_offset] = replicas.end_offset_for(asked.leader_epoch, end);
+    out.leader_epoch = found_epoch;
+    out.end_offset = end_offset;
   }
   return out;
 }
@@ -60,7 +73,8 @@ asio::awaitable<Reply> handle_offset_for_leader_epoch(RequestContext& ctx) {
         out = &response.topics.emplace_back();
         out->topic = std::string(topic.topic);
       }
-      out->partitions.push_back(answer(cluster, topic.topic, partition));
+      out->partitions.push_back(
+          answer(cluster, ctx.broker.replication(), ctx.node_id, topic.topic, partition));
     }
   }
   response.encode(ctx.response, ctx.version());

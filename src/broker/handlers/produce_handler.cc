@@ -38,18 +38,49 @@
 // - Injected errors (POST /v1/faults): a partition an armed Produce fault matches answers its
 //   error and is not stored; the other partitions are stored as usual.
 // - Not implemented: log-append time (log_append_time_ms is -1).
+#include <algorithm>
+#include <chrono>
+
 #include "broker/handlers/handlers.h"
 #include "broker/services/produce_service.h"
 #include "protocol/messages/produce.h"
 
 namespace kgroups::broker::handlers {
+namespace {
+
+// acks=all with followers: waits until every awaited write is on the ISR, its leader changed,
+// or the request's timeout_ms passed (then REQUEST_TIMED_OUT), as Kafka's delayed produce.
+asio::awaitable<void> await_replication(RequestContext& ctx,
+                                        const protocol::ProduceRequest& request,
+                                        ProduceOutcome& outcome) {
+  constexpr std::int32_t kMaxTimeoutMs = 120000;
+  const auto deadline = asio::steady_timer::clock_type::now() +
+                        std::chrono::milliseconds(std::clamp(request.timeout_ms, 0, kMaxTimeoutMs));
+  ProduceService& producer = ctx.broker.producer();
+  std::vector<const BatchLog*> logs;
+  while (!producer.settle_replication(outcome, asio::steady_timer::clock_type::now() >= deadline)) {
+    logs.clear();
+    for (const AwaitedReplication& awaited : outcome.awaited) {
+      logs.push_back(ctx.broker.cluster().find_partition(awaited.topic, awaited.partition));
+    }
+    co_await ctx.broker.append_notifier().wait_until(deadline, logs);
+    const asio::cancellation_state state = co_await asio::this_coro::cancellation_state;
+    if (state.cancelled() != asio::cancellation_type::none) co_return;
+  }
+  for (const auto& topic : outcome.response.responses) {
+    for (const auto& partition : topic.partition_responses) ctx.count_error(partition.error_code);
+  }
+}
+
+}  // namespace
 
 asio::awaitable<Reply> handle_produce(RequestContext& ctx) {
   const auto request = protocol::ProduceRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kProduce);
-  const ProduceOutcome outcome = ctx.broker.producer().produce(*request, ctx.peer, &faults);
+  ProduceOutcome outcome = ctx.broker.producer().produce(*request, ctx.peer, &faults, ctx.node_id);
   faults.settle();
+  if (!outcome.awaited.empty()) co_await await_replication(ctx, *request, outcome);
   if (outcome.first_error != protocol::ErrorCode::kNone) {
     for (const auto& topic : outcome.response.responses) {
       for (const auto& partition : topic.partition_responses) ctx.count_error(partition.error_code);

@@ -34,6 +34,8 @@ struct RequestContext {
   // Where a handler that splices stored batches into `response` (WireWriter::splice_into())
   // pins their segments; nullptr: the connection cannot splice, so the handler copies.
   SegmentPins* pins = nullptr;
+  // The broker of the cluster whose listener the request came in on (--brokers; 0 with one).
+  std::int32_t node_id = 0;
 
   [[nodiscard]] std::int16_t version() const { return header.api_version; }
 

@@ -57,7 +57,7 @@ bool is_cancelled(const asio::cancellation_state& state) {
 
 }  // namespace
 
-Connection::Connection(asio::ip::tcp::socket socket, Broker& broker)
+Connection::Connection(asio::ip::tcp::socket socket, Broker& broker, std::int32_t node_id)
     : socket_(std::move(socket)),
       broker_(broker),
       peer_(endpoint_text(socket_)),
@@ -70,6 +70,12 @@ Connection::Connection(asio::ip::tcp::socket socket, Broker& broker)
   std::error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
   broker_.metrics().connection_opened();
+  node_id_ = node_id;
+}
+
+void Connection::shut() {
+  shut_requested_ = true;
+  watchdog_timer_.cancel();
 }
 
 Connection::~Connection() { broker_.metrics().connection_closed(); }
@@ -267,7 +273,8 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
                      .response = writer,
                      .peer = peer_,
                      .failure = {},
-                     .pins = &response.pins};
+                     .pins = &response.pins,
+                     .node_id = node_id_};
   timeouts_.handler_started();
   if (!broker_.faults().empty()) {
     if (co_await apply_connection_fault(*header) == FrameOutcome::kClose) {
@@ -375,6 +382,11 @@ asio::awaitable<void> Connection::write_loop() {
 asio::awaitable<void> Connection::watchdog() {
   co_await asio::this_coro::throw_if_cancelled(false);
   for (;;) {
+    if (shut_requested_) {
+      closing_ = true;
+      log_info(peer_ + ": closing, broker " + std::to_string(node_id_) + " stopped");
+      co_return;
+    }
     const auto now = steady_now();
     const Expiry expiry = timeouts_.expired(now);
     if (expiry != Expiry::kNone) {

@@ -59,7 +59,8 @@ class Connection {
  public:
   // `broker` must outlive the connection. When the io_context is destroyed with the
   // connection suspended, the connection gives its memory back without waking anyone.
-  Connection(asio::ip::tcp::socket socket, Broker& broker);
+  // `node_id` is the broker of the cluster whose listener accepted it (--brokers).
+  Connection(asio::ip::tcp::socket socket, Broker& broker, std::int32_t node_id = 0);
   ~Connection();
 
   Connection(const Connection&) = delete;
@@ -71,6 +72,10 @@ class Connection {
   asio::awaitable<void> run();
 
   [[nodiscard]] const std::string& peer() const { return peer_; }
+
+  // Closes the connection soon (its broker stopped): run() ends as it does on a timeout,
+  // dropping queued responses and cancelling a parked request.
+  void shut();
 
  private:
   enum class FrameOutcome { kContinue, kClose };
@@ -130,7 +135,9 @@ class Connection {
   bool waiting_for_memory_ = false;  // the reader waits for request memory
   bool reading_done_ = false;        // the read loop ended; the writer flushes then ends
   bool closing_ = false;             // the watchdog is closing the connection
-  std::uint64_t requests_ = 0;       // requests handled, for the closing log line
+  bool shut_requested_ = false;      // shut(): the watchdog closes the connection
+  std::int32_t node_id_ = 0;
+  std::uint64_t requests_ = 0;  // requests handled, for the closing log line
 };
 
 }  // namespace kgroups::broker

@@ -40,33 +40,65 @@ std::int64_t effective_max_connections(std::int64_t configured) {
 // the pointers keep the connection and the counter alive meanwhile (also when the io_context
 // is destroyed with the connection suspended).
 asio::awaitable<void> serve(std::shared_ptr<Connection> connection,
-                            std::shared_ptr<ConnectionCounter> counter, std::string address) {
+                            std::shared_ptr<ConnectionCounter> counter, std::string address,
+                            std::shared_ptr<std::unordered_set<Connection*>> open) {
   struct Uncount {
     ConnectionCounter& counter;
     const std::string& address;
-    ~Uncount() { counter.release(address); }
-  } uncount{*counter, address};
+    std::unordered_set<Connection*>& open;
+    Connection* connection;
+    ~Uncount() {
+      counter.release(address);
+      open.erase(connection);
+    }
+  } uncount{*counter, address, *open, connection.get()};
+  open->insert(connection.get());
   co_await connection->run();
 }
 
 }  // namespace
 
 TcpServer::TcpServer(asio::io_context& io, Broker& broker, const std::string& host,
-                     std::uint16_t port)
+                     std::uint16_t port, std::int32_t node_id,
+                     std::shared_ptr<ConnectionCounter> connections)
     : io_(io),
       broker_(broker),
       acceptor_(io),
-      connections_(std::make_shared<ConnectionCounter>(
-          effective_max_connections(broker.config().max_connections),
-          broker.config().max_connections_per_ip)) {
-  const asio::ip::tcp::endpoint endpoint = resolve_endpoint(host, port);
-  const std::string where = host + ":" + std::to_string(port);
+      endpoint_(resolve_endpoint(host, port)),
+      node_id_(node_id),
+      connections_(connections != nullptr
+                       ? std::move(connections)
+                       : std::make_shared<ConnectionCounter>(
+                             effective_max_connections(broker.config().max_connections),
+                             broker.config().max_connections_per_ip)) {
+  listen();
+  endpoint_ = acceptor_.local_endpoint();
+}
+
+void TcpServer::listen() {
+  const std::string where =
+      endpoint_.address().to_string() + ":" + std::to_string(endpoint_.port());
   std::error_code error;
-  acceptor_.open(endpoint.protocol(), error);
+  acceptor_.open(endpoint_.protocol(), error);
   if (!error) acceptor_.set_option(asio::ip::tcp::acceptor::reuse_address(true), error);
-  if (!error) acceptor_.bind(endpoint, error);
+  if (!error) acceptor_.bind(endpoint_, error);
   if (!error) acceptor_.listen(asio::socket_base::max_listen_connections, error);
-  if (error) throw std::system_error(error, "cannot listen on " + where);
+  if (error) {
+    std::error_code ignored;
+    acceptor_.close(ignored);
+    throw std::system_error(error, "cannot listen on " + where);
+  }
+}
+
+void TcpServer::stop_and_close_connections() {
+  stop();
+  for (Connection* connection : *open_) connection->shut();
+}
+
+void TcpServer::listen_again() {
+  if (acceptor_.is_open()) return;
+  listen();
+  asio::co_spawn(io_, accept_loop(), asio::detached);
 }
 
 void TcpServer::start() {
@@ -77,7 +109,7 @@ void TcpServer::start() {
     caps += " (--max-connections " + std::to_string(broker_.config().max_connections) +
             " lowered: the open-file limit is " + std::to_string(open_file_limit()) + ")";
   }
-  log_info(caps);
+  if (node_id_ == 0) log_info(caps);  // the caps are the process's, shared by its brokers
   asio::co_spawn(io_, accept_loop(), asio::detached);
 }
 
@@ -86,9 +118,9 @@ void TcpServer::stop() {
   acceptor_.close(ignored);
 }
 
-std::string TcpServer::host() const { return acceptor_.local_endpoint().address().to_string(); }
+std::string TcpServer::host() const { return endpoint_.address().to_string(); }
 
-std::uint16_t TcpServer::port() const { return acceptor_.local_endpoint().port(); }
+std::uint16_t TcpServer::port() const { return endpoint_.port(); }
 
 void TcpServer::refuse(asio::ip::tcp::socket& socket, LogThrottle& throttle,
                        const std::string& reason) {
@@ -142,8 +174,8 @@ asio::awaitable<void> TcpServer::accept_loop() {
         continue;
     }
     asio::co_spawn(io_,
-                   serve(std::make_shared<Connection>(std::move(socket), broker_), connections_,
-                         std::move(address)),
+                   serve(std::make_shared<Connection>(std::move(socket), broker_, node_id_),
+                         connections_, std::move(address), open_),
                    asio::detached);
   }
 }

@@ -17,12 +17,15 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_set>
 
 #include "broker/net/connection_counter.h"
 #include "broker/node/broker.h"
 #include "broker/runtime/log_throttle.h"
 
 namespace kgroups::broker {
+
+class Connection;
 
 class TcpServer {
  public:
@@ -32,13 +35,24 @@ class TcpServer {
   // Binds host:port (a numeric IPv4 or IPv6 address, or "localhost") and listens. Throws
   // std::system_error saying which address failed if it cannot. `io` and `broker` must
   // outlive the server.
-  TcpServer(asio::io_context& io, Broker& broker, const std::string& host, std::uint16_t port);
+  // `node_id` is the broker of the cluster it listens for (--brokers); servers of one process
+  // share `connections` (the caps hold per process), or make their own when it is null.
+  TcpServer(asio::io_context& io, Broker& broker, const std::string& host, std::uint16_t port,
+            std::int32_t node_id = 0, std::shared_ptr<ConnectionCounter> connections = nullptr);
 
   // Starts accepting connections (on the io_context's thread, once it runs), and logs the
   // connection caps in force.
   void start();
   // Stops accepting; open connections go on until the io_context stops.
   void stop();
+  // The broker stopped (POST /v1/brokers/{id}/stop): the listener closes, so connecting is
+  // refused, and every open connection closes. listen_again() binds the same address again
+  // and accepts once more; it throws std::system_error if the port was taken meanwhile.
+  void stop_and_close_connections();
+  void listen_again();
+  [[nodiscard]] const std::shared_ptr<ConnectionCounter>& connection_counter() const {
+    return connections_;
+  }
 
   // The bound address, e.g. "127.0.0.1" and 40123.
   [[nodiscard]] std::string host() const;
@@ -55,7 +69,15 @@ class TcpServer {
 
   asio::io_context& io_;
   Broker& broker_;
+  // Binds and listens on endpoint_.
+  void listen();
+
   asio::ip::tcp::acceptor acceptor_;
+  asio::ip::tcp::endpoint endpoint_;  // the address bound (port 0 resolved)
+  std::int32_t node_id_ = 0;
+  // The connections open now, to close when the broker stops; shared with their coroutines.
+  std::shared_ptr<std::unordered_set<Connection*>> open_ =
+      std::make_shared<std::unordered_set<Connection*>>();
   // Shared with the connections' coroutines, which end with the io_context, after the server.
   std::shared_ptr<ConnectionCounter> connections_;
   LogThrottle refused_total_log_;        // connections beyond --max-connections

@@ -16,11 +16,15 @@ ClusterConfig cluster_config(const BrokerConfig& config, const MemoryPlan& plan)
       .auto_create = config.auto_create_topics,
       .topic_defaults = TopicConfig{.retention_ms = config.log_retention_ms,
                                     .retention_bytes = config.log_retention_bytes,
-                                    .max_message_bytes = config.max_message_bytes},
+                                    .max_message_bytes = config.max_message_bytes,
+                                    .min_insync_replicas = config.min_insync_replicas,
+                                    .unclean_leader_election = config.unclean_leader_election},
       .max_topics = config.max_topics,
       .max_partitions = config.max_partitions,
       .max_partitions_per_topic = config.max_partitions_per_topic,
       .log_memory_bytes = plan.log_bytes,
+      .brokers = config.brokers,
+      .default_replication_factor = config.default_replication_factor,
   };
 }
 
@@ -75,7 +79,29 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
       record_validator_(protocol::RecordValidatorOptions{
           .max_uncompressed_bytes = static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes),
           .allow_producer_ids = true,
-          .allow_transactions = true}) {
+          .allow_transactions = true}),
+      addresses_(static_cast<std::size_t>(std::max(config_.brokers, 1)),
+                 NodeAddress{config_.advertised_host, config_.advertised_port}),
+      replication_(cluster_, append_notifier_,
+                   ReplicationSettings{.brokers = std::max(config_.brokers, 1),
+                                       .replica_lag_time_max_ms = config_.replica_lag_time_max_ms},
+                   [this] { return groups_.now_ms(); }) {
+  if (config_.brokers < 1) {
+    throw std::invalid_argument("--brokers must be at least 1, got " +
+                                std::to_string(config_.brokers));
+  }
+  if (config_.default_replication_factor < 1 ||
+      config_.default_replication_factor > config_.brokers) {
+    throw std::invalid_argument("--default-replication-factor " +
+                                std::to_string(config_.default_replication_factor) +
+                                " must be between 1 and the number of brokers (--brokers " +
+                                std::to_string(config_.brokers) + ")");
+  }
+  cluster_.set_replication(&replication_);
+  if (config_.brokers > 1) {
+    fetches_.set_replication(&replication_);
+    producer_.set_replication(&replication_);
+  }
   if (config_.default_partitions < 1) {
     throw std::invalid_argument("default partitions must be at least 1, got " +
                                 std::to_string(config_.default_partitions));
@@ -147,9 +173,12 @@ bool Broker::delete_topic(std::string_view name) {
   return cluster_.delete_topic(deleted);
 }
 
-void Broker::set_advertised_address(std::string host, std::uint16_t port) {
-  config_.advertised_host = std::move(host);
-  config_.advertised_port = port;
+void Broker::set_advertised_address(std::int32_t node, std::string host, std::uint16_t port) {
+  if (node == 0) {
+    config_.advertised_host = host;
+    config_.advertised_port = port;
+  }
+  addresses_.at(static_cast<std::size_t>(node)) = NodeAddress{std::move(host), port};
 }
 
 }  // namespace kgroups::broker

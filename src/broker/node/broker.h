@@ -34,6 +34,7 @@
 #include "broker/storage/log_cleaner.h"
 #include "broker/storage/periodic_passes.h"
 #include "broker/storage/producer_registry.h"
+#include "broker/storage/replication_controller.h"
 #include "broker/transactions/producer_writes.h"
 #include "broker/transactions/transaction_coordinator.h"
 #include "protocol/record_validator.h"
@@ -55,6 +56,7 @@ class Broker {
   // Starts the broker's own timers (retention by time, log compaction, the groups' expiries,
   // transaction timeouts) on `executor`, the io_context that runs the connections.
   void start(const asio::any_io_executor& executor) {
+    if (config_.brokers > 1) replication_timer_.start(executor);
     retention_timer_.start(executor);
     log_cleaner_timer_.start(executor);
     groups_.start(executor);
@@ -68,8 +70,23 @@ class Broker {
 
   [[nodiscard]] const BrokerConfig& config() const { return config_; }
   [[nodiscard]] const MemoryPlan& memory_plan() const { return memory_plan_; }
-  // Sets the address Metadata gives clients (host and port they should connect to).
-  void set_advertised_address(std::string host, std::uint16_t port);
+  // Sets the address Metadata gives clients for broker `node` (0 when not given), the host and
+  // port they should connect to.
+  void set_advertised_address(std::string host, std::uint16_t port) {
+    set_advertised_address(0, std::move(host), port);
+  }
+  void set_advertised_address(std::int32_t node, std::string host, std::uint16_t port);
+  struct NodeAddress {
+    std::string host;
+    std::uint16_t port = 0;
+  };
+  // The address clients reach broker `node` at (0 <= node < config().brokers).
+  [[nodiscard]] const NodeAddress& node_address(std::int32_t node) const {
+    return addresses_.at(static_cast<std::size_t>(node));
+  }
+  // The brokers of the cluster: which run, who leads each partition, the ISR (--brokers).
+  ReplicationController& replication() { return replication_; }
+  [[nodiscard]] const ReplicationController& replication() const { return replication_; }
 
   Cluster& cluster() { return cluster_; }
   // What happened to groups and topics: the newest --max-events events, and their
@@ -158,6 +175,13 @@ class Broker {
   FaultInjector faults_;
   ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
                            append_notifier_};
+  std::vector<NodeAddress> addresses_;  // by node id
+  ReplicationController replication_;
+  // The replica fetchers and the ISR checks of --brokers N, every 20 ms.
+  PeriodicTask replication_timer_{std::chrono::milliseconds(20), [this] {
+                                    replication_.tick();
+                                    return PassOutcome::kDone;
+                                  }};
 };
 
 }  // namespace kgroups::broker

@@ -7,12 +7,15 @@ namespace kgroups::broker {
 
 void read_fetch_partition(const BatchLog& log, const FetchPartitionParams& params,
                           IsolationLevel isolation, const FetchReadLimits& limits,
-                          FetchReadTotals& totals, protocol::FetchResponse::Partition& out) {
-  out.high_watermark = log.high_watermark();
-  out.last_stable_offset = log.last_stable_offset();
+                          FetchReadTotals& totals, protocol::FetchResponse::Partition& out,
+                          std::int64_t high_watermark_limit) {
+  out.high_watermark = std::min(log.high_watermark(), high_watermark_limit);
+  out.last_stable_offset = std::min(log.last_stable_offset(), out.high_watermark);
   out.log_start_offset = log.log_start_offset();
   const std::int64_t offset = params.fetch_offset;
-  if (offset < log.log_start_offset() || offset > log.high_watermark()) {
+  // Offsets up to the log end are in range (a consumer may be ahead of a new leader's high
+  // watermark): it gets no records until the high watermark passes them.
+  if (offset < log.log_start_offset() || offset > log.log_end_offset()) {
     out.error_code = protocol::ErrorCode::kOffsetOutOfRange;
     totals.has_error = true;
     return;

@@ -11,6 +11,8 @@
 // network thread owns every BatchLog.
 #pragma once
 
+#include <limits>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -42,8 +44,11 @@ struct FetchReadTotals {
 // high_watermark, last_stable_offset and log_start_offset; aborted_transactions is null
 // for read_uncommitted and on errors, else a list (empty when none overlaps). `out.records`
 // view the log's batches: use them before the log changes.
-void read_fetch_partition(const BatchLog& log, const FetchPartitionParams& params,
-                          IsolationLevel isolation, const FetchReadLimits& limits,
-                          FetchReadTotals& totals, protocol::FetchResponse::Partition& out);
+// `high_watermark_limit` caps the high watermark answered and read up to (a stale leader's
+// frozen one).
+void read_fetch_partition(
+    const BatchLog& log, const FetchPartitionParams& params, IsolationLevel isolation,
+    const FetchReadLimits& limits, FetchReadTotals& totals, protocol::FetchResponse::Partition& out,
+    std::int64_t high_watermark_limit = std::numeric_limits<std::int64_t>::max());
 
 }  // namespace kgroups::broker

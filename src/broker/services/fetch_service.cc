@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/services/fetch_service.h"
 
+#include <limits>
+
 #include <algorithm>
 #include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
@@ -41,7 +43,8 @@ FetchSessionCache::Request session_request(const protocol::FetchRequest& request
       }
       named.key.partition = partition.partition;
       named.params = {.fetch_offset = partition.fetch_offset,
-                      .partition_max_bytes = partition.partition_max_bytes};
+                      .partition_max_bytes = partition.partition_max_bytes,
+                      .current_leader_epoch = partition.current_leader_epoch};
       out.partitions.push_back(std::move(named));
     }
   }
@@ -66,10 +69,40 @@ struct FetchTarget {
   const BatchLog* log = nullptr;                                  // nullptr: missing_error
   std::string_view topic_name{};                                  // with a log: its topic's name
   ErrorCode missing_error = ErrorCode::kUnknownTopicOrPartition;  // UNKNOWN_TOPIC_ID by id
+  // A stale leader (an isolated broker) serves only up to the high watermark it froze at.
+  std::int64_t high_watermark_limit = std::numeric_limits<std::int64_t>::max();
 };
 
+// Whether broker `node` may answer `target`'s partition: the leader (or a stale leader) at
+// the epoch the client knows. Otherwise the target answers NOT_LEADER_OR_FOLLOWER,
+// FENCED_LEADER_EPOCH or UNKNOWN_LEADER_EPOCH.
+void check_leadership(const ReplicationController& replication, std::int32_t node,
+                      FetchTarget& target) {
+  const PartitionReplicas& replicas = target.log->replicas();
+  const Leadership leadership = replication.leadership(*target.log, node);
+  const std::int32_t epoch = leadership == Leadership::kStaleLeader ? replicas.stale_leader().epoch
+                                                                    : replicas.leader_epoch();
+  ErrorCode error = ErrorCode::kNone;
+  const std::int32_t known = target.partition->params.current_leader_epoch;
+  if (leadership == Leadership::kNotLeader) {
+    error = ErrorCode::kNotLeaderForPartition;
+  } else if (known != -1 && known < epoch) {
+    error = ErrorCode::kFencedLeaderEpoch;
+  } else if (known > epoch) {
+    error = ErrorCode::kUnknownLeaderEpoch;
+  }
+  if (leadership == Leadership::kStaleLeader) {
+    target.high_watermark_limit = replicas.stale_leader().high_watermark;
+  }
+  if (error != ErrorCode::kNone) {
+    target.log = nullptr;
+    target.missing_error = error;
+  }
+}
+
 std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Context& context,
-                                 PartitionFaults* faults) {
+                                 PartitionFaults* faults, const ReplicationController* replication,
+                                 std::int32_t node) {
   std::vector<FetchTarget> targets;
   targets.reserve(context.partitions.size());
   for (const FetchSessionPartition& partition : context.partitions) {
@@ -85,6 +118,9 @@ std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Cont
     if (!context.uses_topic_ids) {
       if (!injected(key.topic)) target.log = cluster.find_partition(key.topic, key.partition);
       target.topic_name = key.topic;
+      if (target.log != nullptr && replication != nullptr) {
+        check_leadership(*replication, node, target);
+      }
       continue;
     }
     const StoredTopic* topic = cluster.find_topic(key.topic_id);
@@ -95,6 +131,7 @@ std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Cont
                static_cast<std::size_t>(key.partition) < topic->partitions.size()) {
       target.log = &topic->partitions[static_cast<std::size_t>(key.partition)];
       target.topic_name = topic->name;
+      if (replication != nullptr) check_leadership(*replication, node, target);
     }
   }
   return targets;
@@ -120,7 +157,7 @@ Collected collect(const std::vector<FetchTarget>& targets, IsolationLevel isolat
       continue;
     }
     read_fetch_partition(*target.log, target.partition->params, isolation, limits, out.totals,
-                         partition);
+                         partition, target.high_watermark_limit);
   }
   return out;
 }
@@ -229,7 +266,7 @@ FetchService::FetchService(const BrokerConfig& config, Cluster& cluster, AppendN
 
 asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
     const protocol::FetchRequest& request, std::int16_t version, PartitionFaults* faults,
-    const FetchingClient* client, SegmentPins* pins) {
+    const FetchingClient* client, SegmentPins* pins, std::int32_t node) {
   const std::optional<IsolationLevel> isolation = isolation_level_from(request.isolation_level);
   if (!isolation) co_return refusal(request, ErrorCode::kInvalidRequest);
   const FetchSessionCache::Context context =
@@ -243,7 +280,7 @@ asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
   for (;;) {
     // Resolved again after every wait: a topic may have been deleted (or grown) meanwhile,
     // so no StoredTopic* or BatchLog* is kept across a co_await.
-    const std::vector<FetchTarget> targets = resolve(cluster_, context, faults);
+    const std::vector<FetchTarget> targets = resolve(cluster_, context, faults, replication_, node);
     logs.clear();
     for (const FetchTarget& target : targets) {
       if (target.log != nullptr) logs.push_back(target.log);

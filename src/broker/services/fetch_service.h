@@ -18,6 +18,7 @@
 #include "broker/storage/append_notifier.h"
 #include "broker/storage/cluster.h"
 #include "broker/storage/fetch_delivery_observer.h"
+#include "broker/storage/replication_controller.h"
 #include "broker/storage/segment_pins.h"
 #include "protocol/messages/fetch.h"
 
@@ -43,7 +44,13 @@ class FetchService {
   asio::awaitable<std::optional<protocol::FetchResponse>> fetch(
       const protocol::FetchRequest& request, std::int16_t version,
       PartitionFaults* faults = nullptr, const FetchingClient* client = nullptr,
-      SegmentPins* pins = nullptr);
+      SegmentPins* pins = nullptr, std::int32_t node = 0);
+
+  // Which broker leads each partition (--brokers): a fetch sent to broker `node` (fetch()'s
+  // last argument) that does not lead a partition answers NOT_LEADER_OR_FOLLOWER for it, a
+  // stale leader serves up to the high watermark it froze at, and current_leader_epoch is
+  // checked (FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH). nullptr: one broker, no checks.
+  void set_replication(const ReplicationController* replication) { replication_ = replication; }
 
   // Tells `observer` (nullptr: no one) the records each consumer fetch delivers from now on.
   // It must outlive the service, or be replaced first.
@@ -58,6 +65,7 @@ class FetchService {
   const ByteBudget& response_memory_;
   FetchSessionCache sessions_;
   FetchDeliveryObserver* delivery_observer_ = nullptr;  // not owned; nullptr: nobody observes
+  const ReplicationController* replication_ = nullptr;  // not owned
 };
 
 }  // namespace kgroups::broker

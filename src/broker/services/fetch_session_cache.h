@@ -64,6 +64,7 @@ struct FetchPartitionKeyHash {
 struct FetchPartitionParams {
   std::int64_t fetch_offset = 0;
   std::int32_t partition_max_bytes = 0;
+  std::int32_t current_leader_epoch = -1;  // v9+: the leader epoch the client knows; -1: any
 };
 
 struct FetchSessionPartition {

@@ -40,7 +40,9 @@ void find_by_timestamp(const BatchLog& log, std::int64_t timestamp_ms,
 }  // namespace
 
 protocol::ListOffsetsResponse list_offsets(Cluster& cluster, protocol::RecordValidator& records,
-                                           const protocol::ListOffsetsRequest& request) {
+                                           const protocol::ListOffsetsRequest& request,
+                                           const ReplicationController& replication,
+                                           std::int32_t node) {
   std::unordered_map<PartitionKey, int, PartitionKeyHash> mentions;
   for (const auto& topic_request : request.topics) {
     for (const auto& partition_request : topic_request.partitions) {
@@ -68,6 +70,23 @@ protocol::ListOffsetsResponse list_offsets(Cluster& cluster, protocol::RecordVal
         partition.error_code = ErrorCode::kUnknownTopicOrPartition;
         continue;
       }
+      const Leadership leadership = replication.leadership(*log, node);
+      const std::int32_t epoch = leadership == Leadership::kStaleLeader
+                                     ? log->replicas().stale_leader().epoch
+                                     : log->replicas().leader_epoch();
+      const std::int32_t known = partition_request.current_leader_epoch;
+      if (leadership == Leadership::kNotLeader) {
+        partition.error_code = ErrorCode::kNotLeaderForPartition;
+        continue;
+      }
+      if (known != -1 && known < epoch) {
+        partition.error_code = ErrorCode::kFencedLeaderEpoch;
+        continue;
+      }
+      if (known > epoch) {
+        partition.error_code = ErrorCode::kUnknownLeaderEpoch;
+        continue;
+      }
       const std::int64_t timestamp = partition_request.timestamp;
       if (timestamp == protocol::kListOffsetsEarliestTimestamp ||
           timestamp == protocol::kListOffsetsEarliestLocalTimestamp) {
@@ -91,7 +110,7 @@ protocol::ListOffsetsResponse list_offsets(Cluster& cluster, protocol::RecordVal
             committed_only ? log->last_stable_offset() : log->high_watermark();
         if (partition.offset >= readable_end) partition.offset = partition.timestamp = -1;
       }
-      if (partition.offset >= 0) partition.leader_epoch = 0;
+      if (partition.offset >= 0) partition.leader_epoch = epoch;
     }
   }
   return response;

@@ -18,6 +18,8 @@ constexpr std::int8_t kReadCommitted = 1;
 struct ListOffsetsFixture {
   Cluster cluster{1, false};
   protocol::RecordValidator records;
+  AppendNotifier notifier;
+  ReplicationController replication{cluster, notifier, ReplicationSettings{}, [] { return 0; }};
   BatchLog* log = nullptr;
 
   ListOffsetsFixture() {
@@ -29,7 +31,7 @@ struct ListOffsetsFixture {
     ListOffsetsRequest request;
     request.isolation_level = isolation;
     request.topics.push_back({.name = "t", .partitions = {{.timestamp = timestamp}}});
-    const ListOffsetsResponse response = list_offsets(cluster, records, request);
+    const ListOffsetsResponse response = list_offsets(cluster, records, request, replication);
     EXPECT_EQ(response.topics.size(), 1U);
     EXPECT_EQ(response.topics.front().partitions.size(), 1U);
     return response.topics.front().partitions.front();

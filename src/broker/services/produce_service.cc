@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -84,10 +85,19 @@ const char* timestamp_refusal(const TopicConfig& config, const protocol::Validat
 
 // Validates and stores one partition's records; returns the partition's response, and in
 // `reason` why the records were refused when the validator says.
+// Where a partition's write goes with several brokers: who leads it as the receiving broker
+// sees it, and what an acks=all write then waits for.
+struct ReplicaGate {
+  ReplicationController* replication = nullptr;  // nullptr: one broker
+  std::int32_t node = 0;
+  std::int16_t acks = 1;
+  std::optional<AwaitedReplication> awaited;  // set for an acks=all write stored
+};
+
 protocol::ProduceResponse::PartitionResponse produce_partition(
     Cluster& cluster, protocol::RecordValidator& validator, ProducerWrites& writes,
     std::string_view peer, StoredTopic* topic, const ProduceTarget& target, ErrorCode topic_error,
-    std::string& reason) {
+    std::string& reason, ReplicaGate& gate) {
   const auto& data = *target.data;
   protocol::ProduceResponse::PartitionResponse out;
   out.index = data.index;
@@ -97,6 +107,24 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
   }
   if (data.index < 0 || static_cast<std::size_t>(data.index) >= topic->partitions.size()) {
     out.error_code = ErrorCode::kUnknownTopicOrPartition;
+    return out;
+  }
+  BatchLog& log = topic->partitions[static_cast<std::size_t>(data.index)];
+  const Leadership leadership = gate.replication == nullptr
+                                    ? Leadership::kLeader
+                                    : gate.replication->leadership(log, gate.node);
+  if (leadership == Leadership::kNotLeader) {
+    out.error_code = ErrorCode::kNotLeaderForPartition;
+    return out;
+  }
+  // Kafka checks the ISR before appending an acks=all write (the stale leader's view of its
+  // ISR is the one it had).
+  if (gate.acks == -1 && leadership == Leadership::kLeader &&
+      std::cmp_less(log.replicas().isr_size(), topic->config.min_insync_replicas)) {
+    out.error_code = ErrorCode::kNotEnoughReplicas;
+    reason = "the partition has " + std::to_string(log.replicas().isr_size()) +
+             " in-sync replica(s), fewer than min.insync.replicas " +
+             std::to_string(topic->config.min_insync_replicas);
     return out;
   }
   // max.message.bytes: the topic's, which defaults to the broker's --max-message-bytes.
@@ -116,6 +144,21 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
   if (const char* refusal = timestamp_refusal(topic->config, *batch)) {
     out.error_code = ErrorCode::kInvalidTimestamp;
     reason = refusal;
+    return out;
+  }
+  if (leadership == Leadership::kStaleLeader) {
+    // A fenced leader acknowledges alone: no replica ever holds these records.
+    out.base_offset = gate.replication->stale_append(log, batch->header.record_count);
+    if (gate.acks == -1) {
+      gate.awaited = AwaitedReplication{.topic_index = 0,
+                                        .partition_index = 0,
+                                        .topic = {},
+                                        .partition = data.index,
+                                        .end_offset = out.base_offset + batch->header.record_count,
+                                        .leader_epoch = log.replicas().stale_leader().epoch,
+                                        .stale_leader = true,
+                                        .min_insync_replicas = 1};
+    }
     return out;
   }
   if (batch->header.producer_id >= 0) {
@@ -141,6 +184,17 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
                                  .max_timestamp;
   }
   out.log_start_offset = topic->partitions[static_cast<std::size_t>(data.index)].log_start_offset();
+  if (gate.acks == -1 && gate.replication != nullptr) {
+    gate.awaited =
+        AwaitedReplication{.topic_index = 0,
+                           .partition_index = 0,
+                           .topic = {},
+                           .partition = data.index,
+                           .end_offset = out.base_offset + batch->header.last_offset_delta + 1,
+                           .leader_epoch = log.replicas().leader_epoch(),
+                           .stale_leader = false,
+                           .min_insync_replicas = topic->config.min_insync_replicas};
+  }
   if (log_enabled(LogLevel::kDebug)) {
     log_line(LogLevel::kDebug,
              std::string(peer) + " Produce " + quote(topic->name) + "[" +
@@ -163,7 +217,8 @@ ProduceService::ProduceService(const BrokerConfig& config, Cluster& cluster,
       notifier_(notifier) {}
 
 ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
-                                       std::string_view peer, PartitionFaults* faults) {
+                                       std::string_view peer, PartitionFaults* faults,
+                                       std::int32_t node) {
   const bool valid_acks = request.acks == 0 || request.acks == 1 || request.acks == -1;
   ProduceOutcome outcome;
   protocol::ProduceResponse& response = outcome.response;
@@ -187,8 +242,16 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
       response.responses.emplace_back().name = std::string(target.topic);
     }
     std::string reason;
-    auto partition_response =
-        produce_partition(cluster_, validator_, writes_, peer, topic, target, topic_error, reason);
+    ReplicaGate gate{
+        .replication = replication_, .node = node, .acks = request.acks, .awaited = std::nullopt};
+    auto partition_response = produce_partition(cluster_, validator_, writes_, peer, topic, target,
+                                                topic_error, reason, gate);
+    if (gate.awaited) {
+      gate.awaited->topic = target.topic;
+      gate.awaited->topic_index = response.responses.size() - 1;
+      gate.awaited->partition_index = response.responses.back().partition_responses.size();
+      outcome.awaited.push_back(*gate.awaited);
+    }
     if (!reason.empty()) partition_response.error_message = reason;
     if (partition_response.error_code == ErrorCode::kNone) {
       notifier_.notify(topic->partitions[static_cast<std::size_t>(partition_response.index)]);
@@ -208,6 +271,34 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
              " partition(s), the first " + first_refusal);
   }
   return outcome;
+}
+
+bool ProduceService::settle_replication(ProduceOutcome& outcome, bool timed_out) {
+  std::erase_if(outcome.awaited, [&](const AwaitedReplication& awaited) {
+    auto& answer = outcome.response.responses[awaited.topic_index]
+                       .partition_responses[awaited.partition_index];
+    const BatchLog* log = cluster_.find_partition(awaited.topic, awaited.partition);
+    ErrorCode error = ErrorCode::kNone;
+    if (log == nullptr) {
+      error = ErrorCode::kUnknownTopicOrPartition;
+    } else if (!awaited.stale_leader && log->replicas().leader_epoch() != awaited.leader_epoch) {
+      // The leader changed before every in-sync replica had the write: the new leader may
+      // lack it, so it is not acknowledged (the producer retries).
+      error = ErrorCode::kNotLeaderForPartition;
+    } else if (!awaited.stale_leader && log->high_watermark() >= awaited.end_offset) {
+      if (std::cmp_less(log->replicas().isr_size(), awaited.min_insync_replicas)) {
+        error = ErrorCode::kNotEnoughReplicasAfterAppend;
+      }
+    } else if (timed_out) {
+      error = ErrorCode::kRequestTimedOut;
+    } else {
+      return false;
+    }
+    answer.error_code = error;
+    if (error != ErrorCode::kNone) answer.base_offset = -1;
+    return true;
+  });
+  return outcome.awaited.empty();
 }
 
 }  // namespace kgroups::broker

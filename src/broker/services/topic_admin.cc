@@ -55,11 +55,10 @@ std::string explain(ErrorCode error, const protocol::CreateTopicsRequest::Topic&
              std::to_string(limits.max_topics) + ", --max-partitions " +
              std::to_string(limits.max_partitions) +
              " or the partitions one request may create (--max-partitions-per-request).";
-    case ErrorCode::kInvalidReplicationFactor:
-      return "Replication factor must be 1 (or -1): kgroupsd is a single broker; got " +
-             std::to_string(topic.replication_factor) + ".";
     case ErrorCode::kInvalidReplicaAssignment:
-      return "Explicit replica assignments are not supported; give num_partitions instead.";
+      return "The replica assignment must name partitions 0 to N-1 once each, every one with "
+             "the same number of distinct brokers among node ids 0 to " +
+             std::to_string(limits.brokers - 1) + ".";
     case ErrorCode::kInvalidRequest:
       return "Topic '" + name + "' appears more than once in the request.";
     default:
@@ -70,9 +69,10 @@ std::string explain(ErrorCode error, const protocol::CreateTopicsRequest::Topic&
 // The v5+ echo of a topic that passed: partition count, replication factor and every topic
 // config with its value and source.
 void describe_created(protocol::CreateTopicsResponse::Topic& out, std::int32_t partitions,
-                      const TopicConfigValues& values, const TopicConfig& defaults) {
+                      std::int32_t replication_factor, const TopicConfigValues& values,
+                      const TopicConfig& defaults) {
   out.num_partitions = partitions;
-  out.replication_factor = 1;
+  out.replication_factor = static_cast<std::int16_t>(replication_factor);
   auto& configs = out.configs.emplace();
   for (DescribedConfig& described : describe_topic_configs(values, defaults)) {
     auto& entry = configs.emplace_back();
@@ -95,17 +95,42 @@ protocol::CreateTopicsResponse create_topics(Cluster& cluster,
   std::size_t messages = 0;
   protocol::CreateTopicsResponse response;
   for (const auto& topic : request.topics) {
+    const bool manual = !topic.assignments.empty();
     const std::int32_t partitions =
-        topic.num_partitions == -1 ? cluster.default_partitions() : topic.num_partitions;
+        manual ? static_cast<std::int32_t>(topic.assignments.size())
+               : (topic.num_partitions == -1 ? cluster.default_partitions() : topic.num_partitions);
+    TopicReplication replication;
+    bool assignment_in_order = true;
+    if (manual) {
+      replication.assignment.resize(topic.assignments.size());
+      for (const auto& assigned : topic.assignments) {
+        if (assigned.partition_index < 0 || assigned.partition_index >= partitions ||
+            !replication.assignment[static_cast<std::size_t>(assigned.partition_index)].empty()) {
+          assignment_in_order = false;
+          break;
+        }
+        replication.assignment[static_cast<std::size_t>(assigned.partition_index)] =
+            assigned.broker_ids;
+      }
+    } else {
+      replication.replication_factor = topic.replication_factor;
+    }
+    std::string replication_reason;
     std::string bad_config;
     const auto config = topic_config(cluster.config().topic_defaults, topic, bad_config);
     ErrorCode error = ErrorCode::kNone;
     if (mentions[topic.name] > 1) {
       error = ErrorCode::kInvalidRequest;
-    } else if (!topic.assignments.empty()) {
+    } else if (manual && (topic.num_partitions != -1 || topic.replication_factor != -1)) {
+      // Kafka: a manual assignment comes with both counts -1.
+      error = ErrorCode::kInvalidRequest;
+      replication_reason =
+          "Give either num_partitions and replication_factor or a replica assignment, with "
+          "both counts -1.";
+    } else if (!assignment_in_order) {
       error = ErrorCode::kInvalidReplicaAssignment;
-    } else if (topic.replication_factor != 1 && topic.replication_factor != -1) {
-      error = ErrorCode::kInvalidReplicationFactor;
+    } else if ((error = cluster.check_replication(partitions, replication, replication_reason)) !=
+               ErrorCode::kNone) {
     } else if (!config) {
       error = ErrorCode::kInvalidConfig;
     } else {
@@ -116,7 +141,7 @@ protocol::CreateTopicsResponse create_topics(Cluster& cluster,
       if (error == ErrorCode::kNone) {
         requested += partitions;
         if (!request.validate_only) {
-          error = cluster.create_topic(topic.name, partitions, config->first);
+          error = cluster.create_topic(topic.name, partitions, config->first, replication);
           if (StoredTopic* created = cluster.find_topic(topic.name); error == ErrorCode::kNone) {
             cluster.set_topic_config(*created, config->first, config->second);
           }
@@ -127,15 +152,20 @@ protocol::CreateTopicsResponse create_topics(Cluster& cluster,
     out.name = std::string(topic.name);
     out.error_code = error;
     if (error == ErrorCode::kNone) {
-      describe_created(out, partitions, config->second, cluster.config().topic_defaults);
+      const std::int32_t factor =
+          manual ? static_cast<std::int32_t>(replication.assignment.front().size())
+                 : (topic.replication_factor == -1 ? cluster.config().default_replication_factor
+                                                   : topic.replication_factor);
+      describe_created(out, partitions, factor, config->second, cluster.config().topic_defaults);
       if (const StoredTopic* created = cluster.find_topic(topic.name);
           created && !request.validate_only) {
         out.topic_id = created->id;
       }
     }
     if (error != ErrorCode::kNone && messages++ < kMaxErrorMessages) {
-      out.error_message =
-          error == ErrorCode::kInvalidConfig ? bad_config : explain(error, topic, cluster.config());
+      out.error_message = error == ErrorCode::kInvalidConfig ? bad_config
+                          : !replication_reason.empty()      ? replication_reason
+                                                        : explain(error, topic, cluster.config());
     }
   }
   return response;

@@ -93,7 +93,8 @@ TEST(TopicAdmin, RefusesAnExistingTopicAnIllegalNameAndAReplicationFactorOverOne
   EXPECT_EQ(response.topics.at(1).error_code, ErrorCode::kInvalidTopicException);
   EXPECT_EQ(response.topics.at(2).error_code, ErrorCode::kInvalidReplicationFactor);
   EXPECT_EQ(response.topics.at(2).error_message,
-            "Replication factor must be 1 (or -1): kgroupsd is a single broker; got 3.");
+            "Replication factor: 3 larger than available brokers: 1; start kgroupsd with "
+            "--brokers 3 or more.");
   EXPECT_EQ(cluster.find_topic("replicated"), nullptr);
 }
 

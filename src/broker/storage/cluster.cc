@@ -71,10 +71,17 @@ ErrorCode Cluster::check_replication(std::int32_t partitions, const TopicReplica
     const std::int32_t factor = replication.replication_factor == -1
                                     ? config_.default_replication_factor
                                     : replication.replication_factor;
-    if (factor < 1 || factor > config_.brokers) {
+    if (factor < 1) {
+      reason =
+          "Replication factor must be larger than 0, or -1 for the default "
+          "(--default-replication-factor); got " +
+          std::to_string(factor) + ".";
+      return ErrorCode::kInvalidReplicationFactor;
+    }
+    if (factor > config_.brokers) {
       reason = "Replication factor: " + std::to_string(factor) +
                " larger than available brokers: " + std::to_string(config_.brokers) +
-               " (or below 1); start kgroupsd with --brokers N for more replicas.";
+               "; start kgroupsd with --brokers " + std::to_string(factor) + " or more.";
       return ErrorCode::kInvalidReplicationFactor;
     }
     return ErrorCode::kNone;

@@ -2,6 +2,7 @@
 #include "broker/storage/partition_replicas.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace kgroups::broker {
 
@@ -59,15 +60,16 @@ void PartitionReplicas::elect(std::int32_t node, std::int64_t start_offset) {
 
 std::pair<std::int32_t, std::int64_t> PartitionReplicas::end_offset_for(
     std::int32_t epoch, std::int64_t log_end_offset) const {
-  if (epochs_.empty() || epoch < epochs_.front().epoch) return {-1, -1};
-  for (std::size_t i = epochs_.size(); i-- > 0;) {
-    if (epochs_[i].epoch <= epoch) {
-      const std::int64_t end =
-          i + 1 < epochs_.size() ? epochs_[i + 1].start_offset : log_end_offset;
-      return {epochs_[i].epoch, end};
-    }
-  }
-  return {-1, -1};
+  constexpr std::pair<std::int32_t, std::int64_t> kUndefined{-1, -1};
+  if (epoch < 0 || epochs_.empty() || epoch > epochs_.back().epoch) return kUndefined;
+  if (epoch == epochs_.back().epoch) return {epoch, log_end_offset};
+  // The first epoch after the one asked for ends it; the one asked for is the largest kept at
+  // or below it (or, older than all, itself).
+  const auto higher = std::upper_bound(
+      epochs_.begin(), epochs_.end(), epoch,
+      [](std::int32_t wanted, const LeaderEpochStart& entry) { return wanted < entry.epoch; });
+  if (higher == epochs_.begin()) return {epoch, higher->start_offset};
+  return {std::prev(higher)->epoch, higher->start_offset};
 }
 
 void PartitionReplicas::truncate_epochs(std::int64_t offset) {

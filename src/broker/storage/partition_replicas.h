@@ -72,9 +72,10 @@ class PartitionReplicas {
   // epoch, which begins at `start_offset` (the new leader's log end).
   void elect(std::int32_t node, std::int64_t start_offset);
 
-  // OffsetForLeaderEpoch: the largest epoch at or below `epoch` this partition had, and the
-  // offset the epoch after it began at (`log_end_offset` for the current epoch); {-1, -1}
-  // when `epoch` is older than every epoch kept.
+  // OffsetForLeaderEpoch, as Kafka's leader-epoch cache answers: the largest epoch at or below
+  // `epoch` this partition had, and the offset the epoch after it began at (`log_end_offset`
+  // for the current epoch); for an epoch older than every one kept, `epoch` itself and the
+  // first kept epoch's start; {-1, -1} for a negative epoch or one above the current.
   [[nodiscard]] std::pair<std::int32_t, std::int64_t> end_offset_for(
       std::int32_t epoch, std::int64_t log_end_offset) const;
   // The epochs kept, oldest first.
