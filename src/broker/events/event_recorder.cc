@@ -102,4 +102,31 @@ void EventRecorder::on_topic_deleted(const StoredTopic& topic) {
                Json{{"topic", topic.name}, {"partitions", topic.partitions.size()}});
 }
 
+void EventRecorder::on_broker_state(std::int32_t node, BrokerState state) {
+  const char* type = state == BrokerState::kRunning   ? "broker_started"
+                     : state == BrokerState::kStopped ? "broker_stopped"
+                                                      : "broker_isolated";
+  log_.publish(type, {}, Json{{"broker", node}});
+}
+
+void EventRecorder::on_leader_elected(const StoredTopic& topic, std::int32_t partition,
+                                      std::int32_t leader, std::int32_t epoch, bool unclean,
+                                      std::int64_t lost_records) {
+  log_.publish("leader_elected", {},
+               Json{{"topic", topic.name},
+                    {"partition", partition},
+                    {"leader", leader},
+                    {"leader_epoch", epoch},
+                    {"unclean", unclean},
+                    {"lost_records", lost_records}});
+}
+
+void EventRecorder::on_isr_changed(const StoredTopic& topic, std::int32_t partition,
+                                   std::span<const std::int32_t> isr, bool shrunk) {
+  log_.publish(shrunk ? "isr_shrunk" : "isr_expanded", {},
+               Json{{"topic", topic.name},
+                    {"partition", partition},
+                    {"isr", std::vector<std::int32_t>(isr.begin(), isr.end())}});
+}
+
 }  // namespace kgroups::broker

@@ -3,18 +3,21 @@
 // EventRecorder: turns what the group coordinators and the Cluster observe into the EventLog's
 // events, one JSON object each (the event types and their fields are docs/HTTP-API.md's
 // "Events"): member_joined, member_left, member_expired, rebalance_started,
-// rebalance_completed, offsets_committed, group_deleted, topic_created, topic_deleted.
-// The Broker connects it to both coordinators and its Cluster.
+// rebalance_completed, offsets_committed, group_deleted, topic_created, topic_deleted, and of
+// the cluster (--brokers): broker_stopped, broker_started, broker_isolated, leader_elected,
+// isr_shrunk, isr_expanded. The Broker connects it to both coordinators, its Cluster and its
+// ReplicationController.
 // Not thread-safe: called on the broker's thread. `log` must outlive the recorder.
 #pragma once
 
 #include "broker/coordinator/group_observer.h"
 #include "broker/events/event_log.h"
+#include "broker/storage/replication_observer.h"
 #include "broker/storage/topic_observer.h"
 
 namespace kgroups::broker {
 
-class EventRecorder : public GroupObserver, public TopicObserver {
+class EventRecorder : public GroupObserver, public TopicObserver, public ReplicationObserver {
  public:
   explicit EventRecorder(EventLog& log) : log_(log) {}
 
@@ -33,6 +36,12 @@ class EventRecorder : public GroupObserver, public TopicObserver {
 
   void on_topic_created(const StoredTopic& topic) override;
   void on_topic_deleted(const StoredTopic& topic) override;
+
+  void on_broker_state(std::int32_t node, BrokerState state) override;
+  void on_leader_elected(const StoredTopic& topic, std::int32_t partition, std::int32_t leader,
+                         std::int32_t epoch, bool unclean, std::int64_t lost_records) override;
+  void on_isr_changed(const StoredTopic& topic, std::int32_t partition,
+                      std::span<const std::int32_t> isr, bool shrunk) override;
 
  private:
   void publish_member_event(std::string_view event_type, GroupType type, std::string_view group_id,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/http/http_routes.h"
 
+#include "broker/http/broker_routes.h"
 #include "broker/http/clock_routes.h"
 #include "broker/http/console_routes.h"
 #include "broker/http/event_routes.h"
@@ -15,6 +16,7 @@ void build_http_routes(HttpRouter& router, Broker& broker, const asio::any_io_ex
   add_inspection_routes(router, broker);
   add_metrics_routes(router, broker);
   add_clock_routes(router, broker);
+  add_broker_routes(router, broker);
   add_event_routes(router, broker, executor);
   add_fault_routes(router, broker);
   add_playground_routes(router, broker, executor);

@@ -35,11 +35,18 @@ Json topic_json(const StoredTopic& topic, bool with_configs) {
   Json partitions = Json::array();
   for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
     const BatchLog& log = topic.partitions[i];
+    const PartitionReplicas& replicas = log.replicas();
     partitions.push_back({{"partition", i},
                           {"log_start_offset", log.log_start_offset()},
                           {"end_offset", log.high_watermark()},
+                          {"high_watermark", log.high_watermark()},
+                          {"log_end_offset", log.log_end_offset()},
                           {"last_stable_offset", log.last_stable_offset()},
-                          {"bytes", log.size_bytes()}});
+                          {"bytes", log.size_bytes()},
+                          {"leader", replicas.leader()},
+                          {"leader_epoch", replicas.leader_epoch()},
+                          {"replicas", replicas.replica_nodes()},
+                          {"isr", replicas.isr_nodes()}});
   }
   Json out = {{"name", topic.name},
               {"id", topic_id_text(topic.id)},

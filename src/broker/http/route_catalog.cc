@@ -25,6 +25,18 @@ constexpr std::array kRoutes = std::to_array<RouteDescription>({
     {"POST", "/v1/faults", "arm a fault", "arm a fault; answers 201 with it (and its id)"},
     {"DELETE", "/v1/faults/{id}", "disarm one fault", "disarm one fault"},
     {"DELETE", "/v1/faults", "disarm every fault", "disarm every fault"},
+    {"GET", "/v1/brokers", "the brokers of the cluster and the controller",
+     "the brokers (`--brokers N`): address, state, replication delay, partitions led and held"},
+    {"POST", "/v1/brokers/{id}/stop", "stop a broker: its connections close, leaders move",
+     "stop a broker: its listener refuses, its connections close, its partitions get new leaders"},
+    {"POST", "/v1/brokers/{id}/start", "start a stopped or isolated broker again",
+     "start a stopped or isolated broker again; its replicas catch up and rejoin the ISR"},
+    {"POST", "/v1/brokers/{id}/isolate", "cut a broker from replication, alive to clients",
+     "cut a broker from the controller and replication; it still answers clients and believes "
+     "it leads what it led"},
+    {"POST", "/v1/brokers/{id}/replication-delay", "make a broker's followers fetch late",
+     "`{\"ms\": N}`: its followers fetch every N ms (0: at once); they leave the ISR beyond "
+     "`--replica-lag-time-max-ms`"},
     {"GET", "/v1/clock", "the coordinator clock",
      R"(the coordinator clock: `{"manual": true, "now_ms": 0}`)"},
     {"POST", "/v1/clock/advance", "with --manual-clock: move group timers forward",

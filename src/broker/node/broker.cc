@@ -98,6 +98,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
                                 std::to_string(config_.brokers) + ")");
   }
   cluster_.set_replication(&replication_);
+  replication_.set_observer(&event_recorder_);
   if (config_.brokers > 1) {
     fetches_.set_replication(&replication_);
     producer_.set_replication(&replication_);
