@@ -19,6 +19,7 @@
 #include <string>
 #include <utility>
 
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/group_refusal_log.h"
 #include "broker/handlers/handlers.h"
@@ -92,7 +93,7 @@ asio::awaitable<Reply> handle_consumer_group_heartbeat(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
   ConsumerGroupHeartbeatResult result;
   const protocol::ErrorCode injected =
-      ctx.broker.faults().take_error(protocol::ApiKey::kConsumerGroupHeartbeat, request->group_id);
+      coordinator_refusal(ctx, protocol::ApiKey::kConsumerGroupHeartbeat, request->group_id);
   if (injected != protocol::ErrorCode::kNone) {
     result.error = injected_group_error(injected);
     result.member_epoch = request->member_epoch;

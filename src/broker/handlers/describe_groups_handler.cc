@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/describe_groups.h"
@@ -31,7 +32,7 @@ asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx) {
   for (const std::string_view group_id : request->groups) {
     if (!seen.insert(group_id).second) continue;
     const protocol::ErrorCode injected =
-        ctx.broker.faults().take_error(protocol::ApiKey::kDescribeGroups, group_id);
+        coordinator_refusal(ctx, protocol::ApiKey::kDescribeGroups, group_id);
     if (injected != protocol::ErrorCode::kNone) {
       auto& group = response.groups.emplace_back();
       group.error_code = injected;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // FindCoordinator (key 10): v0-6.
-// - v0: this broker coordinates every group: its node id and advertised address.
+// - v0: the group's coordinator (Broker::coordinator_for(): the leader of its
+//   __consumer_offsets partition; one broker: itself), its node id and advertised address;
+//   COORDINATOR_NOT_AVAILABLE while no broker leads that partition.
 // - v1: key_type: 0 (group) and 1 (transaction: this broker is the transaction coordinator
 //   of every transactional id) are answered; 2 (share group) gets COORDINATOR_NOT_AVAILABLE
 //   with a message (kgroupsd has no share groups). error_message and throttle_time_ms (0) in
@@ -35,7 +37,7 @@ struct Answer {
   std::int32_t port = -1;
 };
 
-Answer find(std::int8_t key_type, std::string_view key, const BrokerConfig& config,
+Answer find(std::int8_t key_type, std::string_view key, const Broker& broker,
             FaultInjector& faults) {
   if (key_type != kGroupKeyType && key_type != kTransactionKeyType) {
     return {.error = ErrorCode::kCoordinatorNotAvailable,
@@ -50,8 +52,13 @@ Answer find(std::int8_t key_type, std::string_view key, const BrokerConfig& conf
       return {.error = injected, .message = std::string(protocol::error_name(injected))};
     }
   }
-  return {
-      .node_id = config.node_id, .host = config.advertised_host, .port = config.advertised_port};
+  const std::int32_t node = broker.coordinator_for(key, key_type == kTransactionKeyType);
+  if (node == -1) {
+    return {.error = ErrorCode::kCoordinatorNotAvailable,
+            .message = "no broker leads the key's partition now; retry after the election"};
+  }
+  const Broker::NodeAddress& address = broker.node_address(node);
+  return {.node_id = node, .host = address.host, .port = address.port};
 }
 
 }  // namespace
@@ -59,10 +66,9 @@ Answer find(std::int8_t key_type, std::string_view key, const BrokerConfig& conf
 asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
   const auto request = protocol::FindCoordinatorRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  const BrokerConfig& config = ctx.broker.config();
   protocol::FindCoordinatorResponse response;
   if (ctx.version() <= 3) {
-    Answer answer = find(request->key_type, request->key, config, ctx.broker.faults());
+    Answer answer = find(request->key_type, request->key, ctx.broker, ctx.broker.faults());
     response.error_code = answer.error;
     response.error_message = std::move(answer.message);
     response.node_id = answer.node_id;
@@ -72,7 +78,7 @@ asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
     std::unordered_set<std::string_view> seen;
     for (const std::string_view key : request->coordinator_keys) {
       if (!seen.insert(key).second) continue;
-      Answer answer = find(request->key_type, key, config, ctx.broker.faults());
+      Answer answer = find(request->key_type, key, ctx.broker, ctx.broker.faults());
       auto& coordinator = response.coordinators.emplace_back();
       coordinator.key = std::string(key);
       coordinator.error_code = answer.error;

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "broker/coordinator/join_group.h"
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/group_refusal_log.h"
 #include "broker/handlers/handlers.h"
@@ -54,7 +55,7 @@ asio::awaitable<Reply> handle_join_group(RequestContext& ctx) {
 
   JoinGroupResult result;
   const protocol::ErrorCode injected =
-      ctx.broker.faults().take_error(protocol::ApiKey::kJoinGroup, request->group_id);
+      coordinator_refusal(ctx, protocol::ApiKey::kJoinGroup, request->group_id);
   if (injected != protocol::ErrorCode::kNone) {
     result = join_error(injected_group_error(injected), std::move(params.member_id));
   } else {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/leave_group.h"
@@ -35,7 +36,7 @@ asio::awaitable<Reply> handle_leave_group(RequestContext& ctx) {
   }
   LeaveGroupResult result;
   const protocol::ErrorCode injected =
-      ctx.broker.faults().take_error(protocol::ApiKey::kLeaveGroup, request->group_id);
+      coordinator_refusal(ctx, protocol::ApiKey::kLeaveGroup, request->group_id);
   if (injected != protocol::ErrorCode::kNone) {
     result.error = injected_group_error(injected);
   } else {

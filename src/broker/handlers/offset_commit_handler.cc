@@ -20,6 +20,7 @@
 #include <string>
 #include <utility>
 
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/group_refusal_log.h"
 #include "broker/handlers/handlers.h"
@@ -39,8 +40,11 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
   // Injected errors (POST /v1/faults): a coordinator fault refuses the whole commit; an
   // OffsetCommit fault the partitions it matches, which are then not committed.
   FaultInjector& injected = ctx.broker.faults();
-  const protocol::ErrorCode coordinator_error =
-      injected.take_coordinator_error(protocol::ApiKey::kOffsetCommit, request->group_id);
+  protocol::ErrorCode coordinator_error = coordinator_placement_error(ctx, request->group_id);
+  if (coordinator_error == protocol::ErrorCode::kNone) {
+    coordinator_error =
+        injected.take_coordinator_error(protocol::ApiKey::kOffsetCommit, request->group_id);
+  }
   PartitionFaults faults;
   if (coordinator_error == protocol::ErrorCode::kNone) {
     faults = injected.partition_faults(protocol::ApiKey::kOffsetCommit, request->group_id);

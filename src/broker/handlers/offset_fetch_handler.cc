@@ -22,6 +22,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
 #include "broker/storage/partition_key.h"
@@ -90,10 +91,9 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
   CoordinatorService& groups = ctx.broker.groups();
   protocol::OffsetFetchResponse response;
 
-  FaultInjector& faults = ctx.broker.faults();
   if (ctx.version() <= 7) {
     const protocol::ErrorCode injected =
-        faults.take_error(protocol::ApiKey::kOffsetFetch, request->group_id);
+        coordinator_refusal(ctx, protocol::ApiKey::kOffsetFetch, request->group_id);
     if (injected != protocol::ErrorCode::kNone) {
       response.error_code = injected;
       // v1 has no group-level error: each partition asked for carries it (Kafka does so).
@@ -123,7 +123,7 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
   for (const auto& group : request->groups) {
     if (!seen.insert(group.group_id).second) continue;
     const protocol::ErrorCode injected =
-        faults.take_error(protocol::ApiKey::kOffsetFetch, group.group_id);
+        coordinator_refusal(ctx, protocol::ApiKey::kOffsetFetch, group.group_id);
     if (injected != protocol::ErrorCode::kNone) {
       auto& answer = response.groups.emplace_back();
       answer.group_id = std::string(group.group_id);

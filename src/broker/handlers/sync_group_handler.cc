@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "broker/coordinator/sync_group.h"
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/group_refusal_log.h"
 #include "broker/handlers/handlers.h"
@@ -41,7 +42,7 @@ asio::awaitable<Reply> handle_sync_group(RequestContext& ctx) {
   }
   SyncGroupResult result;
   const protocol::ErrorCode injected =
-      ctx.broker.faults().take_error(protocol::ApiKey::kSyncGroup, request->group_id);
+      coordinator_refusal(ctx, protocol::ApiKey::kSyncGroup, request->group_id);
   if (injected != protocol::ErrorCode::kNone) {
     result = sync_error(injected_group_error(injected));
   } else {

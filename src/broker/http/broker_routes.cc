@@ -54,9 +54,9 @@ std::optional<std::int32_t> broker_id(const Broker& broker, const HttpRequest& r
 }
 
 HttpResponse unknown_broker(const Broker& broker, const HttpRequest& request) {
-  return HttpResponse::error(404, "no broker " + request.path_params.at(0) + ": node ids are 0 to " +
-                                      std::to_string(broker.replication().brokers() - 1) +
-                                      " (--brokers)");
+  return HttpResponse::error(
+      404, "no broker " + request.path_params.at(0) + ": node ids are 0 to " +
+               std::to_string(broker.replication().brokers() - 1) + " (--brokers)");
 }
 
 // The "ms" of a replication-delay body; throws std::invalid_argument (400) saying what to send.
@@ -69,8 +69,9 @@ std::int64_t delay_ms(const std::string& body) {
     throw std::invalid_argument(expected);
   }
   const json& ms = parsed["ms"];
-  if (ms.is_number_unsigned() ? ms.get<std::uint64_t>() > kMaxDelayMs
-                              : (ms.get<std::int64_t>() < 0 || ms.get<std::int64_t>() > kMaxDelayMs)) {
+  if (ms.is_number_unsigned()
+          ? ms.get<std::uint64_t>() > kMaxDelayMs
+          : (ms.get<std::int64_t>() < 0 || ms.get<std::int64_t>() > kMaxDelayMs)) {
     throw std::invalid_argument(expected);
   }
   return ms.get<std::int64_t>();
@@ -114,8 +115,7 @@ void add_broker_routes(HttpRouter& router, Broker& broker) {
                (void)replication.isolate(node);
              });
   add_action(router, broker, "/v1/brokers/{id}/replication-delay",
-             [](ReplicationController& replication, std::int32_t node,
-                const HttpRequest& request) {
+             [](ReplicationController& replication, std::int32_t node, const HttpRequest& request) {
                (void)replication.set_replication_delay(node, delay_ms(request.body));
              });
 }

@@ -174,6 +174,21 @@ bool Broker::delete_topic(std::string_view name) {
   return cluster_.delete_topic(deleted);
 }
 
+std::int32_t Broker::coordinator_for(std::string_view key, bool transactional) const {
+  const StoredTopic* topic =
+      cluster_.find_topic(transactional ? "__transaction_state" : "__consumer_offsets");
+  if (topic == nullptr) return replication_.controller_id();
+  // Java's String.hashCode over UTF-16 code units; ASCII ids are one unit per byte.
+  std::int32_t hash = 0;
+  for (const unsigned char c : key)
+    hash = static_cast<std::int32_t>(31U * static_cast<std::uint32_t>(hash) + c);
+  // Kafka's Utils.abs: the sign bit cleared (so INT32_MIN maps to 0).
+  const auto partition = static_cast<std::size_t>(static_cast<std::uint32_t>(hash) & 0x7fffffffU) %
+                         topic->partitions.size();
+  const std::int32_t leader = topic->partitions[partition].replicas().leader();
+  return leader >= 0 && replication_.state(leader) != BrokerState::kStopped ? leader : -1;
+}
+
 void Broker::set_advertised_address(std::int32_t node, std::string host, std::uint16_t port) {
   if (node == 0) {
     config_.advertised_host = host;

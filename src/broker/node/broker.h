@@ -84,6 +84,13 @@ class Broker {
   [[nodiscard]] const NodeAddress& node_address(std::int32_t node) const {
     return addresses_.at(static_cast<std::size_t>(node));
   }
+  // The broker that coordinates group `group_id` (or, with `transactional`, transactional id
+  // `key`): the leader of its partition of __consumer_offsets (__transaction_state), the
+  // partition Kafka picks (abs(Java hashCode) mod partitions); before that topic exists, the
+  // controller. -1 when no broker can (the partition has no leader, or none runs).
+  [[nodiscard]] std::int32_t coordinator_for(std::string_view key,
+                                             bool transactional = false) const;
+
   // The brokers of the cluster: which run, who leads each partition, the ISR (--brokers).
   ReplicationController& replication() { return replication_; }
   [[nodiscard]] const ReplicationController& replication() const { return replication_; }

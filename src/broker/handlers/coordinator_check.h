@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// coordinator_refusal(): the error a group request (JoinGroup, SyncGroup, Heartbeat,
+// LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups, ConsumerGroupHeartbeat, ...) gets
+// before the coordinator sees it: NOT_COORDINATOR when it came to a broker other than the
+// group's coordinator (Broker::coordinator_for(); --brokers), COORDINATOR_NOT_AVAILABLE when
+// no broker coordinates it now, else an error a fault armed for the API and group injects
+// (POST /v1/faults), else NONE.
+// Not thread-safe: runs on the broker's network thread.
+#pragma once
+
+#include <string_view>
+
+#include "broker/handlers/request_context.h"
+#include "protocol/api_key.h"
+#include "protocol/error_code.h"
+
+namespace kgroups::broker::handlers {
+
+protocol::ErrorCode coordinator_refusal(RequestContext& ctx, protocol::ApiKey api,
+                                        std::string_view group_id);
+
+// Only the placement part: NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE or NONE.
+protocol::ErrorCode coordinator_placement_error(const RequestContext& ctx,
+                                                std::string_view group_id);
+
+}  // namespace kgroups::broker::handlers
