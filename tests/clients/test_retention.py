@@ -8,7 +8,7 @@ import time
 
 import pytest
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource, NewTopic
 
 TIMEOUT_S = 30
 HOUR_MS = 3600 * 1000
@@ -145,6 +145,29 @@ def test_broker_wide_retention_bytes_applies_to_auto_created_topics(start_kgroup
     produce(broker.bootstrap, "auto", ["y" * 1000 for _ in range(20)])
     low, high = watermarks(broker.bootstrap, "auto")
     assert high == 20 and low >= 10, (low, high)
+
+
+def test_a_broker_log_retention_ms_set_at_run_time_applies_to_topics_without_their_own(
+        broker):
+    create_topic(broker.bootstrap, "inherits", {})
+    create_topic(broker.bootstrap, "keeps-own", {"retention.ms": "-1"})
+    old = int(time.time() * 1000) - 2 * HOUR_MS
+    for topic in ("inherits", "keeps-own"):
+        produce(broker.bootstrap, topic, [f"old-{i}" for i in range(3)], old)
+    time.sleep(0.3)  # several retention checks: the default week keeps them
+    assert watermarks(broker.bootstrap, "inherits") == (0, 3)
+
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    # librdkafka 2.0.2 refuses the cluster-wide resource (name ""): this broker's own value.
+    this_broker = ConfigResource(ConfigResource.Type.BROKER, "0",
+                                 set_config={"log.retention.ms": str(HOUR_MS)})
+    admin.alter_configs([this_broker])[this_broker].result(TIMEOUT_S)
+    wait_for_log_start(broker.bootstrap, "inherits", lambda low, high: low == 3)
+    assert watermarks(broker.bootstrap, "keeps-own") == (0, 3)
+    topic = ConfigResource(ConfigResource.Type.TOPIC, "inherits")
+    retention = admin.describe_configs([topic])[topic].result(TIMEOUT_S)["retention.ms"]
+    assert retention.value == str(HOUR_MS)
+    assert retention.source == ConfigSource.DYNAMIC_BROKER_CONFIG.value
 
 
 def test_an_invalid_retention_value_is_invalid_config_and_creates_nothing(broker):

@@ -84,7 +84,8 @@ def test_confluent_describes_the_broker_and_refuses_unknown_topics(start_kgroups
     configs = client.describe_configs([resource])[resource].result(TIMEOUT_S)
     assert configs["log.retention.ms"].value == "7200000"
     assert configs["log.retention.ms"].source == ConfigSource.STATIC_BROKER_CONFIG.value
-    assert configs["log.retention.ms"].is_read_only
+    assert not configs["log.retention.ms"].is_read_only  # a dynamic broker config
+    assert configs["num.partitions"].is_read_only
     assert configs["broker.id"].value == "0"
     # A new topic's retention.ms comes from the broker's flag.
     create(client, "cfg-broker-default", {})
@@ -97,10 +98,56 @@ def test_confluent_describes_the_broker_and_refuses_unknown_topics(start_kgroups
         client.describe_configs([missing])[missing].result(TIMEOUT_S)
     assert refused.value.args[0].code() == KafkaError.UNKNOWN_TOPIC_OR_PART
 
-    change = ConfigResource("broker", "0", set_config={"log.retention.ms": "1"})
+    change = ConfigResource("broker", "0", set_config={"num.partitions": "3"})
     with pytest.raises(KafkaException) as refused:
         client.alter_configs([change])[change].result(TIMEOUT_S)
     assert refused.value.args[0].code() == KafkaError.INVALID_REQUEST
+    assert "Cannot update these configs dynamically: [num.partitions]" in str(refused.value)
+
+
+def test_confluent_changes_dynamic_broker_configs_cluster_wide_and_per_broker(start_kgroupsd):
+    broker = start_kgroupsd("--log-retention-ms", "7200000")
+    client = admin(broker)
+    create(client, "cfg-dynamic", {})
+
+    def alter(name, configs, validate_only=False):
+        resource = ConfigResource("broker", name, set_config=configs)
+        return client.alter_configs([resource], validate_only=validate_only)[resource]
+
+    def broker_configs(name):
+        resource = ConfigResource("broker", name)
+        return client.describe_configs([resource])[resource].result(TIMEOUT_S)
+
+    # librdkafka 2.0.2 refuses a resource named "": kafka-python sets the cluster-wide default.
+    kp_admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap)
+    response = kp_admin.alter_configs([KpConfigResource(ConfigResourceType.BROKER, "", configs={
+        "log.retention.ms": "3600000", "message.max.bytes": "2000"})])
+    assert [tuple(r[:2]) for r in response.resources] == [(0, None)]
+    kp_admin.close()
+    topic = describe(client, "cfg-dynamic")
+    assert (topic["retention.ms"].value, topic["retention.ms"].source) == (
+        "3600000", ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG.value)
+    assert topic["max.message.bytes"].value == "2000"
+    assert broker_configs("0")["message.max.bytes"].source == (
+        ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG.value)
+
+    # This broker's own value wins over the cluster-wide one.
+    alter("0", {"log.retention.ms": "1800000"}).result(TIMEOUT_S)
+    own = broker_configs("0")["log.retention.ms"]
+    assert (own.value, own.source) == ("1800000", ConfigSource.DYNAMIC_BROKER_CONFIG.value)
+    assert describe(client, "cfg-dynamic")["retention.ms"].value == "1800000"
+
+    # validate_only and an invalid value change nothing (librdkafka sends a broker resource
+    # to the broker it names, so another broker's id never reaches this one).
+    alter("0", {"log.retention.ms": "60000"}, validate_only=True).result(TIMEOUT_S)
+    with pytest.raises(KafkaException) as refused:
+        alter("0", {"log.retention.ms": "soon"}).result(TIMEOUT_S)
+    assert refused.value.args[0].code() == KafkaError.INVALID_CONFIG
+    assert "log.retention.ms" in str(refused.value)
+    assert describe(client, "cfg-dynamic")["retention.ms"].value == "1800000"
+    # A topic created now starts from the same defaults.
+    create(client, "cfg-dynamic-later", {})
+    assert describe(client, "cfg-dynamic-later")["retention.ms"].value == "1800000"
 
 
 def test_unknown_config_name_is_invalid_config_and_creates_nothing(kgroupsd):
@@ -276,9 +323,18 @@ def test_incremental_alter_configs_sets_deletes_appends_and_subtracts(kgroupsd):
     assert error == 0
     assert describe_v4(connection, "cfg-incremental", ["segment.ms", "cleanup.policy"])[
         "configs"] == [c for c in described["configs"] if c["name"] != "retention.ms"]
-    assert incremental_alter(connection, [(2, "cfg-nope", [("segment.ms", SET, "1")]),
-                                          (4, "0", [("log.retention.ms", SET, "1")])]) == [
-        (3, "Topic 'cfg-nope' does not exist.", "cfg-nope"),
-        (42, "Broker configs cannot be changed dynamically: kgroupsd takes them from its "
-             "command line only.", "0")]
+    [missing, fixed] = incremental_alter(connection, [
+        (2, "cfg-nope", [("segment.ms", SET, "1")]),
+        (4, "0", [("log.retention.ms", SET, "1"), ("num.io.threads", SET, "4")])])
+    assert missing == (3, "Topic 'cfg-nope' does not exist.", "cfg-nope")
+    assert fixed[0] == 42 and fixed[2] == "0"
+    assert fixed[1].startswith("Cannot update these configs dynamically: [num.io.threads].")
+    # A dynamic broker config changes incrementally too: append to the cluster-wide
+    # log.cleanup.policy, and the topic that does not set cleanup.policy compacts as well.
+    assert incremental_alter(connection, [(4, "", [("log.cleanup.policy", APPEND, "compact")])]) \
+        == [(0, None, "")]
+    assert incremental_alter(connection, [(2, "cfg-incremental", [
+        ("cleanup.policy", 1, None)])]) == [(0, None, "cfg-incremental")]
+    inherited = describe_v4(connection, "cfg-incremental", ["cleanup.policy"])["configs"][0]
+    assert (inherited["value"], inherited["source"]) == ("delete,compact", 3)
     connection.close()

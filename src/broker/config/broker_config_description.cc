@@ -19,7 +19,8 @@ std::string text(bool value) { return value ? "true" : "false"; }
 
 }  // namespace
 
-std::vector<DescribedConfig> describe_broker_configs(const BrokerConfig& config) {
+std::vector<DescribedConfig> describe_broker_configs(const BrokerConfig& config,
+                                                     const DynamicBrokerConfig& dynamic) {
   using std::to_string;
   using enum ConfigType;
   const std::string listener =
@@ -69,9 +70,18 @@ std::vector<DescribedConfig> describe_broker_configs(const BrokerConfig& config)
       {"socket.request.max.bytes", kInt, to_string(config.max_frame_bytes), "104857600",
        "The largest request frame (--max-frame-bytes)."},
   };
-  std::ranges::sort(rows, {}, &BrokerConfigRow::name);
+  // The dynamic broker configs are described below, from the topic configs they set.
+  std::erase_if(rows, [](const BrokerConfigRow& row) {
+    return find_dynamic_broker_config(row.name) != nullptr;
+  });
   std::vector<DescribedConfig> out;
-  out.reserve(rows.size());
+  out.reserve(rows.size() + topic_config_catalog().size());
+  for (DescribedConfig& topic_config : describe_topic_configs({}, dynamic, config.node_id)) {
+    const TopicConfigDefinition* definition = find_topic_config(topic_config.name);
+    if (find_dynamic_broker_config(definition->broker_synonym) == nullptr) continue;
+    topic_config.name = definition->broker_synonym;
+    out.push_back(std::move(topic_config));
+  }
   for (BrokerConfigRow& row : rows) {
     DescribedConfig& described = out.emplace_back();
     described.name = row.name;
@@ -82,6 +92,24 @@ std::vector<DescribedConfig> describe_broker_configs(const BrokerConfig& config)
         row.value == row.kafka_default ? ConfigSource::kDefault : ConfigSource::kStaticBroker;
     described.synonyms.push_back(ConfigSynonym{row.name, row.value, described.source});
     described.value = std::move(row.value);
+  }
+  std::ranges::sort(out, {}, &DescribedConfig::name);
+  return out;
+}
+
+std::vector<DescribedConfig> describe_default_broker_configs(const DynamicBrokerConfig& dynamic) {
+  std::vector<DescribedConfig> out;
+  for (const auto& [name, value] : dynamic.values(std::nullopt)) {
+    const TopicConfigDefinition* definition = find_dynamic_broker_config(name);
+    if (definition == nullptr) continue;
+    DescribedConfig& described = out.emplace_back();
+    described.name = definition->broker_synonym;
+    described.type = definition->type;
+    described.documentation = definition->documentation;
+    described.value = value;
+    described.source = ConfigSource::kDynamicDefaultBroker;
+    described.synonyms.push_back(
+        ConfigSynonym{definition->broker_synonym, value, ConfigSource::kDynamicDefaultBroker});
   }
   return out;
 }

@@ -4,7 +4,9 @@
 // value, where the value comes from (Kafka's ConfigSource), whether it can be changed, its
 // type, documentation and synonyms (the settings that would give it a value, strongest
 // first). describe_topic_configs() lists a topic's configs; describe_broker_configs() this
-// broker's, which come from its command line and cannot be changed at run time.
+// broker's, which come from its command line, the ones that set topic defaults changeable at
+// run time (dynamic_broker_config.h); describe_default_broker_configs() the cluster-wide
+// dynamic ones.
 // Thread-safe: pure functions.
 #pragma once
 
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "broker/config/broker_config.h"
+#include "broker/config/dynamic_broker_config.h"
 #include "broker/config/topic_config.h"
 #include "broker/config/topic_config_catalog.h"
 
@@ -21,9 +24,11 @@ namespace kgroups::broker {
 
 // Kafka's ConfigSource numbers (DescribeConfigs v1+).
 enum class ConfigSource : std::int8_t {
-  kTopic = 1,         // DYNAMIC_TOPIC_CONFIG: set on the topic
-  kStaticBroker = 4,  // STATIC_BROKER_CONFIG: the broker's command line differs from Kafka
-  kDefault = 5,       // DEFAULT_CONFIG: Kafka's default
+  kTopic = 1,                 // DYNAMIC_TOPIC_CONFIG: set on the topic
+  kDynamicBroker = 2,         // DYNAMIC_BROKER_CONFIG: set at run time for this broker
+  kDynamicDefaultBroker = 3,  // DYNAMIC_DEFAULT_BROKER_CONFIG: set at run time cluster-wide
+  kStaticBroker = 4,          // STATIC_BROKER_CONFIG: the broker's command line differs from Kafka
+  kDefault = 5,               // DEFAULT_CONFIG: Kafka's default
 };
 
 struct ConfigSynonym {
@@ -50,8 +55,23 @@ struct DescribedConfig {
 std::vector<DescribedConfig> describe_topic_configs(const TopicConfigValues& values,
                                                     const TopicConfig& defaults);
 
-// The broker configs this broker reports, from its command line, ordered by name; all
-// read-only, kStaticBroker where the value differs from Kafka's default.
-std::vector<DescribedConfig> describe_broker_configs(const BrokerConfig& config);
+// The same on broker `broker` whose topic defaults are `dynamic`'s: a default set at run time
+// has source kDynamicBroker (for this broker) or kDynamicDefaultBroker (cluster-wide), and the
+// synonyms list, strongest first, the topic's value, the broker's dynamic value, the
+// cluster-wide one, the broker's flag and Kafka's default, as far as each applies.
+std::vector<DescribedConfig> describe_topic_configs(const TopicConfigValues& values,
+                                                    const DynamicBrokerConfig& dynamic,
+                                                    std::int32_t broker);
+
+// The broker configs this broker (config.node_id) reports, ordered by name: its command-line
+// settings, read-only, kStaticBroker where the value differs from Kafka's default; and every
+// dynamic broker config (find_dynamic_broker_config()), writable, with its value and source
+// as describe_topic_configs() gives them (without the topic's own value).
+std::vector<DescribedConfig> describe_broker_configs(const BrokerConfig& config,
+                                                     const DynamicBrokerConfig& dynamic);
+
+// The dynamic broker configs set cluster-wide, ordered by name, each with source
+// kDynamicDefaultBroker (Kafka's answer for the broker resource named "").
+std::vector<DescribedConfig> describe_default_broker_configs(const DynamicBrokerConfig& dynamic);
 
 }  // namespace kgroups::broker

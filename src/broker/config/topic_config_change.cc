@@ -38,7 +38,7 @@ std::string join(const std::vector<std::string>& entries) {
 
 }  // namespace
 
-ConfigChangeResult replace_topic_configs(std::span<const ConfigChange> changes) {
+ConfigChangeResult replace_topic_configs(std::span<const ConfigChange> changes, ConfigLookup find) {
   if (const auto name = duplicate_name(changes)) {
     return invalid_request("Config '" + std::string(*name) + "' is given more than once.");
   }
@@ -48,14 +48,14 @@ ConfigChangeResult replace_topic_configs(std::span<const ConfigChange> changes) 
       return invalid_request("Null value not supported for config '" + std::string(change.name) +
                              "'.");
     }
-    if (find_topic_config(change.name) == nullptr) return unknown_config(change.name);
+    if (find(change.name) == nullptr) return unknown_config(change.name);
     values.emplace(std::string(change.name), std::string(*change.value));
   }
   return values;
 }
 
 ConfigChangeResult change_topic_configs(const TopicConfigValues& current,
-                                        std::span<const ConfigChange> changes) {
+                                        std::span<const ConfigChange> changes, ConfigLookup find) {
   if (const auto name = duplicate_name(changes)) {
     return invalid_request("Config '" + std::string(*name) + "' is given more than once.");
   }
@@ -71,7 +71,7 @@ ConfigChangeResult change_topic_configs(const TopicConfigValues& current,
       return invalid_request("Null value not supported for config '" + std::string(change.name) +
                              "'.");
     }
-    const TopicConfigDefinition* definition = find_topic_config(change.name);
+    const TopicConfigDefinition* definition = find(change.name);
     if (definition == nullptr) return unknown_config(change.name);
     const std::string name(change.name);
     switch (operation) {

@@ -37,17 +37,24 @@ struct ConfigChangeError {
 // The outcome: the topic's complete new set of explicitly set configs, or why not.
 using ConfigChangeResult = std::variant<TopicConfigValues, ConfigChangeError>;
 
+// Which names the changes accept, and the definition (type, default) each stands for: topic
+// configs by default; dynamic_broker_config.h's find_dynamic_broker_config() for the broker
+// configs that set topic defaults.
+using ConfigLookup = const TopicConfigDefinition* (*)(std::string_view name);
+
 // AlterConfigs: `changes` (operation ignored) become the whole set; names left out go back
 // to their defaults. INVALID_REQUEST for a name given twice or a null value; INVALID_CONFIG
-// for a name that is not a topic config.
-ConfigChangeResult replace_topic_configs(std::span<const ConfigChange> changes);
+// for a name that `find` does not know.
+ConfigChangeResult replace_topic_configs(std::span<const ConfigChange> changes,
+                                         ConfigLookup find = find_topic_config);
 
 // IncrementalAlterConfigs: applies `changes` in order to `current`. INVALID_REQUEST for a name
 // given twice, an unknown operation, or a null value with set, append or subtract;
-// INVALID_CONFIG for a name that is not a topic config, or append/subtract on a config that
+// INVALID_CONFIG for a name that `find` does not know, or append/subtract on a config that
 // is not a list. Append adds the entries not yet present to the current value (its default
 // when unset); subtract removes entries.
 ConfigChangeResult change_topic_configs(const TopicConfigValues& current,
-                                        std::span<const ConfigChange> changes);
+                                        std::span<const ConfigChange> changes,
+                                        ConfigLookup find = find_topic_config);
 
 }  // namespace kgroups::broker

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "broker/config/topic_config_catalog.h"
+#include "broker/handlers/alter_broker_config.h"
 #include "broker/handlers/config_resource.h"
 
 namespace kgroups::broker::handlers {
@@ -16,9 +17,9 @@ AlterOutcome alter_config_resource(Cluster& cluster, std::int32_t node_id, std::
   const ResourceLookup found = find_config_resource(cluster, node_id, type, name);
   if (found.error != ErrorCode::kNone) return {found.error, found.message};
   if (found.broker) {
-    return {ErrorCode::kInvalidRequest,
-            "Broker configs cannot be changed dynamically: kgroupsd takes them from its command "
-            "line only."};
+    BrokerAlterOutcome outcome = alter_broker_config(
+        cluster, node_id, found.broker_id, changes, mode == AlterMode::kIncremental, validate_only);
+    return {outcome.error, std::move(outcome.message)};
   }
   StoredTopic& topic = *found.topic;
   ConfigChangeResult changed = mode == AlterMode::kReplace

@@ -3,9 +3,9 @@
 // What AlterConfigs and IncrementalAlterConfigs do to one resource: find it, work out the
 // topic's new configs (topic_config_change.h), check them (resolve_topic_config) and, unless
 // validate_only, store them. All or nothing: on any error nothing changes.
-// Broker resources are refused with INVALID_REQUEST: kgroupsd's broker settings are its
-// command line, none of them can be changed at run time (Kafka refuses configs that are not
-// dynamically updatable the same way).
+// A broker resource (a broker's id, or "" for the cluster-wide default) changes the dynamic
+// broker configs that set topic defaults (alter_broker_config.h); any other broker config is
+// refused with INVALID_REQUEST, as Kafka refuses configs that are not dynamically updatable.
 // Not thread-safe: used on the broker's network thread.
 #pragma once
 

@@ -92,14 +92,18 @@ TEST(AlterConfigResource, RetentionBytesDropsOldSegmentsAtOnce) {
   EXPECT_LE(topic.partitions[0].size_bytes(), 2000u + batch.size());
 }
 
-TEST(AlterConfigResource, RefusesMissingTopicsBrokersAndOtherResourceTypes) {
+TEST(AlterConfigResource, RefusesMissingTopicsOtherBrokersFixedConfigsAndOtherTypes) {
   Cluster cluster(1, false);
   EXPECT_EQ(replace(cluster, "missing", {}).error, ErrorCode::kUnknownTopicOrPartition);
   EXPECT_EQ(replace(cluster, "bad name", {}).error, ErrorCode::kInvalidTopicException);
-  const AlterOutcome broker = alter_config_resource(cluster, kNode, kBrokerResource, "7", {},
-                                                    AlterMode::kIncremental, false);
+  const std::initializer_list<ConfigChange> fixed{{"num.partitions", 0, "3"}};
+  const AlterOutcome broker =
+      alter_config_resource(cluster, kNode, kBrokerResource, "7",
+                            std::span(fixed.begin(), fixed.size()), AlterMode::kIncremental, false);
   EXPECT_EQ(broker.error, ErrorCode::kInvalidRequest);
-  EXPECT_NE(broker.message.find("dynamically"), std::string::npos);
+  EXPECT_NE(broker.message.find("Cannot update these configs dynamically: [num.partitions]"),
+            std::string::npos)
+      << broker.message;
   EXPECT_EQ(
       alter_config_resource(cluster, kNode, kBrokerResource, "8", {}, AlterMode::kReplace, false)
           .error,

@@ -9,8 +9,13 @@
 // - Errors per resource: UNKNOWN_TOPIC_OR_PARTITION, INVALID_TOPIC_EXCEPTION, INVALID_CONFIG
 //   (a name that is not a topic config, an invalid value, contradicting values),
 //   INVALID_REQUEST (a null value, a config named twice, a resource named twice in one
-//   request, a resource type other than topic and broker, and any broker config: they
-//   cannot be changed at run time).
+//   request, a resource type other than topic and broker, another broker's id).
+// - Broker resources (type 4; a broker's id, or "" for the cluster-wide default): the
+//   broker configs that set topic defaults (log.retention.ms, message.max.bytes,
+//   log.cleanup.policy, ...: alter_broker_config.h) replace that resource's dynamic configs
+//   and apply at once to topics that do not set them; any other broker config gets
+//   INVALID_REQUEST "Cannot update these configs dynamically: [...]", as Kafka's read-only
+//   broker configs.
 #include "broker/handlers/alter_config_resource.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/alter_configs.h"

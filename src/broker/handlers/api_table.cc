@@ -85,11 +85,13 @@ constexpr std::array kApis{
              "UNSTABLE_OFFSET_COMMIT meanwhile); fenced by member and generation (v3+)"},
     ApiEntry{ApiKey::kDescribeConfigs, 0, 4, &handlers::handle_describe_configs,
              "topics (every Kafka topic config, with source, synonyms, type and "
-             "documentation) and this broker (its flags, read-only); a repeated resource is "
-             "described once"},
+             "documentation), this broker (its flags, read-only; the topic defaults, with "
+             "their dynamic values) and \"\" (what is set cluster-wide); a repeated resource "
+             "is described once"},
     ApiEntry{ApiKey::kAlterConfigs, 0, 2, &handlers::handle_alter_configs,
              "replaces a topic's configs (what is not named returns to its default), "
-             "validate_only; broker configs: INVALID_REQUEST (not dynamic)"},
+             "validate_only; brokers and \"\": the broker configs that set topic defaults "
+             "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic)"},
     ApiEntry{ApiKey::kCreatePartitions, 0, 3, &handlers::handle_create_partitions,
              "grows topics within --max-partitions(-per-topic); validate_only; no explicit "
              "assignments (INVALID_REPLICA_ASSIGNMENT)"},
@@ -97,7 +99,8 @@ constexpr std::array kApis{
              "groups without members, of both protocols, with their offsets"},
     ApiEntry{ApiKey::kIncrementalAlterConfigs, 0, 1, &handlers::handle_incremental_alter_configs,
              "set, delete, append and subtract (list configs) on topic configs, "
-             "validate_only; broker configs: INVALID_REQUEST (not dynamic)"},
+             "validate_only; brokers and \"\": the broker configs that set topic defaults "
+             "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic)"},
     ApiEntry{ApiKey::kOffsetDelete, 0, 0, &handlers::handle_offset_delete,
              "GROUP_SUBSCRIBED_TO_TOPIC while a member subscribes to the topic"},
     ApiEntry{ApiKey::kDescribeCluster, 0, 1, &handlers::handle_describe_cluster,

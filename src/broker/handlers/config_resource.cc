@@ -5,6 +5,11 @@ namespace kgroups::broker::handlers {
 
 using protocol::ErrorCode;
 
+std::optional<std::int32_t> known_broker_id(std::string_view name, std::int32_t node_id) {
+  if (name != std::to_string(node_id)) return std::nullopt;
+  return node_id;
+}
+
 ResourceLookup find_config_resource(Cluster& cluster, std::int32_t node_id, std::int8_t type,
                                     std::string_view name) {
   ResourceLookup found;
@@ -17,10 +22,11 @@ ResourceLookup find_config_resource(Cluster& cluster, std::int32_t node_id, std:
       found.message = "Topic '" + std::string(name) + "' does not exist.";
     }
   } else if (type == kBrokerResource) {
-    if (!name.empty() && name != std::to_string(node_id)) {
+    found.broker_id = known_broker_id(name, node_id);
+    if (!name.empty() && !found.broker_id) {
       found.error = ErrorCode::kInvalidRequest;
       found.message = "Unexpected broker id '" + std::string(name) + "': this broker is " +
-                      std::to_string(node_id) + ".";
+                      std::to_string(node_id) + " (\"\" names the cluster-wide default).";
     } else {
       found.broker = true;
     }

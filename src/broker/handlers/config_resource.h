@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,12 +24,18 @@ struct ResourceLookup {
   protocol::ErrorCode error = protocol::ErrorCode::kNone;
   std::string message;           // with an error: why
   StoredTopic* topic = nullptr;  // a found topic resource
-  bool broker = false;           // this broker (or, with an empty name, the cluster-wide default)
+  bool broker = false;           // a broker resource: a broker, or the cluster-wide default
+  std::optional<std::int32_t> broker_id;  // with `broker`: the broker; nullopt: cluster-wide
 };
 
+// The node id broker resource `name` names, when it is a broker of this cluster: today only
+// this broker, `node_id`. nullopt for any other name.
+std::optional<std::int32_t> known_broker_id(std::string_view name, std::int32_t node_id);
+
 // Finds the resource: a topic (INVALID_TOPIC_EXCEPTION for an illegal name,
-// UNKNOWN_TOPIC_OR_PARTITION when it does not exist) or this broker, named by its id or ""
-// (INVALID_REQUEST for another broker's id); INVALID_REQUEST for other resource types.
+// UNKNOWN_TOPIC_OR_PARTITION when it does not exist) or a broker, named by its id
+// (known_broker_id(); INVALID_REQUEST for any other name) or "" for the cluster-wide
+// default; INVALID_REQUEST for other resource types.
 ResourceLookup find_config_resource(Cluster& cluster, std::int32_t node_id, std::int8_t type,
                                     std::string_view name);
 

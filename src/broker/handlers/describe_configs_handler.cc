@@ -5,13 +5,17 @@
 //   not configs are left out) with value, read_only, is_default and is_sensitive (never:
 //   kgroupsd has no secrets).
 // - v1: include_synonyms; each config's source (Kafka's ConfigSource: 1 set on the topic,
-//   4 a broker flag that differs from Kafka's default, 5 Kafka's default) and, when asked,
-//   its synonyms (the topic's value, the broker's flag, Kafka's default). v2: same.
+//   2 set at run time for this broker, 3 set at run time cluster-wide, 4 a broker flag that
+//   differs from Kafka's default, 5 Kafka's default) and, when asked, its synonyms (the
+//   topic's value, the broker's dynamic value, the cluster-wide one, the broker's flag,
+//   Kafka's default). v2: same.
 // - v3: include_documentation; each config's type (Kafka's ConfigType) and, when asked, a
 //   one-line documentation. v4: flexible.
 // - Resources: topics (type 2): every topic config of topic_config_catalog.h, writable;
 //   this broker (type 4, named by its id): its command-line settings under Kafka's broker
-//   config names, read-only; "" (the cluster-wide dynamic defaults): none.
+//   config names, read-only, and the broker configs that set topic defaults (log.retention.ms,
+//   ...), writable, with their dynamic values; "" (the cluster-wide dynamic defaults): the
+//   configs set cluster-wide at run time.
 // - Errors per resource: UNKNOWN_TOPIC_OR_PARTITION, INVALID_TOPIC_EXCEPTION (illegal name),
 //   INVALID_REQUEST for another broker's id or a resource type other than 2 and 4, and for
 //   a resource named again in the same request: a repeat is not described twice, so a
@@ -90,10 +94,15 @@ asio::awaitable<Reply> handle_describe_configs(RequestContext& ctx) {
       out.error_message = found.message;
     } else if (found.topic != nullptr) {
       describe(out, resource,
-               describe_topic_configs(found.topic->set_configs, cluster.config().topic_defaults),
+               describe_topic_configs(found.topic->set_configs, cluster.dynamic_broker_config(),
+                                      broker_config.node_id),
                *request);
-    } else if (!resource.resource_name.empty()) {
-      describe(out, resource, describe_broker_configs(broker_config), *request);
+    } else if (found.broker_id) {
+      describe(out, resource,
+               describe_broker_configs(broker_config, cluster.dynamic_broker_config()), *request);
+    } else {
+      describe(out, resource, describe_default_broker_configs(cluster.dynamic_broker_config()),
+               *request);
     }
   }
   response.encode(ctx.response, ctx.version());

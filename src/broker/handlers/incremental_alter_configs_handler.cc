@@ -11,8 +11,12 @@
 //   (a name that is not a topic config, an invalid value or result, append/subtract on a
 //   config that is not a list), INVALID_REQUEST (an unknown operation, a null value other
 //   than with delete, a config named twice, a resource named twice in one request, a
-//   resource type other than topic and broker, and any broker config: they cannot be
-//   changed at run time).
+//   resource type other than topic and broker, another broker's id).
+// - Broker resources (type 4; a broker's id, or "" for the cluster-wide default): the
+//   broker configs that set topic defaults (log.retention.ms, message.max.bytes,
+//   log.cleanup.policy, ...: alter_broker_config.h) change as for a topic and apply at once
+//   to topics that do not set them; any other broker config gets INVALID_REQUEST "Cannot
+//   update these configs dynamically: [...]", as Kafka's read-only broker configs.
 #include "broker/handlers/alter_config_resource.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/incremental_alter_configs.h"

@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "broker/config/dynamic_broker_config.h"
 #include "broker/config/topic_config.h"
 #include "broker/config/topic_config_catalog.h"
 #include "broker/storage/batch_log.h"
@@ -51,7 +52,9 @@ namespace kgroups::broker {
 struct ClusterConfig {
   std::int32_t default_partitions = 6;  // partitions of auto-created topics (>= 1)
   bool auto_create = true;              // unknown topics are created on first use
-  TopicConfig topic_defaults;           // the broker's log.retention.ms / .bytes
+  // What topics do not set themselves: the broker's flags (log.retention.ms, ...) with the
+  // dynamic broker configs applied (Cluster::set_topic_defaults()).
+  TopicConfig topic_defaults;
   std::int32_t max_topics = std::numeric_limits<std::int32_t>::max();
   std::int32_t max_partitions = std::numeric_limits<std::int32_t>::max();  // all topics
   std::int32_t max_partitions_per_topic = std::numeric_limits<std::int32_t>::max();
@@ -126,6 +129,16 @@ class Cluster {
   // next apply_time_retention(), max.message.bytes and message.timestamp.type at the next
   // append.
   void set_topic_config(StoredTopic& topic, const TopicConfig& config, TopicConfigValues values);
+
+  // The broker configs changed at run time, and the topic defaults the flags gave.
+  [[nodiscard]] const DynamicBrokerConfig& dynamic_broker_config() const { return dynamic_; }
+  // Stores `dynamic` and makes `defaults` (what it resolves to) the topic defaults from now
+  // on: for topics created later, and for existing topics through set_topic_config(), which
+  // the caller calls for each.
+  void set_dynamic_broker_config(DynamicBrokerConfig dynamic, const TopicConfig& defaults) {
+    dynamic_ = std::move(dynamic);
+    config_.topic_defaults = defaults;
+  }
 
   // Checks what add_partitions(topic, count) would return, without changing anything:
   // kInvalidPartitions (count not above the current count, or above
@@ -242,6 +255,7 @@ class Cluster {
   void report_evictions(bool force);
 
   ClusterConfig config_;
+  DynamicBrokerConfig dynamic_{config_.topic_defaults};
   std::map<std::string, std::unique_ptr<StoredTopic>, std::less<>> topics_;
   std::map<protocol::Uuid, StoredTopic*> topics_by_id_;
   std::mt19937_64 topic_id_random_{std::random_device{}()};
