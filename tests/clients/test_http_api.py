@@ -273,7 +273,9 @@ def test_metrics_of_250000_committed_offsets_are_bounded_and_others_are_answered
     from kafka.protocol.commit import OffsetCommitRequest
     from attack_checks import assert_responsive
     from raw_client import RawConnection
-    broker = start_kgroupsd("--http", "127.0.0.1:0", "--max-memory", "512MiB",
+    # 640 MiB: the groups' share (a sixteenth) holds 250,000 offsets, each with its leader
+    # epoch and commit timestamp.
+    broker = start_kgroupsd("--http", "127.0.0.1:0", "--max-memory", "640MiB",
                             "--topic", "wide:10000", "--http-max-metrics-bytes", "4MiB")
     connection = RawConnection(broker.bootstrap, timeout_s=30)
     for group in range(25):

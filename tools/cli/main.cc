@@ -11,6 +11,7 @@
 #include "command_action.h"
 #include "demo_command.h"
 #include "groups_command.h"
+#include "offsets_log_command.h"
 #include "topics_command.h"
 
 namespace {
@@ -65,6 +66,7 @@ int run_kgroups(int argc, char** argv) {
       ->callback([&action] { action = kgroups::cli::run_demo; });
   kgroups::cli::add_groups_command(app, action);
   kgroups::cli::add_topics_command(app, action);
+  kgroups::cli::add_offsets_log_command(app, action);
 
   if (argc == 1) {
     std::cout << app.help();

@@ -199,6 +199,16 @@ int run_kgroupsd(int argc, char** argv) {
                  "Partitions of topics created on first use")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  app.add_option("--offsets-topic-num-partitions", config.offsets_topic_num_partitions,
+                 "Partitions of the internal topic __consumer_offsets, created on a group's "
+                 "first use (Kafka's offsets.topic.num.partitions)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--offsets-topic-replication-factor", config.offsets_topic_replication_factor,
+                 "Replication factor asked for __consumer_offsets (Kafka's "
+                 "offsets.topic.replication.factor; one broker keeps one replica)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 32767));
   app.add_flag(
       "--no-auto-create", [&config](std::int64_t) { config.auto_create_topics = false; },
       "Do not create unknown topics on Metadata or Produce");

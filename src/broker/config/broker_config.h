@@ -50,6 +50,11 @@ struct BrokerConfig {
   // group.consumer.heartbeat.interval.ms defaults).
   std::int32_t consumer_group_session_timeout_ms = 45000;
   std::int32_t consumer_group_heartbeat_interval_ms = 5000;
+  // The internal topic __consumer_offsets, created on a group's first use: its partitions
+  // (Kafka's offsets.topic.num.partitions) and the replication factor asked for it
+  // (offsets.topic.replication.factor; kept for when the broker has replicas).
+  std::int32_t offsets_topic_num_partitions = 50;
+  std::int16_t offsets_topic_replication_factor = 3;
 
   // Records.
   std::int32_t max_message_bytes = 1048588;       // largest record batch Produce accepts

@@ -97,6 +97,12 @@ class ConsumerGroupCoordinator {
   // Returns whether the coordinator holds a consumer group of that id.
   [[nodiscard]] bool has_group(std::string_view group_id) const;
 
+  // The group as it stands, for reading (its records in __consumer_offsets), or nullptr.
+  // Valid until the next call that changes the coordinator. Applies no expiry.
+  [[nodiscard]] const ConsumerGroup* group(std::string_view group_id) const {
+    return groups_.find(group_id);
+  }
+
   // OffsetCommit (v9+ semantics; generation_id is the member epoch). Errors for the
   // whole request, on which nothing is stored: INVALID_GROUP_ID, UNKNOWN_MEMBER_ID (not
   // a member, or a group without members given a member epoch >= 0),

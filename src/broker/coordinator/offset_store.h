@@ -28,8 +28,10 @@ struct TopicPartition {
 };
 
 struct CommittedOffset {
-  std::int64_t offset = -1;  // the next offset to consume; -1: nothing committed
-  std::string metadata;      // the client's free-form string, stored as given
+  std::int64_t offset = -1;               // the next offset to consume; -1: nothing committed
+  std::string metadata;                   // the client's free-form string, stored as given
+  std::int32_t leader_epoch = -1;         // the client's committed leader epoch; -1: none given
+  std::int64_t commit_timestamp_ms = -1;  // wall clock when stored (ms since the epoch); -1: unset
 
   bool operator==(const CommittedOffset&) const = default;
 };

@@ -31,6 +31,7 @@ CoordinatorService::CoordinatorService(CoordinatorConfig config,
       created_at_(clock_.now()),
       classic_(config, clock_, log_coordinator_line),
       consumer_(consumer_config, clock_, catalog, log_coordinator_line) {
+  set_observer(nullptr);
   share_stored_bytes();
 }
 
@@ -85,6 +86,7 @@ bool CoordinatorService::advance_clock(std::chrono::milliseconds duration) {
   manual_clock_.advance(duration);
   classic_.poll_timers();
   consumer_.poll_timers();
+  records_.flush(classic_, consumer_, wall_clock_ms());
   share_stored_bytes();
   return true;
 }
@@ -96,7 +98,7 @@ void CoordinatorService::join_group(JoinGroupParams params, JoinGroupCallback do
   } else {
     classic_.join_group(std::move(params), std::move(done));
   }
-  rearm();
+  finish_call();
 }
 
 void CoordinatorService::sync_group(SyncGroupParams params, SyncGroupCallback done) {
@@ -108,7 +110,7 @@ void CoordinatorService::sync_group(SyncGroupParams params, SyncGroupCallback do
   } else {
     classic_.sync_group(std::move(params), std::move(done));
   }
-  rearm();
+  finish_call();
 }
 
 GroupError CoordinatorService::heartbeat(std::string_view group_id, std::int32_t generation_id,
@@ -118,7 +120,7 @@ GroupError CoordinatorService::heartbeat(std::string_view group_id, std::int32_t
       consumer_.has_group(group_id)
           ? GroupError::kUnknownMemberId
           : classic_.heartbeat(group_id, generation_id, member_id, group_instance_id);
-  rearm();
+  finish_call();
   return error;
 }
 
@@ -130,14 +132,14 @@ LeaveGroupResult CoordinatorService::leave_group(std::string_view group_id,
   } else {
     result = classic_.leave_group(group_id, members);
   }
-  rearm();
+  finish_call();
   return result;
 }
 
 GroupSummary CoordinatorService::describe_group(std::string_view group_id) {
   // A consumer group is not a classic group: Kafka describes it as Dead here.
   GroupSummary summary = classic_.describe_group(group_id);
-  rearm();
+  finish_call();
   return summary;
 }
 
@@ -152,7 +154,7 @@ ConsumerGroupHeartbeatResult CoordinatorService::consumer_group_heartbeat(
       result.error = GroupError::kGroupIdNotFound;
       result.error_message = "Group " + params.group_id + " is not a consumer group";
       result.member_id = params.member_id;
-      rearm();
+      finish_call();
       return result;
     }
     if (!offsets->empty()) {
@@ -165,7 +167,7 @@ ConsumerGroupHeartbeatResult CoordinatorService::consumer_group_heartbeat(
     }
   }
   result = consumer_.heartbeat(params);
-  rearm();
+  finish_call();
   return result;
 }
 
@@ -174,16 +176,21 @@ ConsumerGroupDescription CoordinatorService::describe_consumer_group(std::string
   if (description.error == GroupError::kGroupIdNotFound && classic_.has_group(group_id)) {
     description.error_message = "Group " + std::string(group_id) + " is not a consumer group.";
   }
-  rearm();
+  finish_call();
   return description;
 }
 
 OffsetCommitResult CoordinatorService::commit_offsets(const OffsetCommitParams& params) {
   share_stored_bytes();
+  OffsetCommitParams stamped = params;
+  const std::int64_t now_ms = wall_clock_ms();
+  for (PartitionOffset& offset : stamped.offsets) {
+    if (offset.committed.commit_timestamp_ms < 0) offset.committed.commit_timestamp_ms = now_ms;
+  }
   OffsetCommitResult result = consumer_.has_group(params.group_id)
-                                  ? consumer_.commit_offsets(params)
-                                  : classic_.commit_offsets(params);
-  rearm();
+                                  ? consumer_.commit_offsets(stamped)
+                                  : classic_.commit_offsets(stamped);
+  finish_call();
   return result;
 }
 
@@ -201,7 +208,7 @@ GroupOffsetFetchResult CoordinatorService::fetch_offsets(const GroupOffsetFetch&
   } else {
     result.offsets = classic_.fetch_offsets(fetch.group_id, fetch.partitions);
   }
-  rearm();
+  finish_call();
   return result;
 }
 
@@ -215,7 +222,7 @@ std::vector<CoordinatorService::Listing> CoordinatorService::list_groups() {
   }
   std::sort(listings.begin(), listings.end(),
             [](const Listing& a, const Listing& b) { return a.group.group_id < b.group.group_id; });
-  rearm();
+  finish_call();
   return listings;
 }
 
@@ -251,6 +258,7 @@ asio::awaitable<void> CoordinatorService::run_expiries() {
     co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
     classic_.poll_timers();
     consumer_.poll_timers();
+    records_.flush(classic_, consumer_, wall_clock_ms());
   }
 }
 

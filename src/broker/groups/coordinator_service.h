@@ -12,6 +12,11 @@
 //   no handler has to remember to;
 // - shares the groups' memory (CoordinatorConfig::max_stored_bytes) between the two: before a
 //   call that may store more, each coordinator's bound is what the other leaves of it.
+// - writes what the coordinators do to __consumer_offsets (GroupRecordWriter), once a topic
+//   is set (set_offsets_topic()), when each call ends: committed offsets (stamped with the
+//   wall clock), group metadata, and the tombstones of offsets and groups deleted; and loads
+//   a partition of it back (offsets_loader.h) through restore_offsets() and
+//   unload_partition().
 // Coordinator log lines go to the broker's log at INFO.
 // Not thread-safe: lives on the broker's network thread like the rest of Broker.
 #pragma once
@@ -27,7 +32,10 @@
 #include "broker/coordinator/consumer_group_coordinator.h"
 #include "broker/coordinator/coordinator_config.h"
 #include "broker/coordinator/group_coordinator.h"
+#include "broker/coordinator/group_observer_list.h"
 #include "broker/coordinator/topic_catalog.h"
+#include "broker/groups/group_record_writer.h"
+#include "broker/groups/offsets_topic.h"
 
 namespace kgroups::broker {
 
@@ -107,7 +115,8 @@ class CoordinatorService {
 
   // Both protocols: offsets go to the coordinator holding the group (the classic one for a
   // group that does not exist yet); the listing holds every group of both, ordered by id,
-  // with its type ("classic" or "consumer").
+  // with its type ("classic" or "consumer"). A commit stamps each offset that has no
+  // commit_timestamp_ms (-1) with the wall clock.
   OffsetCommitResult commit_offsets(const OffsetCommitParams& params);
   GroupOffsetFetchResult fetch_offsets(const GroupOffsetFetch& fetch);
   struct Listing {
@@ -126,10 +135,27 @@ class CoordinatorService {
 
   // Tells `observer` (nullptr: no one) what happens to the groups of both coordinators from
   // now on (group_observer.h). It must outlive the service, or be replaced first.
-  void set_observer(GroupObserver* observer) {
-    classic_.set_observer(observer);
-    consumer_.set_observer(observer);
-  }
+  void set_observer(GroupObserver* observer);
+
+  // Writes the groups' records to `topic` from now on (nullptr: nowhere, the default). It
+  // must outlive the service, or be replaced first.
+  void set_offsets_topic(OffsetsTopic* topic) { records_.set_topic(topic); }
+  [[nodiscard]] OffsetsTopic* offsets_topic() const { return records_.topic(); }
+
+  // Loading a partition of __consumer_offsets (offsets_loader.h).
+  // unload_partition(): forgets the groups of both coordinators whose records live in
+  // `partition` of the offsets topic and that have no members, with their offsets, writing
+  // no record (Kafka's unloading when a coordinator moves away). Groups with members stay:
+  // unloading them needs the coordinators to drop live members, which they cannot yet.
+  // Returns how many groups went; without an offsets topic, none.
+  std::size_t unload_partition(std::int32_t partition);
+  // restore_offsets(): stores `offsets` (as read from the log, timestamps and leader epochs
+  // included) for `group_id` in the classic coordinator, creating the group if it does not
+  // exist, without fencing and without writing records. Returns the coordinator's answer
+  // (POLICY_VIOLATION or COORDINATOR_LOAD_IN_PROGRESS when a limit refuses it; then nothing
+  // is stored).
+  OffsetCommitResult restore_offsets(std::string_view group_id,
+                                     std::vector<PartitionOffset> offsets);
 
   GroupCoordinator& classic() { return classic_; }
   ConsumerGroupCoordinator& consumer() { return consumer_; }
@@ -142,6 +168,12 @@ class CoordinatorService {
   [[nodiscard]] std::optional<Clock::TimePoint> next_deadline() const;
   // Sets each coordinator's bound to what the other leaves of the shared groups budget.
   void share_stored_bytes();
+  // Ends every public call: writes the records the call produced, then rearm().
+  void finish_call();
+  // The partitions of `group_id` with a committed offset, in either coordinator.
+  [[nodiscard]] std::vector<TopicPartition> committed_partitions(std::string_view group_id) const;
+  // Milliseconds since the epoch, for commit timestamps and records.
+  [[nodiscard]] static std::int64_t wall_clock_ms();
 
   std::size_t stored_bytes_budget_ = 0;  // both coordinators together; 0: no bound
   SteadyClock steady_clock_;
@@ -149,6 +181,9 @@ class CoordinatorService {
   ManualClock manual_clock_;
   const Clock& clock_;  // one of the two above
   Clock::TimePoint created_at_;
+  // Declared before the coordinators, which report to them until they are destroyed.
+  GroupRecordWriter records_;    // the records of what the coordinators do
+  GroupObserverList observers_;  // records_, then the observer set_observer() gave
   GroupCoordinator classic_;
   ConsumerGroupCoordinator consumer_;
   bool running_ = false;                 // run_expiries() is spawned and not destroyed

@@ -14,6 +14,8 @@
 // - Injected errors (POST /v1/faults): a group lookup (key_type 0) that an armed
 //   FindCoordinator fault or an "unavailable" coordinator fault matches answers its error
 //   with node id -1 (each key of a v4+ request counts as one lookup).
+// - A group lookup creates the internal topic __consumer_offsets if it does not exist yet
+//   (Kafka does so); if it cannot be created, groups are still coordinated, from memory.
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -66,6 +68,8 @@ Answer find(std::int8_t key_type, std::string_view key, const Broker& broker,
 asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
   const auto request = protocol::FindCoordinatorRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
+  // As Kafka, a group's first lookup creates __consumer_offsets (its records go there).
+  if (request->key_type == kGroupKeyType) (void)ctx.broker.offsets_topic().ensure_created();
   protocol::FindCoordinatorResponse response;
   if (ctx.version() <= 3) {
     Answer answer = find(request->key_type, request->key, ctx.broker, ctx.broker.faults());

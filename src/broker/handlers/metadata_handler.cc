@@ -4,7 +4,8 @@
 // - v0: an empty topic list asks for all topics; unknown topics are auto-created (broker
 //   setting). kafka-python sends v0 while probing the broker version.
 // - v1: a null list asks for all, an empty one for none; adds rack (null), controller_id
-//   (this broker: admin clients need a controller) and is_internal (false).
+//   (this broker: admin clients need a controller) and is_internal (true for
+//   __consumer_offsets).
 // - v2: cluster_id. v3: throttle_time_ms (0).
 // - v4: allow_auto_topic_creation; false gives UNKNOWN_TOPIC_OR_PARTITION for unknown topics.
 // - v5: offline replicas: those on stopped or isolated brokers. v7: leader epochs.
@@ -32,6 +33,7 @@ protocol::MetadataResponse::Topic describe(const StoredTopic& topic,
   protocol::MetadataResponse::Topic out;
   out.name = topic.name;
   out.topic_id = topic.id;
+  out.is_internal = topic.internal;
   out.partitions.reserve(topic.partitions.size());
   for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
     const PartitionReplicas& replicas = topic.partitions[i].replicas();

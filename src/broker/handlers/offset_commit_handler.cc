@@ -5,11 +5,11 @@
 //   ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS), so a member that lost a partition in a
 //   rebalance cannot overwrite the new owner's commit; generation -1 with an empty member id
 //   commits for a group without members. The group's error is given for every partition.
-// - v3: throttle_time_ms (0). v5: no retention_time_ms. v6: committed_leader_epoch (not
-//   kept). v7: group_instance_id: a replaced static member gets FENCED_INSTANCE_ID.
-//   v8: flexible. v9: for a consumer-group protocol (KIP-848) group the generation field is
-//   the member epoch (STALE_MEMBER_EPOCH when it is not the member's current one). Kafka
-//   answers such a group's commits below v9 with UNSUPPORTED_VERSION; so does kgroupsd.
+// - v3: throttle_time_ms (0). v5: no retention_time_ms. v6: committed_leader_epoch (kept,
+//   and written to __consumer_offsets). v7: group_instance_id: a replaced static member gets
+//   FENCED_INSTANCE_ID. v8: flexible. v9: for a consumer-group protocol (KIP-848) group the
+//   generation field is the member epoch (STALE_MEMBER_EPOCH when it is not the member's current
+//   one). Kafka answers such a group's commits below v9 with UNSUPPORTED_VERSION; so does kgroupsd.
 // - A partition the broker does not have gets UNKNOWN_TOPIC_OR_PARTITION and is not stored;
 //   one whose metadata is longer than --offset-metadata-max-bytes gets
 //   OFFSET_METADATA_TOO_LARGE and is not stored, while the others are.
@@ -59,9 +59,11 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
           injected_error(topic.name, partition.partition_index) != protocol::ErrorCode::kNone) {
         continue;
       }
-      params.offsets.push_back(PartitionOffset{
-          {std::string(topic.name), partition.partition_index},
-          {partition.committed_offset, std::string(partition.committed_metadata.value_or(""))}});
+      params.offsets.push_back(
+          PartitionOffset{{std::string(topic.name), partition.partition_index},
+                          {.offset = partition.committed_offset,
+                           .metadata = std::string(partition.committed_metadata.value_or("")),
+                           .leader_epoch = partition.committed_leader_epoch}});
     }
   }
   CoordinatorService& groups = ctx.broker.groups();

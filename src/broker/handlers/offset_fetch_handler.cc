@@ -5,7 +5,8 @@
 //   metadata where nothing is committed (also for a group that does not exist). Answered in
 //   every group state, without a membership check.
 // - v2: null topics asks for every committed partition; a group-level error code.
-//   v3: throttle_time_ms (0). v5: committed_leader_epoch (-1: not kept). v6: flexible.
+//   v3: throttle_time_ms (0). v5: committed_leader_epoch (as committed; -1 when
+//   none was given). v6: flexible.
 //   v7: require_stable: a partition with a transactional commit pending (TxnOffsetCommit
 //   before its EndTxn) gets UNSTABLE_OFFSET_COMMIT and offset -1, as in Kafka; without it
 //   the committed offset is answered as usual.
@@ -66,6 +67,7 @@ void add_offsets(std::vector<StoredTopic>& topics, const std::vector<PartitionOf
     }
     partition.committed_offset = offset.committed.offset;
     partition.metadata = offset.committed.metadata;
+    partition.committed_leader_epoch = offset.committed.leader_epoch;
   }
 }
 

@@ -15,6 +15,8 @@
 //   Structural damage gets CORRUPT_MESSAGE, the rest INVALID_RECORD (INVALID_TIMESTAMP for a
 //   client-set LogAppendTime); nothing of the partition is stored then. A stored batch gets the
 //   broker's base offset and, if its header disagrees with its records, their max timestamp.
+//   The internal topic __consumer_offsets gets INVALID_TOPIC_EXCEPTION, as Kafka answers a
+//   client's append to an internal topic: only the group coordinators write it.
 // - v4: same layout (Kafka: KAFKA_STORAGE_ERROR may be answered). v5: log_start_offset in the
 //   answer. v6, v7: same layout (v7: zstd batches, accepted like the other codecs).
 // - v8: error_message carries the validator's reason for a refused batch; record_errors stays

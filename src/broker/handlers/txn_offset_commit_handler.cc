@@ -32,9 +32,11 @@ asio::awaitable<Reply> handle_txn_offset_commit(RequestContext& ctx) {
   for (const auto& topic : request->topics) {
     for (const auto& partition : topic.partitions) {
       if (cluster.find_partition(topic.name, partition.partition_index) == nullptr) continue;
-      params.offsets.push_back(PartitionOffset{
-          {std::string(topic.name), partition.partition_index},
-          {partition.committed_offset, std::string(partition.committed_metadata.value_or(""))}});
+      params.offsets.push_back(
+          PartitionOffset{{std::string(topic.name), partition.partition_index},
+                          {.offset = partition.committed_offset,
+                           .metadata = std::string(partition.committed_metadata.value_or("")),
+                           .leader_epoch = partition.committed_leader_epoch}});
     }
   }
   const std::vector<protocol::ErrorCode> errors = ctx.broker.transactions().commit_offsets(

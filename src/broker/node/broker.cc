@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "broker/groups/offsets_partition.h"
 #include "protocol/error_code.h"
 
 namespace kgroups::broker {
@@ -142,6 +143,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   replays_.set_memory_charge(std::move(marks));
   group_observers_.add(&replays_);
   groups_.set_observer(&group_observers_);
+  groups_.set_offsets_topic(&offsets_topic_);
   fetches_.set_delivery_observer(&replays_);
   for (const SeedTopic& seed : config_.seed_topics) {
     (void)cluster_.create_topic(seed.name, seed.partitions);

@@ -24,6 +24,7 @@
 #include "broker/faults/fault_injector.h"
 #include "broker/groups/cluster_topic_catalog.h"
 #include "broker/groups/coordinator_service.h"
+#include "broker/groups/offsets_topic.h"
 #include "broker/node/broker_metrics.h"
 #include "broker/runtime/byte_budget.h"
 #include "broker/runtime/memory_waiters.h"
@@ -108,6 +109,9 @@ class Broker {
   MemoryCharge groups_memory_charge();
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
+  // __consumer_offsets, where the coordinators write their records; ensure_created() makes it
+  // on a group's first FindCoordinator.
+  OffsetsTopic& offsets_topic() { return offsets_topic_; }
   // Requests, errors, bytes and connections counted for GET /metrics.
   BrokerMetrics& metrics() { return metrics_; }
   // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
@@ -152,9 +156,13 @@ class Broker {
   Cluster cluster_;
   AppendNotifier append_notifier_;
   ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it
-  CoordinatorService groups_;                    // consumer groups and committed offsets
-  PeriodicTask retention_timer_;                 // retention.ms
-  LogCleaner log_cleaner_;                       // compaction of cleanup.policy=compact topics
+  OffsetsTopic offsets_topic_{
+      cluster_, append_notifier_,
+      OffsetsTopicConfig{.partitions = config_.offsets_topic_num_partitions,
+                         .replication_factor = config_.offsets_topic_replication_factor}};
+  CoordinatorService groups_;     // consumer groups and committed offsets
+  PeriodicTask retention_timer_;  // retention.ms
+  LogCleaner log_cleaner_;        // compaction of cleanup.policy=compact topics
   PeriodicTask log_cleaner_timer_;
   protocol::RecordValidator record_validator_;
   FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};

@@ -68,6 +68,9 @@ TEST(EventRecorder, AClassicGroupsRebalanceAndCommitAreEventsWithTheirPayloads) 
   BrokerConfig config;
   config.initial_rebalance_delay_ms = 0;
   Broker broker(config, kMachineBytes);
+  // The internal topic, as a client's FindCoordinator creates it: its creation is an event.
+  ASSERT_NE(broker.offsets_topic().ensure_created(), nullptr);
+  const std::uint64_t before = broker.events().last_id();
   CoordinatorService& groups = broker.groups();
 
   JoinGroupResult joined;
@@ -99,18 +102,18 @@ TEST(EventRecorder, AClassicGroupsRebalanceAndCommitAreEventsWithTheirPayloads) 
     merged.update(fields);
     return merged;
   };
-  const std::vector<Json> events = events_after(broker, 0);
+  const std::vector<Json> events = events_after(broker, before);
   const std::vector<Json> expected = {
-      with({{"id", 1},
+      with({{"id", before + 1},
             {"type", "member_joined"},
             {"member_id", member},
             {"client_id", "client"},
             {"instance_id", nullptr}}),
-      with({{"id", 2},
+      with({{"id", before + 2},
             {"type", "rebalance_started"},
             {"generation", 0},
             {"reason", "member " + member + " joined"}}),
-      with({{"id", 3},
+      with({{"id", before + 3},
             {"type", "rebalance_completed"},
             {"generation", 1},
             {"protocol", "range"},
@@ -119,40 +122,41 @@ TEST(EventRecorder, AClassicGroupsRebalanceAndCommitAreEventsWithTheirPayloads) 
              {{member,
                {{{"topic", "orders"}, {"partitions", {0, 1}}},
                 {{"topic", "audit"}, {"partitions", {0}}}}}}}}),
-      with({{"id", 4},
+      with({{"id", before + 4},
             {"type", "offsets_committed"},
             {"member_id", member},
             {"offsets", {{{"topic", "orders"}, {"partition", 1}, {"offset", 42}}}}}),
-      with({{"id", 5},
+      with({{"id", before + 5},
             {"type", "member_left"},
             {"member_id", member},
             {"client_id", "client"},
             {"instance_id", nullptr},
             {"reason", "member " + member + " left the group"}}),
-      with({{"id", 6},
+      with({{"id", before + 6},
             {"type", "rebalance_started"},
             {"generation", 1},
             {"reason", "member " + member + " left the group"}}),
-      with({{"id", 7},
+      with({{"id", before + 7},
             {"type", "rebalance_completed"},
             {"generation", 2},
             {"protocol", nullptr},
             {"leader", nullptr},
             {"assignment", Json::object()}}),
-      with({{"id", 8}, {"type", "group_deleted"}}),
+      with({{"id", before + 8}, {"type", "group_deleted"}}),
   };
   ASSERT_EQ(events.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
     EXPECT_EQ(events[i], expected[i]) << "event " << i + 1;
   }
   // The group's events carry its id for ?group= filtering.
-  for (const Event* event : broker.events().since(0)) EXPECT_EQ(event->group_id, "g1");
+  for (const Event* event : broker.events().since(before)) EXPECT_EQ(event->group_id, "g1");
 }
 
 TEST(EventRecorder, AConsumerGroupsTargetAssignmentIsARebalanceCompleted) {
   BrokerConfig config;
   config.seed_topics = {{"orders", 2}};
   Broker broker(config, kMachineBytes);
+  ASSERT_NE(broker.offsets_topic().ensure_created(), nullptr);
   const std::uint64_t after_seed = broker.events().last_id();
   ConsumerGroupHeartbeatParams join;
   join.group_id = "cg";
@@ -173,16 +177,16 @@ TEST(EventRecorder, AConsumerGroupsTargetAssignmentIsARebalanceCompleted) {
   };
   EXPECT_EQ(events_after(broker, after_seed),
             (std::vector<Json>{
-                with({{"id", 2},
+                with({{"id", after_seed + 1},
                       {"type", "member_joined"},
                       {"member_id", member},
                       {"client_id", "rdkafka"},
                       {"instance_id", nullptr}}),
-                with({{"id", 3},
+                with({{"id", after_seed + 2},
                       {"type", "rebalance_started"},
                       {"generation", 0},
                       {"reason", "member " + member + " joined"}}),
-                with({{"id", 4},
+                with({{"id", after_seed + 3},
                       {"type", "rebalance_completed"},
                       {"generation", 1},
                       {"protocol", "uniform"},

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "broker/groups/offsets_topic.h"
 #include "broker/runtime/logger.h"
 #include "broker/storage/partition_key.h"
 #include "protocol/record_batch.h"
@@ -233,10 +234,14 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
       // An injected error (POST /v1/faults): answered, not stored.
     } else if (!valid_acks) {
       topic_error = ErrorCode::kInvalidRequiredAcks;
-    } else if (!Cluster::is_valid_topic_name(target.topic)) {
+    } else if (!Cluster::is_valid_topic_name(target.topic) || target.topic == kOffsetsTopicName) {
+      // Kafka refuses clients' appends to its internal topics the same way.
       topic_error = ErrorCode::kInvalidTopicException;
     } else if ((topic = cluster_.find_or_create_topic(target.topic)) == nullptr) {
       topic_error = ErrorCode::kUnknownTopicOrPartition;
+    } else if (topic->internal) {
+      topic_error = ErrorCode::kInvalidTopicException;
+      topic = nullptr;
     }
     if (response.responses.empty() || response.responses.back().name != target.topic) {
       response.responses.emplace_back().name = std::string(target.topic);

@@ -81,6 +81,9 @@ struct StoredTopic {
   protocol::Uuid id{};  // KIP-516 topic id: random, never zero, fixed at creation
   TopicConfig config;
   TopicConfigValues set_configs;  // the configs given explicitly (CreateTopics, AlterConfigs)
+  // One of Kafka's internal topics (__consumer_offsets), set by whoever creates it: Metadata
+  // reports it as internal and Produce from clients is refused.
+  bool internal = false;
   // Index = partition id; size >= 1, only grows (add_partitions). A deque, so growing never
   // moves a BatchLog.
   std::deque<BatchLog> partitions;

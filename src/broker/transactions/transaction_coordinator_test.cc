@@ -189,7 +189,9 @@ TEST_F(TransactionCoordinatorTest, OffsetsArePendingUntilCommitAndDroppedOnAbort
   EXPECT_EQ(groups_.fetch_offsets(fetch).offsets.at(0).committed.offset, -1);
   EXPECT_EQ(transactions_.end_transaction("t", producer.producer_id, 0, true), ErrorCode::kNone);
   EXPECT_FALSE(transactions_.has_pending_offset("g", "in", 0));
-  EXPECT_EQ(groups_.fetch_offsets(fetch).offsets.at(0).committed, (CommittedOffset{42, "m"}));
+  const CommittedOffset committed = groups_.fetch_offsets(fetch).offsets.at(0).committed;
+  EXPECT_EQ(committed.offset, 42);
+  EXPECT_EQ(committed.metadata, "m");
 
   transactions_.add_offsets("t", producer.producer_id, 0, "g");
   params.offsets = {PartitionOffset{{"in", 0}, {99, ""}}};

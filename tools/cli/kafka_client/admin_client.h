@@ -84,6 +84,14 @@ enum class OffsetSpec { kEarliest, kLatest };
 
 using PartitionOffsets = std::map<TopicPartitionId, std::int64_t>;
 
+// What one Fetch gave for one partition: its error, high watermark and the record batches
+// (the bytes as the broker sent them, magic 2).
+struct FetchedPartition {
+  protocol::ErrorCode error = protocol::ErrorCode::kNone;
+  std::int64_t high_watermark = -1;
+  std::vector<std::uint8_t> records;
+};
+
 class AdminClient {
  public:
   // Connects to `bootstrap` (and negotiates versions) right away, so a broker that is not
@@ -107,6 +115,12 @@ class AdminClient {
   // The earliest (log start) or latest (end) offset of each partition, asked of its leader.
   // Partitions the cluster does not have (e.g. of a deleted topic) are left out.
   PartitionOffsets list_offsets(const std::vector<TopicPartitionId>& partitions, OffsetSpec spec);
+
+  // Reads records of `partition` from `offset` on (at most about `max_bytes`) from its
+  // leader, as a read_uncommitted consumer without a group (Fetch v4-12). Throws
+  // KafkaClientError when the partition has no leader or the broker fails.
+  FetchedPartition fetch(const TopicPartitionId& partition, std::int64_t offset,
+                         std::int32_t max_bytes);
 
   // Commits `offsets` for the group as an admin tool does (generation -1, empty member id):
   // the coordinator accepts it only while the group has no members. Throws

@@ -66,6 +66,24 @@ class BrokerConnection {
     return std::move(*response);
   }
 
+  // As call(), at `version` (within version_for()'s range for the API), keeping the
+  // response body in `body`: views in the response (Fetch's records) point into it.
+  template <class Response, class Request>
+  Response call_keeping_body(const Request& request, std::int16_t version,
+                             std::vector<std::uint8_t>& body) {
+    static_assert(Response::kApiKey == Request::kApiKey, "a response of another API");
+    std::vector<std::uint8_t> frame;
+    const std::int32_t correlation_id = next_correlation_id_++;
+    protocol::encode_request_frame(
+        frame, protocol::RequestHeader{Request::kApiKey, version, correlation_id, kClientId},
+        request);
+    body = exchange(frame, Request::kApiKey, version, correlation_id);
+    protocol::WireReader reader(body);
+    protocol::Result<Response> response = Response::decode(reader, version);
+    if (!response) throw undecodable(Request::kApiKey, version);
+    return std::move(*response);
+  }
+
   [[nodiscard]] const BrokerAddress& address() const { return address_; }
 
   // The client id every request carries.
