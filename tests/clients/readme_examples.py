@@ -9,6 +9,7 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 SECTION = "## Kafka clients against kgroupsd"
 ADMIN_SECTION = "## Test set-up and tear-down with an admin client"
 HARNESS_SECTION = "## Testing your Kafka code with kgroups (pytest)"
+CLUSTER_SECTION = "## A three-broker cluster and a leader failover"
 
 
 def readme_example(language, heading=SECTION):

@@ -5,6 +5,7 @@ pytest fixture that creates a topic with configs before a test and deletes it af
 checks that its test passed and the topic is gone), and the pytest tests of "Testing your
 Kafka code with kgroups" with the kgroups_broker fixture (each must pass; they start their own
 kgroupsd, from $KGROUPSD, with the kgroups package on PYTHONPATH as scripts/test-clients sets)."""
+import json
 import os
 import subprocess
 import sys
@@ -12,7 +13,8 @@ import sys
 from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
-from readme_examples import ADMIN_SECTION, HARNESS_SECTION, readme_example, readme_examples
+from readme_examples import (ADMIN_SECTION, CLUSTER_SECTION, HARNESS_SECTION, readme_example,
+                             readme_examples)
 
 PARTITIONS = 6
 
@@ -62,3 +64,16 @@ def test_readme_pytest_harness_examples_pass(tmp_path):
         capture_output=True, text=True, timeout=180, cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "2 passed" in result.stdout, result.stdout
+
+
+def test_readme_three_broker_failover_example(tmp_path):
+    """README's cluster example: the leader stops, an acks=all write is acknowledged by the new
+    leader, and the ISR shrank to the two brokers left."""
+    script = tmp_path / "readme_cluster.py"
+    script.write_text(readme_example("python", CLUSTER_SECTION))
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                            timeout=90)
+    assert result.returncode == 0, result.stderr
+    old, arrow, new, *isr = result.stdout.split()
+    assert arrow == "->" and old != new
+    assert len(json.loads(" ".join(isr))) == 2

@@ -136,6 +136,35 @@ class Broker:
         fault."""
         return self.inject(coordinator="moved", count=count, group=group)
 
+    # --- The cluster (brokers=N) ------------------------------------------------------------
+    def cluster(self) -> dict[str, Any]:
+        """The brokers of the cluster (`Broker(brokers=3)`): each with its id, address, state
+        (running, stopped, isolated) and the partitions it leads, and the controller."""
+        return self._client.get("/v1/brokers")
+
+    def leader(self, topic: str, partition: int = 0) -> int:
+        """The node id leading `topic`'s `partition` now (-1: none)."""
+        return self.topic(topic)["partitions"][partition]["leader"]
+
+    def stop_broker(self, node: int) -> dict[str, Any]:
+        """Stops broker `node`: its listener refuses, its connections close, the partitions it
+        led elect new leaders from their in-sync replicas. Returns the broker."""
+        return self._client.post(f"/v1/brokers/{int(node)}/stop", {})
+
+    def start_broker(self, node: int) -> dict[str, Any]:
+        """Starts a stopped or isolated broker again; its replicas catch up and rejoin the ISR."""
+        return self._client.post(f"/v1/brokers/{int(node)}/start", {})
+
+    def isolate_broker(self, node: int) -> dict[str, Any]:
+        """Cuts broker `node` from the controller and replication while it still answers its
+        clients, believing it leads what it led: its acks=all writes never succeed."""
+        return self._client.post(f"/v1/brokers/{int(node)}/isolate", {})
+
+    def delay_replication(self, node: int, ms: int) -> dict[str, Any]:
+        """Broker `node`'s followers fetch only every `ms` milliseconds (0: at once); beyond
+        --replica-lag-time-max-ms they leave the ISR."""
+        return self._client.post(f"/v1/brokers/{int(node)}/replication-delay", {"ms": int(ms)})
+
     def faults(self) -> list[dict[str, Any]]:
         """The faults armed now, each with its `id` and `remaining` count."""
         return self._client.get("/v1/faults")["faults"]
