@@ -9,6 +9,9 @@ protocol::ErrorCode coordinator_placement_error(const RequestContext& ctx,
   const std::int32_t coordinator = ctx.broker.coordinator_for(group_id);
   if (coordinator == -1) return protocol::ErrorCode::kCoordinatorNotAvailable;
   if (coordinator != ctx.node_id) return protocol::ErrorCode::kNotCoordinator;
+  if (ctx.broker.coordinator_loading(group_id)) {
+    return protocol::ErrorCode::kCoordinatorLoadInProgress;
+  }
   return protocol::ErrorCode::kNone;
 }
 

@@ -4,7 +4,8 @@
 // LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups, ConsumerGroupHeartbeat, ...) gets
 // before the coordinator sees it: NOT_COORDINATOR when it came to a broker other than the
 // group's coordinator (Broker::coordinator_for(); --brokers), COORDINATOR_NOT_AVAILABLE when
-// no broker coordinates it now, else an error a fault armed for the API and group injects
+// no broker coordinates it now, COORDINATOR_LOAD_IN_PROGRESS while the new coordinator loads
+// the group's __consumer_offsets partition (Broker::coordinator_loading()), else an error a fault armed for the API and group injects
 // (POST /v1/faults), else NONE.
 // Not thread-safe: runs on the broker's network thread.
 #pragma once
@@ -20,7 +21,8 @@ namespace kgroups::broker::handlers {
 protocol::ErrorCode coordinator_refusal(RequestContext& ctx, protocol::ApiKey api,
                                         std::string_view group_id);
 
-// Only the placement part: NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE or NONE.
+// Only the placement part: NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE,
+// COORDINATOR_LOAD_IN_PROGRESS or NONE.
 protocol::ErrorCode coordinator_placement_error(const RequestContext& ctx,
                                                 std::string_view group_id);
 

@@ -75,7 +75,9 @@ asio::awaitable<Reply> handle_describe_configs(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
 
   Cluster& cluster = ctx.broker.cluster();
-  const BrokerConfig& broker_config = ctx.broker.config();
+  // The broker asked describes itself (--brokers: node ids 0..N-1).
+  BrokerConfig broker_config = ctx.broker.config();
+  broker_config.node_id = ctx.node_id;
   std::set<std::pair<std::int8_t, std::string_view>> seen;
   DescribeConfigsResponse response;
   for (const auto& resource : request->resources) {
@@ -88,14 +90,14 @@ asio::awaitable<Reply> handle_describe_configs(RequestContext& ctx) {
       continue;
     }
     const ResourceLookup found = find_config_resource(
-        cluster, broker_config.node_id, resource.resource_type, resource.resource_name);
+        cluster, ctx.node_id, resource.resource_type, resource.resource_name);
     if (found.error != ErrorCode::kNone) {
       out.error_code = found.error;
       out.error_message = found.message;
     } else if (found.topic != nullptr) {
       describe(out, resource,
                describe_topic_configs(found.topic->set_configs, cluster.dynamic_broker_config(),
-                                      broker_config.node_id),
+                                      ctx.node_id),
                *request);
     } else if (found.broker_id) {
       describe(out, resource,

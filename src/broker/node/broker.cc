@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/node/broker.h"
 
+#include <asio/post.hpp>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "broker/groups/offsets_loader.h"
 #include "broker/groups/offsets_partition.h"
+#include "broker/groups/offsets_topic.h"
+#include "broker/runtime/logger.h"
 #include "protocol/error_code.h"
 
 namespace kgroups::broker {
@@ -100,6 +104,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   }
   cluster_.set_replication(&replication_);
   replication_.set_observer(&event_recorder_);
+  replication_.add_observer(&coordinator_moves_);
   if (config_.brokers > 1) {
     fetches_.set_replication(&replication_);
     producer_.set_replication(&replication_);
@@ -189,6 +194,42 @@ std::int32_t Broker::coordinator_for(std::string_view key, bool transactional) c
                          topic->partitions.size();
   const std::int32_t leader = topic->partitions[partition].replicas().leader();
   return leader >= 0 && replication_.state(leader) != BrokerState::kStopped ? leader : -1;
+}
+
+bool Broker::coordinator_loading(std::string_view group_id) const {
+  if (loading_offsets_partitions_.empty()) return false;
+  const StoredTopic* topic = cluster_.find_topic(kOffsetsTopicName);
+  return topic != nullptr &&
+         loading_offsets_partitions_.contains(
+             offsets_partition_for(group_id, static_cast<std::int32_t>(topic->partitions.size())));
+}
+
+void Broker::CoordinatorMoves::on_leader_elected(const StoredTopic& topic, std::int32_t partition,
+                                                 std::int32_t leader, std::int32_t /*epoch*/,
+                                                 bool /*unclean*/, std::int64_t /*lost_records*/) {
+  if (leader < 0 || topic.name != kOffsetsTopicName) return;
+  if (!broker.loading_offsets_partitions_.insert(partition).second) return;
+  if (!broker.executor_) {
+    broker.load_offsets_partition_now(partition);
+    return;
+  }
+  // The controller is in the middle of an election: load once it is done.
+  asio::post(*broker.executor_, [owner = &broker, partition] {
+    owner->load_offsets_partition_now(partition);
+  });
+}
+
+void Broker::load_offsets_partition_now(std::int32_t partition) {
+  loading_offsets_partitions_.erase(partition);
+  const BatchLog* log = cluster_.find_partition(kOffsetsTopicName, partition);
+  if (log == nullptr) return;
+  const std::size_t unloaded = groups_.unload_partition(partition);
+  const OffsetsLoadResult loaded = load_offsets_partition(*log, partition, groups_);
+  log_info("coordinator of " + std::string(kOffsetsTopicName) + "[" + std::to_string(partition) +
+           "] moved to broker " + std::to_string(log->replicas().leader()) + ": loaded " +
+           std::to_string(loaded.groups) + " group(s), " + std::to_string(loaded.offsets) +
+           " committed offset(s) from " + std::to_string(loaded.records) + " record(s)" +
+           (unloaded > 0 ? " (" + std::to_string(unloaded) + " idle group(s) read back)" : ""));
 }
 
 void Broker::set_advertised_address(std::int32_t node, std::string host, std::uint16_t port) {

@@ -13,7 +13,9 @@
 // Not thread-safe: touch a Broker only from its io_context's thread.
 #pragma once
 
+#include <optional>
 #include <string_view>
+#include <unordered_set>
 
 #include "broker/config/broker_config.h"
 #include "broker/config/memory_plan.h"
@@ -57,6 +59,7 @@ class Broker {
   // Starts the broker's own timers (retention by time, log compaction, the groups' expiries,
   // transaction timeouts) on `executor`, the io_context that runs the connections.
   void start(const asio::any_io_executor& executor) {
+    executor_ = executor;
     if (config_.brokers > 1) replication_timer_.start(executor);
     retention_timer_.start(executor);
     log_cleaner_timer_.start(executor);
@@ -91,6 +94,10 @@ class Broker {
   // controller. -1 when no broker can (the partition has no leader, or none runs).
   [[nodiscard]] std::int32_t coordinator_for(std::string_view key,
                                              bool transactional = false) const;
+
+  // Whether the new leader of group `group_id`'s __consumer_offsets partition is still loading
+  // it (the group APIs answer COORDINATOR_LOAD_IN_PROGRESS meanwhile).
+  [[nodiscard]] bool coordinator_loading(std::string_view group_id) const;
 
   // The brokers of the cluster: which run, who leads each partition, the ISR (--brokers).
   ReplicationController& replication() { return replication_; }
@@ -191,6 +198,20 @@ class Broker {
   ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
                            append_notifier_};
   std::vector<NodeAddress> addresses_;  // by node id
+  // A coordinator moves with the leadership of its __consumer_offsets partition: the new
+  // leader loads the partition (groups without members are read back from the log, so
+  // commits an unclean election truncated away are gone, as in Kafka); until the load ran, on
+  // the broker's next turn, its groups answer COORDINATOR_LOAD_IN_PROGRESS.
+  struct CoordinatorMoves final : ReplicationObserver {
+    explicit CoordinatorMoves(Broker& owner) : broker(owner) {}
+    void on_leader_elected(const StoredTopic& topic, std::int32_t partition, std::int32_t leader,
+                           std::int32_t epoch, bool unclean, std::int64_t lost_records) override;
+    Broker& broker;
+  };
+  void load_offsets_partition_now(std::int32_t partition);
+  CoordinatorMoves coordinator_moves_{*this};
+  std::unordered_set<std::int32_t> loading_offsets_partitions_;
+  std::optional<asio::any_io_executor> executor_;
   ReplicationController replication_;
   // The replica fetchers and the ISR checks of --brokers N, every 20 ms.
   PeriodicTask replication_timer_{std::chrono::milliseconds(20), [this] {

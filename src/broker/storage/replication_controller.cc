@@ -108,10 +108,12 @@ void ReplicationController::set_in_sync(StoredTopic& topic, std::int32_t partiti
   if (replica.in_sync == in_sync) return;
   replica.in_sync = in_sync;
   if (in_sync) replica.caught_up_ms = now_ms_();
-  if (observer_ != nullptr) {
+  if (!observers_.empty()) {
     const std::vector<std::int32_t> isr =
         topic.partitions[static_cast<std::size_t>(partition)].replicas().isr_nodes();
-    observer_->on_isr_changed(topic, partition, isr, !in_sync);
+    for (ReplicationObserver* observer : observers_) {
+      observer->on_isr_changed(topic, partition, isr, !in_sync);
+    }
   }
 }
 
@@ -146,8 +148,8 @@ void ReplicationController::install_leader(StoredTopic& topic, std::int32_t part
   if (node != PartitionReplicas::kNoLeader) refresh_high_watermark(log);
   // Waiting produces and fetches look again: their leader changed.
   notifier_.notify(log);
-  if (observer_ != nullptr) {
-    observer_->on_leader_elected(topic, partition, node, replicas.leader_epoch(), unclean, lost);
+  for (ReplicationObserver* observer : observers_) {
+    observer->on_leader_elected(topic, partition, node, replicas.leader_epoch(), unclean, lost);
   }
 }
 
@@ -200,7 +202,7 @@ void ReplicationController::fence(std::int32_t node, bool believes_it_leads) {
 }
 
 void ReplicationController::changed(std::int32_t node, BrokerState state) {
-  if (observer_ != nullptr) observer_->on_broker_state(node, state);
+  for (ReplicationObserver* observer : observers_) observer->on_broker_state(node, state);
   for (const auto& listener : state_listeners_) listener(node, state);
 }
 
@@ -238,9 +240,10 @@ ErrorCode ReplicationController::start(std::int32_t node) {
         // It rejoins as a follower: what it acknowledged alone is truncated away.
         const std::int64_t lost = replicas.stale_leader().lost_records;
         replicas.stale_leader() = StaleLeadership{};
-        if (observer_ != nullptr && lost > 0) {
-          observer_->on_leader_elected(*topic, partition, replicas.leader(),
-                                       replicas.leader_epoch(), false, lost);
+        for (ReplicationObserver* observer : observers_) {
+          if (lost == 0) break;
+          observer->on_leader_elected(*topic, partition, replicas.leader(),
+                                      replicas.leader_epoch(), false, lost);
         }
       }
       replica->log_end_offset = std::min(replica->log_end_offset, log.log_end_offset());

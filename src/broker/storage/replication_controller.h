@@ -114,7 +114,10 @@ class ReplicationController {
   void add_state_listener(std::function<void(std::int32_t, BrokerState)> listener) {
     state_listeners_.push_back(std::move(listener));
   }
-  void set_observer(ReplicationObserver* observer) { observer_ = observer; }
+  // Observers told of every change, in the order added (they must outlive the controller,
+  // or be replaced first); set_observer() makes `observer` the only one.
+  void add_observer(ReplicationObserver* observer) { observers_.push_back(observer); }
+  void set_observer(ReplicationObserver* observer) { observers_.assign(1, observer); }
 
  private:
   struct BrokerStatus {
@@ -141,7 +144,7 @@ class ReplicationController {
   std::function<std::int64_t()> now_ms_;
   std::vector<BrokerStatus> brokers_;
   std::vector<std::function<void(std::int32_t, BrokerState)>> state_listeners_;
-  ReplicationObserver* observer_ = nullptr;  // not owned
+  std::vector<ReplicationObserver*> observers_;  // not owned
 };
 
 }  // namespace kgroups::broker

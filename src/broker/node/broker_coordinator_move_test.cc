@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// A group's coordinator with --brokers 3: the leader of its __consumer_offsets partition. When
+// that broker stops, the partition's new leader coordinates, after loading the partition
+// (COORDINATOR_LOAD_IN_PROGRESS until the load ran); an unclean election that truncates the
+// partition takes the truncated commits away, as Kafka's reload from the log does.
+#include <gtest/gtest.h>
+
+#include <asio/io_context.hpp>
+#include <string>
+
+#include "broker/groups/offsets_partition.h"
+#include "broker/groups/offsets_topic.h"
+#include "broker/node/broker.h"
+
+namespace kgroups::broker {
+namespace {
+
+using protocol::ErrorCode;
+
+constexpr std::int64_t kMachineBytes = std::int64_t{8} << 30;
+
+BrokerConfig three_brokers() {
+  BrokerConfig config;
+  config.brokers = 3;
+  config.default_replication_factor = 3;
+  return config;
+}
+
+void commit(Broker& broker, const std::string& group, std::int64_t offset) {
+  OffsetCommitParams params;
+  params.group_id = group;
+  params.offsets = {{{"orders", 0}, {offset, ""}}};
+  ASSERT_EQ(broker.groups().commit_offsets(params).error, GroupError::kNone);
+}
+
+std::int64_t committed(Broker& broker, const std::string& group) {
+  const GroupOffsetFetchResult fetched =
+      broker.groups().fetch_offsets({.group_id = group, .partitions = std::nullopt});
+  return fetched.offsets.empty() ? -1 : fetched.offsets.front().offset.offset;
+}
+
+BatchLog& offsets_partition_of(Broker& broker, const std::string& group) {
+  StoredTopic& topic = *broker.cluster().find_topic(kOffsetsTopicName);
+  return topic.partitions[static_cast<std::size_t>(
+      offsets_partition_for(group, static_cast<std::int32_t>(topic.partitions.size())))];
+}
+
+TEST(BrokerCoordinatorMove, TheCoordinatorMovesWithItsPartitionAndLoadsItBeforeServing) {
+  Broker broker(three_brokers(), kMachineBytes);
+  ASSERT_EQ(broker.cluster().create_topic("orders", 1), ErrorCode::kNone);
+  ASSERT_NE(broker.offsets_topic().ensure_created(), nullptr);
+  commit(broker, "billing", 42);
+  const std::int32_t first = broker.coordinator_for("billing");
+  EXPECT_EQ(first, offsets_partition_of(broker, "billing").replicas().leader());
+  EXPECT_EQ(offsets_partition_of(broker, "billing").replicas().replicas().size(), 3u);
+
+  asio::io_context io;
+  broker.start(io.get_executor());
+  ASSERT_EQ(broker.replication().stop(first), ErrorCode::kNone);
+  const std::int32_t second = broker.coordinator_for("billing");
+  EXPECT_NE(second, first);
+  EXPECT_NE(second, -1);
+  EXPECT_TRUE(broker.coordinator_loading("billing"));
+  io.poll();  // the load runs on the broker's next turn
+  EXPECT_FALSE(broker.coordinator_loading("billing"));
+  EXPECT_EQ(committed(broker, "billing"), 42);
+  io.stop();
+}
+
+TEST(BrokerCoordinatorMove, CommitsAnUncleanElectionTruncatesAreGoneAfterTheLoad) {
+  BrokerConfig config = three_brokers();
+  config.unclean_leader_election = true;
+  Broker broker(config, kMachineBytes);
+  ASSERT_EQ(broker.cluster().create_topic("orders", 1), ErrorCode::kNone);
+  ASSERT_NE(broker.offsets_topic().ensure_created(), nullptr);
+  commit(broker, "billing", 10);  // on every replica
+  BatchLog& log = offsets_partition_of(broker, "billing");
+  const std::int32_t leader = log.replicas().leader();
+  ReplicationController& replication = broker.replication();
+  // The followers stop fetching, and the leader alone gets the next commit.
+  for (std::int32_t node = 0; node < 3; ++node) {
+    if (node != leader) {
+      ASSERT_EQ(replication.set_replication_delay(node, 1'000'000'000), ErrorCode::kNone);
+    }
+  }
+  replication.tick();
+  commit(broker, "billing", 20);
+  EXPECT_EQ(committed(broker, "billing"), 20);
+  // Every in-sync follower stops too, then the leader: an out-of-sync replica must lead.
+  for (std::int32_t node = 0; node < 3; ++node) {
+    if (node != leader) ASSERT_EQ(replication.stop(node), ErrorCode::kNone);
+  }
+  ASSERT_EQ(replication.stop(leader), ErrorCode::kNone);
+  std::int32_t survivor = (leader + 1) % 3;
+  ASSERT_EQ(replication.set_replication_delay(survivor, 1'000'000'000), ErrorCode::kNone);
+  ASSERT_EQ(replication.start(survivor), ErrorCode::kNone);  // unclean: it lacks the commit
+  EXPECT_EQ(log.replicas().leader(), survivor);
+  EXPECT_EQ(committed(broker, "billing"), 10);  // read back from what the log kept
+}
+
+}  // namespace
+}  // namespace kgroups::broker
