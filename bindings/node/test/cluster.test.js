@@ -42,6 +42,10 @@ test('three brokers: stopping the leader elects a new one, starting it brings it
     await broker.waitFor(async () => (await broker.topic('payments')).partitions[0].isr.includes(old),
       { message: `broker ${old} to rejoin the ISR` });
     assert.equal(await broker.leader('payments'), now, 'leadership does not move back by itself');
+    const metrics = await broker.metrics();
+    assert.match(metrics, new RegExp(`^kgroupsd_broker_up\\{broker="${old}"\\} 1$`, 'm'));
+    assert.match(metrics, /^kgroupsd_leader_elections_total [1-9]\d*$/m);
+    assert.match(metrics, new RegExp(`^kgroupsd_partition_leader\\{topic="payments",partition="0"\\} ${now}$`, 'm'));
   } finally {
     await broker.stop();
   }
