@@ -289,7 +289,7 @@ TEST_F(ClusterRoutesTest, MetricsReportBrokersReplicasAndTheElectionsAStopCauses
   const HttpResponse response = call("GET", "/metrics");
   ASSERT_EQ(response.status, 200);
   const std::string& text = response.body;
-  const std::string p0 = "{topic=\"orders\",partition=\"0\"}";
+  const std::string p0 = R"({topic="orders",partition="0"})";
   const std::string stopped_broker = "broker=\"" + std::to_string(leader) + "\"";
   for (const std::string& line : std::vector<std::string>{
            "# TYPE kgroupsd_broker_up gauge\n", "kgroupsd_broker_up{" + stopped_broker + "} 0\n",
