@@ -14,6 +14,10 @@ export interface BrokerOptions {
   initialRebalanceDelayMs?: number;
   /** `false` → `--no-auto-create`: unknown topics are not created on Metadata or Produce. */
   autoCreateTopics?: boolean;
+  /** Brokers in the process, node ids 0..N-1, each on its own free port (`--brokers N`; default 1; docs/CLUSTER.md). */
+  brokers?: number;
+  /** Replicas of topics created without a replication factor, `topics` too (`--default-replication-factor`; at most `brokers`). */
+  defaultReplicationFactor?: number;
   /** More kgroupsd flags, appended as they are. */
   extraArgs?: string[];
   /**
@@ -33,9 +37,46 @@ export interface BrokerOptions {
 export interface PartitionInfo {
   partition: number;
   log_start_offset: number;
+  /** What consumers read up to: the high watermark. */
   end_offset: number;
+  high_watermark: number;
+  /** The leader's log end (above the high watermark: records not yet on every in-sync replica). */
+  log_end_offset: number;
   last_stable_offset: number;
   bytes: number;
+  /** The leading broker's node id (-1: offline). */
+  leader: number;
+  leader_epoch: number;
+  /** Node ids in assignment order (the first is the preferred leader). */
+  replicas: number[];
+  /** The in-sync replicas' node ids. */
+  isr: number[];
+}
+
+/** What a broker of the cluster is doing. */
+export type BrokerState = 'running' | 'stopped' | 'isolated';
+
+/** One broker of the cluster (GET /v1/brokers), as {@link Broker.cluster} and the broker controls return it. */
+export interface BrokerNode {
+  id: number;
+  host: string;
+  port: number;
+  state: BrokerState;
+  /** Whether it is the controller (the lowest running node id). */
+  controller: boolean;
+  /** How late its followers fetch (0: at once). */
+  replication_delay_ms: number;
+  /** Partitions it leads. */
+  leader_partitions: number;
+  /** Partitions it holds a replica of (led ones included). */
+  replica_partitions: number;
+}
+
+/** The brokers of the cluster, from {@link Broker.cluster}. */
+export interface ClusterInfo {
+  /** The controller's node id (-1: no broker runs). */
+  controller: number;
+  brokers: BrokerNode[];
 }
 
 /** A topic (GET /v1/topics/{name} adds `configs`). */
@@ -110,7 +151,14 @@ export type EventType =
   | 'rebalance_started'
   | 'rebalance_completed'
   | 'offsets_committed'
-  | 'group_deleted';
+  | 'group_deleted'
+  | 'records_replayed'
+  | 'broker_stopped'
+  | 'broker_started'
+  | 'broker_isolated'
+  | 'leader_elected'
+  | 'isr_shrunk'
+  | 'isr_expanded';
 
 /** One event; the fields beyond id, time_ms and type depend on the type. */
 export interface BrokerEvent {
@@ -129,14 +177,26 @@ export interface BrokerEvent {
   generation?: number;
   /** rebalance_completed: the assignor (null for a classic group left empty). */
   protocol?: string | null;
-  /** rebalance_completed: the classic group's leader (null for consumer groups). */
-  leader?: string | null;
+  /** rebalance_completed: the classic group's leader (null for consumer groups); leader_elected: the new leader's node id (-1: offline). */
+  leader?: string | number | null;
   /** member_left, member_expired, rebalance_started: a sentence, to read, not to parse. */
   reason?: string;
   /** rebalance_completed: each member's partitions (null for a protocol type other than consumer). */
   assignment?: Record<string, TopicPartitions[] | null>;
   /** offsets_committed: what was committed. */
   offsets?: Array<{ topic: string; partition: number; offset: number }>;
+  /** broker_stopped, broker_started, broker_isolated: the broker's node id. */
+  broker?: number;
+  /** leader_elected, isr_shrunk, isr_expanded: the partition (with `topic`). */
+  partition?: number;
+  /** leader_elected: the new leader's epoch. */
+  leader_epoch?: number;
+  /** leader_elected: an out-of-sync replica was chosen. */
+  unclean?: boolean;
+  /** leader_elected: records the election cut from the log. */
+  lost_records?: number;
+  /** isr_shrunk, isr_expanded: the in-sync replicas now. */
+  isr?: number[];
   [field: string]: unknown;
 }
 
@@ -234,12 +294,12 @@ export class Broker implements AsyncDisposable {
    */
   static start(options?: BrokerOptions): Promise<Broker>;
 
-  /** The Kafka listener's host and port. */
+  /** The Kafka listener's host and port (broker 0's with several brokers). */
   readonly host: string;
   readonly port: number;
-  /** "HOST:PORT", for librdkafka's bootstrap.servers. */
+  /** "HOST:PORT" (with several brokers "HOST:P0,HOST:P1,..."), for librdkafka's bootstrap.servers. */
   readonly bootstrapServers: string;
-  /** ["HOST:PORT"], for kafkajs's brokers. */
+  /** ["HOST:PORT", ...], one per broker, for kafkajs's brokers. */
   readonly brokers: string[];
   /** The HTTP API's base URL, e.g. http://127.0.0.1:40123. */
   readonly httpUrl: string;
@@ -283,6 +343,19 @@ export class Broker implements AsyncDisposable {
 
   /** GET /metrics: Prometheus text. */
   metrics(): Promise<string>;
+
+  /** The brokers of the cluster and the controller (GET /v1/brokers). */
+  cluster(): Promise<ClusterInfo>;
+  /** The node id leading the partition now (-1: offline); RangeError for a partition the topic lacks. */
+  leader(topic: string, partition?: number): Promise<number>;
+  /** Stops a broker: its listener refuses, its connections close, its partitions elect new leaders. */
+  stopBroker(id: number): Promise<BrokerNode>;
+  /** Starts a stopped or isolated broker; its replicas catch up and rejoin the ISR. */
+  startBroker(id: number): Promise<BrokerNode>;
+  /** Cuts a broker from replication while it still answers its clients (its acks=all writes never succeed). */
+  isolateBroker(id: number): Promise<BrokerNode>;
+  /** The broker's followers fetch only every `ms` milliseconds (0: at once). */
+  delayReplication(id: number, ms: number): Promise<BrokerNode>;
 
   /** SIGTERM, then SIGKILL after timeoutMs (default 5000); resolves to the exit code or signal. */
   stop(options?: { timeoutMs?: number }): Promise<number | string | null>;

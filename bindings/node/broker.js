@@ -4,7 +4,8 @@
 // inspect. Broker.start spawns kgroupsd on free loopback ports and resolves once it is ready;
 // the methods are the HTTP API's routes (docs/HTTP-API.md) as promises: topics, groups with
 // their members, assignment and lag, fault injection, the manual clock, the event log and
-// the metrics. Plain promises and no globals, so it works the same under node:test, Jest and
+// the metrics, and with several brokers (`brokers: 3`) each broker's stop, start and
+// isolation. Plain promises and no globals, so it works the same under node:test, Jest and
 // Vitest. The child is killed by stop(), and if the test process ends first (kill_on_exit.js).
 'use strict';
 
@@ -14,7 +15,9 @@ const { ControlClient } = require('./control_client.js');
 const { findKgroupsd, kgroupsdArgs } = require('./kgroupsd_command.js');
 const { killOnExit } = require('./kill_on_exit.js');
 
-const READY_LINE = /^kgroupsd listening on (.+):(\d+), http on (.+):(\d+)$/;
+// The Kafka part is one HOST:PORT per broker, comma-separated (--brokers N).
+const READY_LINE = /^kgroupsd listening on (.+), http on (.+):(\d+)$/;
+const ADDRESS = /^(.+):(\d+)$/;
 // kgroupsd's stderr kept for error messages and log(): the last this many characters.
 const LOG_TAIL_CHARS = 256 * 1024;
 
@@ -33,10 +36,11 @@ class Broker {
   constructor(child, ready, options, logTail) {
     this._child = child;
     this._logTail = logTail;
-    /** The Kafka listener's host. */
+    /** The Kafka listener's host (broker 0's with several brokers). */
     this.host = ready.host;
-    /** The Kafka listener's port. */
+    /** The Kafka listener's port (broker 0's with several brokers). */
     this.port = ready.port;
+    this._addresses = ready.addresses;
     /** The HTTP API's base URL, such as http://127.0.0.1:40123. */
     this.httpUrl = `http://${ready.httpHost}:${ready.httpPort}`;
     this._control = new ControlClient(ready.httpHost, ready.httpPort, options.requestTimeoutMs ?? 10000);
@@ -89,12 +93,20 @@ class Broker {
         if (newline < 0) return;
         const line = stdout.slice(0, newline);
         const match = READY_LINE.exec(line);
-        if (!match) {
-          fail(`printed an unexpected ready line (expected "kgroupsd listening on HOST:PORT, http on HOST:PORT"): ${line}`);
+        const kafka = match ? match[1].split(',').map((address) => ADDRESS.exec(address)) : [];
+        if (!match || kafka.some((address) => !address)) {
+          fail('printed an unexpected ready line (expected "kgroupsd listening on HOST:PORT, http on HOST:PORT", ' +
+            `with one HOST:PORT per broker before ", http"): ${line}`);
           return;
         }
         settle();
-        resolve({ host: match[1], port: Number(match[2]), httpHost: match[3], httpPort: Number(match[4]) });
+        resolve({
+          host: kafka[0][1],
+          port: Number(kafka[0][2]),
+          addresses: kafka.map((address) => address[0]),
+          httpHost: match[2],
+          httpPort: Number(match[3]),
+        });
       }
       const timer = setTimeout(() => fail(`did not print its ready line within ${startTimeoutMs} ms`), startTimeoutMs);
       child.on('error', onError);
@@ -109,14 +121,17 @@ class Broker {
     return new Broker(child, ready, options, logTail);
   }
 
-  /** The Kafka bootstrap address, "HOST:PORT" (for librdkafka's bootstrap.servers). */
+  /**
+   * The Kafka bootstrap address for librdkafka's bootstrap.servers: "HOST:PORT", or every
+   * broker's, comma-separated, with several brokers ("HOST:P0,HOST:P1,HOST:P2").
+   */
   get bootstrapServers() {
-    return `${this.host}:${this.port}`;
+    return this._addresses.join(',');
   }
 
-  /** The Kafka bootstrap addresses as kafkajs takes them: ["HOST:PORT"]. */
+  /** The Kafka bootstrap addresses as kafkajs takes them: ["HOST:PORT", ...], one per broker. */
   get brokers() {
-    return [this.bootstrapServers];
+    return [...this._addresses];
   }
 
   /** kgroupsd's process id. */
@@ -254,6 +269,70 @@ class Broker {
       }
       await sleep(Math.min(intervalMs, Math.max(deadline - Date.now(), 0)));
     }
+  }
+
+  /**
+   * The brokers of the cluster (GET /v1/brokers): the controller's node id and each broker's
+   * id, address, state (running, stopped, isolated), replication delay and the partitions it
+   * leads and holds.
+   * @returns {Promise<import('./broker').ClusterInfo>}
+   */
+  cluster() {
+    return this._control.request('GET', '/v1/brokers');
+  }
+
+  /**
+   * The node id leading partition `partition` of `topic` now (-1: none, the partition is
+   * offline). Rejects with a BrokerError (404) for an unknown topic and a RangeError for a
+   * partition it does not have.
+   */
+  async leader(topic, partition = 0) {
+    const { partitions } = await this.topic(topic);
+    const found = Number.isSafeInteger(partition) ? partitions[partition] : undefined;
+    if (found === undefined) {
+      throw new RangeError(`leader: topic ${topic} has partitions 0 to ${partitions.length - 1}, not ${String(partition)}`);
+    }
+    return found.leader;
+  }
+
+  /**
+   * Stops broker `id` (POST /v1/brokers/{id}/stop): its listener refuses, its connections
+   * close, and the partitions it led elect new leaders from their in-sync replicas. Resolves
+   * to the broker as GET /v1/brokers shows it; BrokerError (404) for an unknown id.
+   */
+  stopBroker(id) {
+    return this._brokerAction('stopBroker', id, 'stop');
+  }
+
+  /** Starts a stopped or isolated broker again; its replicas catch up and rejoin the ISR. */
+  startBroker(id) {
+    return this._brokerAction('startBroker', id, 'start');
+  }
+
+  /**
+   * Cuts broker `id` from the controller and replication while it still answers its clients,
+   * believing it leads what it led: its acks=all writes never succeed.
+   */
+  isolateBroker(id) {
+    return this._brokerAction('isolateBroker', id, 'isolate');
+  }
+
+  /**
+   * Broker `id`'s followers fetch only every `ms` milliseconds (0: at once); a follower late
+   * by more than the replica lag time leaves the ISR.
+   */
+  delayReplication(id, ms) {
+    if (!Number.isSafeInteger(ms) || ms < 0) {
+      return Promise.reject(new RangeError(`delayReplication: ms must be an integer >= 0, got ${String(ms)}`));
+    }
+    return this._brokerAction('delayReplication', id, 'replication-delay', { ms });
+  }
+
+  _brokerAction(method, id, action, body = {}) {
+    if (!Number.isSafeInteger(id) || id < 0) {
+      return Promise.reject(new RangeError(`${method}: the broker id must be a node id (an integer >= 0), got ${String(id)}`));
+    }
+    return this._control.request('POST', `/v1/brokers/${id}/${action}`, body);
   }
 
   /** The Prometheus text of GET /metrics. */

@@ -3,7 +3,7 @@
 // The command line Broker.start runs: which kgroupsd binary (the `kgroupsd` option, then
 // $KGROUPSD, then the one package.json's install script built, then the kgroupsd build dirs
 // of the checkout this package is a folder of, then PATH) and the flags the options map to.
-// Both loopback listeners take port 0 (a free port).
+// Both loopback listeners take port 0 (a free port; with brokers: N, each broker a free port).
 'use strict';
 
 const fs = require('node:fs');
@@ -128,6 +128,14 @@ function kgroupsdArgs(options = {}) {
     args.push('--initial-rebalance-delay-ms', String(options.initialRebalanceDelayMs));
   }
   if (options.autoCreateTopics === false) args.push('--no-auto-create');
+  if (options.brokers !== undefined) {
+    checkCount('brokers', options.brokers, 1);
+    args.push('--brokers', String(options.brokers));
+  }
+  if (options.defaultReplicationFactor !== undefined) {
+    checkCount('defaultReplicationFactor', options.defaultReplicationFactor, 1);
+    args.push('--default-replication-factor', String(options.defaultReplicationFactor));
+  }
   const extra = options.extraArgs ?? [];
   if (!Array.isArray(extra) || !extra.every((arg) => typeof arg === 'string')) {
     throw new TypeError('kgroupsd: extraArgs must be an array of strings');

@@ -3,12 +3,14 @@
 // that has just loaded /v1/events/log can catch up on what arrived meanwhile; after a drop it
 // reopens from the last id it saw (the server ignores Last-Event-ID, so `since` it is).
 
-// Every type docs/HTTP-API.md lists, and records_replayed: SSE messages carry their type as
-// the event name, so each needs its own listener.
+import { CLUSTER_EVENT_TYPES } from './cluster_events.js';
+
+// Every type docs/HTTP-API.md lists, records_replayed and the cluster's: SSE messages carry
+// their type as the event name, so each needs its own listener.
 export const EVENT_TYPES = [
   'topic_created', 'topic_deleted', 'member_joined', 'member_left', 'member_expired',
   'rebalance_started', 'rebalance_completed', 'offsets_committed', 'group_deleted',
-  'records_replayed',
+  'records_replayed', ...CLUSTER_EVENT_TYPES,
 ];
 const KEPT = 2000; // newest events kept for catching up
 const REOPEN_DELAY_MS = 1000;

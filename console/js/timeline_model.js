@@ -1,10 +1,16 @@
 // TimelineModel: one group's rebalance history built from its events (docs/HTTP-API.md,
 // "Events"): a column per completed rebalance (generation) holding each member's partitions,
 // the reasons that led to it (joins, leaves, expiries, other rebalance causes) and the records
-// delivered again after it (records_replayed events of that generation). Plain data, no DOM:
+// delivered again after it (records_replayed events of that generation). A broker stopped,
+// started or isolated (--brokers N) is a reason too: the group's coordinator may have moved
+// with it. Plain data, no DOM:
 // tests/browser/timeline_model.test.mjs checks it directly.
 
+import { describeClusterEvent } from './cluster_events.js';
+
 const MAX_COLUMNS = 200; // oldest columns are dropped beyond this
+// Events of no group that are reasons in every group's timeline.
+export const BROKER_EVENT_TYPES = ['broker_stopped', 'broker_started', 'broker_isolated'];
 
 // "kafkajs-6f1c2e3d-4299-..." → "kafkajs-6f1c2e3d…": the client id and the first part of the
 // UUID Kafka appends, enough to tell members of one client apart at a glance.
@@ -27,9 +33,14 @@ export class TimelineModel {
   // Applies one event (ignored if it is another group's or already applied). Returns the new
   // column when the event completed a rebalance, else null.
   apply(event) {
-    if (event.id <= this.lastId || event.group_id !== this.group) return null;
+    if (event.id <= this.lastId || !this.concerns(event)) return null;
     this.lastId = event.id;
     switch (event.type) {
+      case 'broker_stopped':
+      case 'broker_started':
+      case 'broker_isolated':
+        this.pending.push(describeClusterEvent(event));
+        return null;
       case 'member_joined':
         this.pending.push(memberReason('joined', event));
         return null;
@@ -58,6 +69,11 @@ export class TimelineModel {
       default:
         return null;
     }
+  }
+
+  // Whether the event belongs in this group's timeline: the group's own, or a broker's.
+  concerns(event) {
+    return event.group_id === this.group || (!event.group_id && BROKER_EVENT_TYPES.includes(event.type));
   }
 
   complete(event) {

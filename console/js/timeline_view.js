@@ -61,7 +61,7 @@ export class TimelineView {
   }
 
   receive(event) {
-    if (!this.model || this.loading || event.group_id !== this.model.group) return;
+    if (!this.model || this.loading || !this.model.concerns(event)) return;
     if (this.paused) {
       this.buffered.push(event);
       this.bufferedText.textContent = `${this.buffered.length} event(s) waiting`;

@@ -1,6 +1,8 @@
 // Topics view: every topic's partitions (log start, end offset, bytes) and a sparkline of each
 // partition's produce rate over the last minute, computed here by polling GET /v1/topics every
-// second and differencing end offsets.
+// second and differencing end offsets. In a cluster (--brokers N) also each partition's leader,
+// replicas, in-sync replicas (those out of sync marked) and log end offset beside the high
+// watermark.
 
 import { getJson } from './api.js';
 import { html, svg } from './dom.js';
@@ -16,6 +18,8 @@ export class TopicsView {
     this.error = document.getElementById('topics-error');
     this.previous = new Map(); // "topic/partition" → {end, time}
     this.rates = new Map();    // "topic/partition" → [records/s, ...] oldest first
+    this.clustered = false;    // several brokers: show leaders and replicas
+    this.topics = null;        // the last GET /v1/topics answer
     setInterval(() => this.poll(), POLL_MS);
     this.poll();
   }
@@ -24,6 +28,7 @@ export class TopicsView {
     try {
       const { topics } = await getJson('/v1/topics');
       this.record(topics, performance.now());
+      this.topics = topics;
       this.render(topics);
       this.error.textContent = '';
     } catch (error) {
@@ -47,6 +52,12 @@ export class TopicsView {
     }
   }
 
+  setClustered(clustered) {
+    if (clustered === this.clustered) return;
+    this.clustered = clustered;
+    if (this.topics) this.render(this.topics);
+  }
+
   render(topics) {
     if (topics.length === 0) {
       this.root.replaceChildren(html('p', { class: 'muted', text: 'No topics yet.' }));
@@ -54,16 +65,41 @@ export class TopicsView {
     }
     this.root.replaceChildren(...topics.map((topic) => html('table', { class: 'data topic', 'data-topic': topic.name },
       html('caption', { text: `${topic.name} (${topic.partitions.length} partition${topic.partitions.length === 1 ? '' : 's'})` }),
-      html('thead', {}, html('tr', {}, ['Partition', 'Log start', 'End offset', 'Bytes', 'Produce rate (last minute)']
-        .map((name) => html('th', { scope: 'col', text: name })))),
+      html('thead', {}, html('tr', {}, this.columns().map((name) => html('th', { scope: 'col', text: name })))),
       html('tbody', {}, topic.partitions.map((p) => {
         const rates = this.rates.get(`${topic.name}/${p.partition}`) ?? [];
-        return html('tr', { 'data-partition': p.partition, 'data-end-offset': p.end_offset },
-          html('td', { text: p.partition }), html('td', { class: 'num', text: p.log_start_offset }),
-          html('td', { class: 'num', text: p.end_offset }), html('td', { class: 'num', text: p.bytes }),
-          html('td', {}, sparkline(rates)));
+        return html('tr', { 'data-partition': p.partition, 'data-end-offset': p.end_offset,
+          'data-leader': p.leader, 'data-isr': (p.isr ?? []).join(',') },
+        html('td', { text: p.partition }),
+        this.clustered ? replicationCells(p) : null,
+        html('td', { class: 'num', text: p.log_start_offset }),
+        html('td', { class: 'num', text: p.end_offset }),
+        this.clustered ? html('td', { class: 'num', text: p.log_end_offset }) : null,
+        html('td', { class: 'num', text: p.bytes }),
+        html('td', {}, sparkline(rates)));
       })))));
   }
+
+  columns() {
+    if (!this.clustered) return ['Partition', 'Log start', 'End offset', 'Bytes', 'Produce rate (last minute)'];
+    return ['Partition', 'Leader', 'Replicas', 'In-sync replicas', 'Log start', 'High watermark', 'Log end',
+      'Bytes', 'Produce rate (last minute)'];
+  }
+}
+
+// Leader, replicas and ISR of a partition; replicas out of the ISR are marked.
+function replicationCells(p) {
+  const isr = new Set(p.isr ?? []);
+  const leader = p.leader < 0
+    ? html('td', { class: 'offline', text: 'offline' })
+    : html('td', { text: `broker ${p.leader}`, title: `leader epoch ${p.leader_epoch}` });
+  const replicas = html('td', {}, (p.replicas ?? []).map((node) => html('span', {
+    class: isr.has(node) ? 'replica' : 'replica out-of-sync', title: isr.has(node) ? 'in sync' : 'out of sync',
+    text: node })));
+  const short = isr.size < (p.replicas ?? []).length;
+  const inSync = html('td', { class: short ? 'under-replicated' : undefined, 'data-cell': 'isr',
+    text: `${[...isr].join(', ') || 'none'}${short ? ` (${isr.size} of ${p.replicas.length})` : ''}` });
+  return [leader, replicas, inSync];
 }
 
 function sparkline(rates) {

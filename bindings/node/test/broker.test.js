@@ -78,10 +78,12 @@ test('every option maps to its kgroupsd flag, extraArgs last', () => {
       manualClock: true,
       initialRebalanceDelayMs: 0,
       autoCreateTopics: false,
+      brokers: 3,
+      defaultReplicationFactor: 2,
       extraArgs: ['--verbose'],
     }).slice(4),
     ['--topic', 'orders:3', '--topic', 'payments:1', '--manual-clock', '--initial-rebalance-delay-ms', '0',
-      '--no-auto-create', '--verbose'],
+      '--no-auto-create', '--brokers', '3', '--default-replication-factor', '2', '--verbose'],
   );
   assert.deepEqual(kgroupsdArgs({ manualClock: false, autoCreateTopics: true }).slice(4), []);
 });
@@ -93,6 +95,8 @@ test('bad options are rejected before anything is started', () => {
   assert.throws(() => kgroupsdArgs({ topics: ['orders'] }), TypeError);
   assert.throws(() => kgroupsdArgs({ initialRebalanceDelayMs: -1 }), /initialRebalanceDelayMs/);
   assert.throws(() => kgroupsdArgs({ extraArgs: '--verbose' }), /extraArgs must be an array of strings/);
+  assert.throws(() => kgroupsdArgs({ brokers: 0 }), /brokers must be an integer >= 1, got 0/);
+  assert.throws(() => kgroupsdArgs({ defaultReplicationFactor: '3' }), /defaultReplicationFactor must be an integer >= 1/);
 });
 
 test('the kgroupsd option comes first, then $KGROUPSD, then PATH', () => {
@@ -231,6 +235,28 @@ test('the ready line gives the addresses; stop() kills a child that ignores SIGT
   assert.ok(Date.now() - started < 3000);
   assert.equal(isAlive(broker.pid), false);
   assert.equal(await broker.stop(), 'SIGKILL', 'a second stop() answers the same');
+});
+
+test('with several brokers the ready line lists them all: bootstrapServers is the whole list', async () => {
+  const cluster = script('cluster-kgroupsd',
+    'echo "kgroupsd listening on 127.0.0.1:11,127.0.0.1:12,127.0.0.1:13, http on 127.0.0.1:14"; exec sleep 30');
+  const broker = await Broker.start({ kgroupsd: cluster });
+  try {
+    assert.equal(broker.bootstrapServers, '127.0.0.1:11,127.0.0.1:12,127.0.0.1:13');
+    assert.deepEqual(broker.brokers, ['127.0.0.1:11', '127.0.0.1:12', '127.0.0.1:13']);
+    assert.equal(broker.host, '127.0.0.1');
+    assert.equal(broker.port, 11);
+    assert.equal(broker.httpUrl, 'http://127.0.0.1:14');
+    await assert.rejects(broker.stopBroker('1'), /stopBroker: the broker id must be a node id \(an integer >= 0\), got 1/);
+    await assert.rejects(broker.delayReplication(1, -5), /delayReplication: ms must be an integer >= 0, got -5/);
+  } finally {
+    await broker.stop();
+  }
+});
+
+test('a ready line with a malformed broker address is refused', async () => {
+  const bad = script('bad-cluster-kgroupsd', 'echo "kgroupsd listening on 127.0.0.1:11,nowhere, http on 127.0.0.1:14"; exec sleep 30');
+  await assert.rejects(Broker.start({ kgroupsd: bad }), /unexpected ready line .*one HOST:PORT per broker/);
 });
 
 test('Symbol.asyncDispose stops it (what `await using` calls)', async () => {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// README.md's JavaScript example, extracted and run as an ES module that
-// imports the package by name: the example must run and its asserts hold.
+// README.md's JavaScript examples that need only this package, extracted and run as ES
+// modules that import the package by name: each must run and its asserts hold.
 'use strict';
 
 const test = require('node:test');
@@ -13,10 +13,10 @@ const path = require('node:path');
 const packageDir = path.resolve(__dirname, '..');
 const readme = path.resolve(packageDir, '..', '..', 'README.md');
 
-function jsExample() {
+function jsExample(heading = 'JavaScript / TypeScript') {
   const text = fs.readFileSync(readme, 'utf8');
-  const section = text.split(/^## /m).find((part) => part.startsWith('JavaScript / TypeScript'));
-  assert.ok(section, 'README.md has a "## JavaScript / TypeScript" section');
+  const section = text.split(/^## /m).find((part) => part.startsWith(heading));
+  assert.ok(section, `README.md has a "## ${heading}" section`);
   const block = /```js\n([\s\S]*?)```/.exec(section);
   assert.ok(block, 'the section has a ```js example');
   return block[1];
@@ -34,4 +34,12 @@ test('the README example fails when an assertion in it is wrong', () => {
   const file = path.join(packageDir, 'build', 'readme_example_broken.mjs');
   fs.writeFileSync(file, jsExample().replace("committed('billing', 5), 1)", "committed('billing', 5), 2)"));
   assert.throws(() => execFileSync(process.execPath, [file], { stdio: 'pipe' }), /AssertionError/);
+});
+
+test('the README three-broker example runs: stopping the leader elects another', () => {
+  const file = path.join(packageDir, 'build', 'readme_cluster_example.mjs');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, jsExample('A three-broker cluster'));
+  const output = execFileSync(process.execPath, [file], { stdio: 'pipe', encoding: 'utf8' });
+  assert.match(output, /^[0-2] -> [0-2] \[ [0-2], [0-2] \]$/m);
 });

@@ -42,13 +42,17 @@ std::vector<std::uint8_t> consumer_assignment(const std::string& topic,
 
 class RoutesTest : public ::testing::Test {
  protected:
-  explicit RoutesTest(bool manual_clock = true) : broker_(config(manual_clock), kMachineBytes) {
+  explicit RoutesTest(bool manual_clock = true, std::int32_t brokers = 1)
+      : broker_(config(manual_clock, brokers), kMachineBytes) {
     build_http_routes(router_, broker_, io_.get_executor());
   }
 
-  static BrokerConfig config(bool manual_clock) {
+  // With `brokers` > 1, topics get one replica per broker.
+  static BrokerConfig config(bool manual_clock, std::int32_t brokers) {
     BrokerConfig config;
     config.manual_clock = manual_clock;
+    config.brokers = brokers;
+    config.default_replication_factor = brokers;
     config.http_max_metrics_bytes = 65536;  // the smallest allowed, so a test can pass it
     config.initial_rebalance_delay_ms = 0;  // join_and_sync() expects the join answered at once
     config.http_max_group_offsets = 1;      // so that g1's two rows are cut
@@ -121,6 +125,12 @@ class RoutesTest : public ::testing::Test {
 class RealClockRoutesTest : public RoutesTest {
  protected:
   RealClockRoutesTest() : RoutesTest(false) {}
+};
+
+// Three brokers (--brokers 3), topics replicated on all three.
+class ClusterRoutesTest : public RoutesTest {
+ protected:
+  ClusterRoutesTest() : RoutesTest(true, 3) {}
 };
 
 TEST_F(RoutesTest, TopicsListPartitionsWithOffsetsAndBytes) {
@@ -250,6 +260,57 @@ TEST_F(RoutesTest, MetricsReportOffsetsLagGroupsAndCountedErrors) {
         "# TYPE kgroupsd_bytes_received_total counter\n"}) {
     EXPECT_NE(text.find(line), std::string::npos) << "missing " << line << " in\n" << text;
   }
+}
+
+TEST_F(RoutesTest, MetricsOfOneBrokerLeaveTheClusterFamiliesOut) {
+  create_orders();
+  const std::string text = call("GET", "/metrics").body;
+  for (const char* name : {"kgroupsd_broker_up", "kgroupsd_partition_leader",
+                           "kgroupsd_partition_isr_size", "kgroupsd_leader_elections_total"}) {
+    EXPECT_EQ(text.find(name), std::string::npos) << name << " in\n" << text;
+  }
+}
+
+TEST_F(ClusterRoutesTest, MetricsReportBrokersReplicasAndTheElectionsAStopCauses) {
+  create_orders();
+  const std::int32_t leader = get_json("/v1/topics/orders")["partitions"][0]["leader"];
+  const HttpResponse stopped =
+      call("POST", "/v1/brokers/" + std::to_string(leader) + "/stop", "{}");
+  ASSERT_EQ(stopped.status, 200) << stopped.body;
+  const json partition = get_json("/v1/topics/orders")["partitions"][0];
+  const std::int32_t new_leader = partition["leader"];
+  ASSERT_NE(new_leader, leader);
+  std::int64_t elections = 0;
+  for (const json& event : get_json("/v1/events/log")) {
+    if (event["type"] == "leader_elected") ++elections;
+  }
+  ASSERT_GE(elections, 1);
+
+  const HttpResponse response = call("GET", "/metrics");
+  ASSERT_EQ(response.status, 200);
+  const std::string& text = response.body;
+  const std::string p0 = R"({topic="orders",partition="0"})";
+  const std::string stopped_broker = "broker=\"" + std::to_string(leader) + "\"";
+  for (const std::string& line : std::vector<std::string>{
+           "# TYPE kgroupsd_broker_up gauge\n", "kgroupsd_broker_up{" + stopped_broker + "} 0\n",
+           "kgroupsd_broker_up{broker=\"" + std::to_string(new_leader) + "\"} 1\n",
+           "kgroupsd_broker_state{" + stopped_broker + ",state=\"stopped\"} 1\n",
+           "kgroupsd_broker_state{" + stopped_broker + ",state=\"running\"} 0\n",
+           "# TYPE kgroupsd_leader_elections_total counter\n",
+           "kgroupsd_leader_elections_total " + std::to_string(elections) + "\n",
+           "kgroupsd_unclean_leader_elections_total 0\n", "kgroupsd_isr_expands_total 0\n",
+           "kgroupsd_partition_leader" + p0 + " " + std::to_string(new_leader) + "\n",
+           "kgroupsd_partition_replicas" + p0 + " 3\n", "kgroupsd_partition_isr_size" + p0 + " 2\n",
+           "kgroupsd_partition_high_watermark" + p0 + " 1\n",
+           "kgroupsd_partition_log_end_offset" + p0 + " 1\n",
+           "kgroupsd_partition_end_offset" + p0 + " 1\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << "missing " << line << " in\n" << text;
+  }
+  EXPECT_EQ(text.find("kgroupsd_isr_shrinks_total 0\n"), std::string::npos) << text;
+
+  ASSERT_EQ(call("POST", "/v1/brokers/" + std::to_string(leader) + "/start", "{}").status, 200);
+  EXPECT_NE(call("GET", "/metrics").body.find("kgroupsd_broker_up{" + stopped_broker + "} 1\n"),
+            std::string::npos);
 }
 
 TEST_F(RoutesTest, MetricsAreCutAtTheirByteBoundWithACommentAndFamiliesStayWhole) {

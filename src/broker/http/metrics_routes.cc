@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/http/metrics_routes.h"
 
+#include <array>
 #include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,6 +12,7 @@
 
 #include "broker/handlers/api_table.h"
 #include "broker/http/group_view.h"
+#include "broker/storage/replication_observer.h"
 
 namespace kgroups::broker::http {
 namespace {
@@ -79,7 +83,105 @@ void sample(MetricsText& text, std::string_view name, const std::string& labels,
   sample(text, text.out, name, labels, value);
 }
 
-std::string render(Broker& broker) {
+// The cluster's elections and ISR changes since the routes were added, counted from the
+// events as they are published (the event log keeps only the newest, so it cannot be
+// counted afterwards).
+struct ReplicationCounts {
+  std::int64_t leader_elections = 0;
+  std::int64_t unclean_leader_elections = 0;
+  std::int64_t lost_records = 0;
+  std::int64_t isr_shrinks = 0;
+  std::int64_t isr_expands = 0;
+
+  void count(const Event& event) {
+    if (event.type == "leader_elected") {
+      ++leader_elections;
+      const nlohmann::json fields = nlohmann::json::parse(event.json, nullptr, false);
+      if (fields.is_object() && fields.value("unclean", false)) ++unclean_leader_elections;
+      if (fields.is_object()) lost_records += fields.value("lost_records", std::int64_t{0});
+    } else if (event.type == "isr_shrunk") {
+      ++isr_shrinks;
+    } else if (event.type == "isr_expanded") {
+      ++isr_expands;
+    }
+  }
+};
+
+std::string partition_labels(const std::string& topic, std::size_t partition) {
+  return "topic=\"" + label(topic) + "\",partition=\"" + std::to_string(partition) + "\"";
+}
+
+// One family with one sample per partition of every topic, `value` read from its log.
+template <typename Value>
+void partition_family(MetricsText& text, const Cluster& cluster, std::string_view name,
+                      std::string_view type, std::string_view help, Value value) {
+  family(text.out, name, type, help);
+  for (const auto& [topic_name, topic] : cluster.topics()) {
+    for (std::size_t i = 0; i < topic->partitions.size(); ++i) {
+      sample(text, name, partition_labels(topic_name, i), value(topic->partitions[i]));
+    }
+  }
+}
+
+// The brokers of --brokers N (N > 1), their partitions' replication, and the elections.
+void render_cluster(MetricsText& text, Broker& broker, const ReplicationCounts& counts) {
+  const ReplicationController& replication = broker.replication();
+  std::string& out = text.out;
+  family(out, "kgroupsd_broker_up", "gauge",
+         "1 for a running broker, 0 for a stopped or isolated one (POST /v1/brokers/{id}/...).");
+  for (std::int32_t node = 0; node < replication.brokers(); ++node) {
+    sample(text, "kgroupsd_broker_up", "broker=\"" + std::to_string(node) + "\"",
+           replication.state(node) == BrokerState::kRunning ? 1 : 0);
+  }
+  family(out, "kgroupsd_broker_state", "gauge",
+         "Each broker's state: 1 on the sample of its state (running, stopped, isolated).");
+  constexpr std::array kStates{BrokerState::kRunning, BrokerState::kStopped,
+                               BrokerState::kIsolated};
+  for (std::int32_t node = 0; node < replication.brokers(); ++node) {
+    for (const BrokerState state : kStates) {
+      sample(text, "kgroupsd_broker_state",
+             "broker=\"" + std::to_string(node) + "\",state=\"" + broker_state_name(state) + "\"",
+             replication.state(node) == state ? 1 : 0);
+    }
+  }
+  family(out, "kgroupsd_controller", "gauge", "The controller's node id (-1: no broker runs).");
+  sample(text, "kgroupsd_controller", "", replication.controller_id());
+  family(out, "kgroupsd_leader_elections_total", "counter",
+         "Leader elections (leader_elected events), clean and unclean.");
+  sample(text, "kgroupsd_leader_elections_total", "", counts.leader_elections);
+  family(out, "kgroupsd_unclean_leader_elections_total", "counter",
+         "Leader elections that chose an out-of-sync replica.");
+  sample(text, "kgroupsd_unclean_leader_elections_total", "", counts.unclean_leader_elections);
+  family(out, "kgroupsd_election_lost_records_total", "counter",
+         "Records elections cut from the log (acks=1 writes the new leader lacked).");
+  sample(text, "kgroupsd_election_lost_records_total", "", counts.lost_records);
+  family(out, "kgroupsd_isr_shrinks_total", "counter", "Replicas that left an ISR.");
+  sample(text, "kgroupsd_isr_shrinks_total", "", counts.isr_shrinks);
+  family(out, "kgroupsd_isr_expands_total", "counter", "Replicas that rejoined an ISR.");
+  sample(text, "kgroupsd_isr_expands_total", "", counts.isr_expands);
+
+  const Cluster& cluster = broker.cluster();
+  partition_family(text, cluster, "kgroupsd_partition_leader", "gauge",
+                   "Each partition's leader, a node id (-1: offline).",
+                   [](const BatchLog& log) { return std::int64_t{log.replicas().leader()}; });
+  partition_family(text, cluster, "kgroupsd_partition_replicas", "gauge",
+                   "Each partition's replicas (its replication factor).", [](const BatchLog& log) {
+                     return static_cast<std::int64_t>(log.replicas().replicas().size());
+                   });
+  partition_family(
+      text, cluster, "kgroupsd_partition_isr_size", "gauge", "Each partition's in-sync replicas.",
+      [](const BatchLog& log) { return static_cast<std::int64_t>(log.replicas().isr_size()); });
+  partition_family(text, cluster, "kgroupsd_partition_high_watermark", "gauge",
+                   "Each partition's high watermark (what consumers read up to; the same as "
+                   "kgroupsd_partition_end_offset).",
+                   [](const BatchLog& log) { return log.high_watermark(); });
+  partition_family(text, cluster, "kgroupsd_partition_log_end_offset", "gauge",
+                   "Each partition's log end offset on its leader (above the high watermark: "
+                   "records not yet on every in-sync replica).",
+                   [](const BatchLog& log) { return log.log_end_offset(); });
+}
+
+std::string render(Broker& broker, const ReplicationCounts& counts) {
   const BrokerMetrics& metrics = broker.metrics();
   MetricsText text{.out = {},
                    .held_lag = {},
@@ -123,23 +225,13 @@ std::string render(Broker& broker) {
 
   family(out, "kgroupsd_topics", "gauge", "Topics.");
   sample(text, "kgroupsd_topics", "", static_cast<std::int64_t>(broker.cluster().topics().size()));
-  family(out, "kgroupsd_partition_end_offset", "gauge",
-         "Each partition's end offset (high watermark).");
-  for (const auto& [name, topic] : broker.cluster().topics()) {
-    for (std::size_t i = 0; i < topic->partitions.size(); ++i) {
-      sample(text, "kgroupsd_partition_end_offset",
-             "topic=\"" + label(name) + "\",partition=\"" + std::to_string(i) + "\"",
-             topic->partitions[i].high_watermark());
-    }
-  }
-  family(out, "kgroupsd_partition_log_start_offset", "gauge", "Each partition's log start offset.");
-  for (const auto& [name, topic] : broker.cluster().topics()) {
-    for (std::size_t i = 0; i < topic->partitions.size(); ++i) {
-      sample(text, "kgroupsd_partition_log_start_offset",
-             "topic=\"" + label(name) + "\",partition=\"" + std::to_string(i) + "\"",
-             topic->partitions[i].log_start_offset());
-    }
-  }
+  partition_family(text, broker.cluster(), "kgroupsd_partition_end_offset", "gauge",
+                   "Each partition's end offset (high watermark).",
+                   [](const BatchLog& log) { return log.high_watermark(); });
+  partition_family(text, broker.cluster(), "kgroupsd_partition_log_start_offset", "gauge",
+                   "Each partition's log start offset.",
+                   [](const BatchLog& log) { return log.log_start_offset(); });
+  if (broker.replication().brokers() > 1) render_cluster(text, broker, counts);
 
   // Groups are viewed one at a time, and no more once the answer is cut: the work and the
   // memory stay within what the cut allows, however many groups and offsets there are.
@@ -182,10 +274,17 @@ std::string render(Broker& broker) {
 }  // namespace
 
 void add_metrics_routes(HttpRouter& router, Broker& broker) {
-  router.add("GET", "/metrics", [&broker](const HttpRequest&) {
+  auto counts = std::make_shared<ReplicationCounts>();
+  if (broker.replication().brokers() > 1) {
+    broker.events().subscribe([counts](const Event& event) {
+      counts->count(event);
+      return true;
+    });
+  }
+  router.add("GET", "/metrics", [&broker, counts](const HttpRequest&) {
     HttpResponse response;
     response.content_type = "text/plain; version=0.0.4; charset=utf-8";
-    response.body = render(broker);
+    response.body = render(broker, *counts);
     return response;
   });
 }

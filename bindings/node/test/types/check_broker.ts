@@ -8,7 +8,9 @@ import {
   kgroupsdArgs,
   findKgroupsd,
   type BrokerEvent,
+  type BrokerNode,
   type BrokerOptions,
+  type ClusterInfo,
   type Fault,
   type GroupInfo,
   type GroupSummary,
@@ -68,6 +70,25 @@ async function harness(): Promise<void> {
   }
   const args: string[] = kgroupsdArgs({ topics: { a: 1 } });
   const file: string = findKgroupsd({ kgroupsd: '/usr/bin/kgroupsd' });
+
+  const cluster: Broker = await Broker.start({ brokers: 3, defaultReplicationFactor: 3, topics: { payments: 1 } });
+  const info: ClusterInfo = await cluster.cluster();
+  const controller: number = info.controller;
+  const leader: number = await cluster.leader('payments', 0);
+  const stopped: BrokerNode = await cluster.stopBroker(leader);
+  const state: 'running' | 'stopped' | 'isolated' = stopped.state;
+  await cluster.startBroker(leader);
+  await cluster.isolateBroker(info.brokers[1].id);
+  await cluster.delayReplication(2, 500);
+  const isr: number[] = (await cluster.topic('payments')).partitions[0].isr;
+  const elections: BrokerEvent[] = await cluster.events({ type: ['leader_elected', 'isr_shrunk', 'broker_stopped'] });
+  const lost: number | undefined = elections[0]?.lost_records;
+  void [controller, state, isr, lost];
+  // @ts-expect-error broker ids are node ids (numbers)
+  await cluster.stopBroker('0');
+  // @ts-expect-error delayReplication takes milliseconds as a number
+  await cluster.delayReplication(0, '1s');
+
   void [bootstrap, brokers, url, topics, end, groups, lag, committed, firstAssignment, armed, now, manual];
   void [generation, stable, metrics, exit, args, file];
 
