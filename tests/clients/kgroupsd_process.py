@@ -9,8 +9,9 @@ by a timeout, and keeps the bootstrap address (and the HTTP address, or None). W
 
 KGROUPS_TEST_BROKERS=N (N > 1; scripts/test-clients sets it for its second run of the basic
 suites) makes every kgroupsd a test starts N brokers whose topics have N replicas
-(--brokers N --default-replication-factor N), unless the test chose --brokers itself.
-Tests of single-broker specifics skip under it (`single_broker_only`).
+(--brokers N --default-replication-factor N), unless the test chose --brokers itself; a test
+that checks a one-broker figure reads TEST_BROKERS (test_confluent_kafka.py's replication
+factor beyond the brokers).
 """
 import os
 import select
@@ -30,12 +31,6 @@ def cluster_args(args):
     if TEST_BROKERS <= 1 or "--brokers" in args:
         return []
     return ["--brokers", str(TEST_BROKERS), "--default-replication-factor", str(TEST_BROKERS)]
-
-
-def single_broker_only(reason):
-    """Marks a test that checks what only one broker shows: skipped under KGROUPS_TEST_BROKERS."""
-    import pytest
-    return pytest.mark.skipif(TEST_BROKERS > 1, reason=f"one broker only: {reason}")
 
 
 def kgroupsd_binary():
