@@ -4,6 +4,12 @@
 // binary) with extra flags, resolves once it prints its ready line (bounded), and stops it
 // with SIGTERM. Shared by the kafkajs and node-rdkafka suites. A kgroupsd still running when
 // the test process exits is killed, so a failed test leaves no broker behind.
+//
+// With --brokers N the ready line's Kafka part is every broker's address, comma-separated:
+// `bootstrap` is that list (a bootstrap.servers), `brokers` the same as an array (kafkajs).
+// KGROUPS_TEST_BROKERS=N (N > 1; scripts/test-clients sets it for its second run of the basic
+// suites) makes every kgroupsd a test starts N brokers whose topics have N replicas
+// (--brokers N --default-replication-factor N), unless the test chose --brokers itself.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -13,6 +19,13 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..', '..');
 const READY_PREFIX = 'kgroupsd listening on ';
 const HTTP_SEPARATOR = ', http on ';
+const TEST_BROKERS = Number(process.env.KGROUPS_TEST_BROKERS || '1');
+
+// The flags KGROUPS_TEST_BROKERS adds to a test's kgroupsd arguments (none with 1).
+function clusterArgs(args) {
+  if (TEST_BROKERS <= 1 || args.includes('--brokers')) return [];
+  return ['--brokers', String(TEST_BROKERS), '--default-replication-factor', String(TEST_BROKERS)];
+}
 
 function binary() {
   const file = process.env.KGROUPSD || path.join(ROOT, 'build/broker/tools/kgroupsd/kgroupsd');
@@ -22,9 +35,10 @@ function binary() {
   return file;
 }
 
-// Resolves to { bootstrap, http (the --http address, or null), log(), stop() -> exit code }.
+// Resolves to { bootstrap, brokers, http (the --http address, or null), log(),
+// stop() -> exit code }.
 function startKgroupsd(args = [], timeoutMs = 10000) {
-  const child = spawn(binary(), ['--listen', '127.0.0.1:0', ...args], {
+  const child = spawn(binary(), ['--listen', '127.0.0.1:0', ...clusterArgs(args), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = () => child.kill('SIGKILL');
@@ -57,6 +71,7 @@ function startKgroupsd(args = [], timeoutMs = 10000) {
       const [bootstrap, http] = line.slice(READY_PREFIX.length).split(HTTP_SEPARATOR);
       resolve({
         bootstrap,
+        brokers: bootstrap.split(','),
         http: http ?? null,
         log: () => stderr,
         stop: async () => {
@@ -68,4 +83,4 @@ function startKgroupsd(args = [], timeoutMs = 10000) {
   });
 }
 
-module.exports = { binary, startKgroupsd };
+module.exports = { TEST_BROKERS, binary, startKgroupsd };

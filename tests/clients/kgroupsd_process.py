@@ -4,7 +4,14 @@
 The binary comes from $KGROUPSD (scripts/test-clients sets it) or build/broker. The broker
 prints exactly one line on stdout when it is ready ("kgroupsd listening on HOST:PORT", and with
 --http "kgroupsd listening on HOST:PORT, http on HOST:HTTPPORT"); start() waits for it, bounded
-by a timeout, and keeps the bootstrap address (and the HTTP address, or None).
+by a timeout, and keeps the bootstrap address (and the HTTP address, or None). With
+--brokers N the Kafka part is every broker's address, comma-separated: a bootstrap.servers.
+
+KGROUPS_TEST_BROKERS=N (N > 1; scripts/test-clients sets it for its second run of the basic
+suites) makes every kgroupsd a test starts N brokers whose topics have N replicas
+(--brokers N --default-replication-factor N), unless the test chose --brokers itself; a test
+that checks a one-broker figure reads TEST_BROKERS (test_confluent_kafka.py's replication
+factor beyond the brokers).
 """
 import os
 import select
@@ -16,6 +23,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 READY_PREFIX = "kgroupsd listening on "
 HTTP_SEPARATOR = ", http on "
+TEST_BROKERS = int(os.environ.get("KGROUPS_TEST_BROKERS") or "1")
+
+
+def cluster_args(args):
+    """The flags KGROUPS_TEST_BROKERS adds to a test's kgroupsd arguments (none with 1)."""
+    if TEST_BROKERS <= 1 or "--brokers" in args:
+        return []
+    return ["--brokers", str(TEST_BROKERS), "--default-replication-factor", str(TEST_BROKERS)]
 
 
 def kgroupsd_binary():
@@ -34,7 +49,7 @@ class Kgroupsd:
         self.log_path = Path(log_path)
         self._log_file = open(self.log_path, "wb")
         self.process = subprocess.Popen(
-            [str(kgroupsd_binary()), "--listen", "127.0.0.1:0", *args],
+            [str(kgroupsd_binary()), "--listen", "127.0.0.1:0", *cluster_args(args), *args],
             stdout=subprocess.PIPE, stderr=self._log_file)
         self.bootstrap, self.http = self._wait_ready(timeout_s=10)
 

@@ -8,6 +8,8 @@ import pytest
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from kgroupsd_process import TEST_BROKERS
+
 TIMEOUT_S = 30
 
 
@@ -81,7 +83,9 @@ def test_admin_creates_topics_and_refuses_duplicates(kgroupsd):
     again = admin.create_topics([NewTopic("ck-admin", num_partitions=3, replication_factor=1)])
     with pytest.raises(KafkaException, match="TOPIC_ALREADY_EXISTS"):
         again["ck-admin"].result(timeout=TIMEOUT_S)
-    bad = admin.create_topics([NewTopic("ck-bad", num_partitions=2, replication_factor=3)])
+    # One replica more than there are brokers (1, or KGROUPS_TEST_BROKERS).
+    bad = admin.create_topics([NewTopic("ck-bad", num_partitions=2,
+                                        replication_factor=TEST_BROKERS + 1)])
     with pytest.raises(KafkaException, match="INVALID_REPLICATION_FACTOR"):
         bad["ck-bad"].result(timeout=TIMEOUT_S)
 

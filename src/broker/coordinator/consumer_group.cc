@@ -294,6 +294,13 @@ const ConsumerAssignment& ConsumerGroup::target_of(std::string_view member_id) c
 
 void ConsumerGroup::set_target_assignment(
     std::map<std::string, ConsumerAssignment, std::less<>> target, std::int32_t epoch) {
+  changed_targets_.clear();
+  for (const auto& [member_id, assignment] : target) {
+    const auto before = target_.find(member_id);
+    if (before == target_.end() || before->second != assignment) {
+      changed_targets_.push_back(member_id);
+    }
+  }
   target_ = std::move(target);
   assignment_epoch_ = epoch;
 }

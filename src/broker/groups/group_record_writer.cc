@@ -190,7 +190,8 @@ void GroupRecordWriter::encode(const Note& note, const GroupCoordinator& classic
       out.push_back(
           record(group_key(CoordinatorRecordType::kConsumerGroupMetadata),
                  protocol::ConsumerGroupMetadataValue{.epoch = group->group_epoch()}.encode()));
-      for (const auto& [member_id, member] : group->members()) {
+      // As Kafka's target assignment builder, only the members whose target changed.
+      for (const std::string& member_id : group->changed_targets()) {
         protocol::ConsumerGroupTargetAssignmentMemberValue target;
         target.topic_partitions = record_partitions(group->target_of(member_id));
         out.push_back(record(

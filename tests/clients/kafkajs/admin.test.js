@@ -22,7 +22,7 @@ let admin;
 
 test.before(async () => {
   broker = await startKgroupsd(['--group-min-session-timeout-ms', '1000']);
-  kafka = new Kafka({ clientId: 'kgroups-admin-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+  kafka = new Kafka({ clientId: 'kgroups-admin-test', brokers: broker.brokers, logLevel: logLevel.NOTHING });
   admin = kafka.admin();
   await admin.connect();
 });

@@ -30,7 +30,7 @@ let readers = 0;
 
 test.before(async () => {
   broker = await startKgroupsd(['--group-min-session-timeout-ms', '1000']);
-  kafka = new Kafka({ clientId: 'kgroups-txn-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+  kafka = new Kafka({ clientId: 'kgroups-txn-test', brokers: broker.brokers, logLevel: logLevel.NOTHING });
   admin = kafka.admin();
   await admin.connect();
 });

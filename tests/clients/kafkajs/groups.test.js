@@ -21,7 +21,7 @@ let kafka;
 
 test.before(async () => {
   broker = await startKgroupsd(['--group-min-session-timeout-ms', '1000']);
-  kafka = new Kafka({ clientId: 'kgroups-groups-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+  kafka = new Kafka({ clientId: 'kgroups-groups-test', brokers: broker.brokers, logLevel: logLevel.NOTHING });
 });
 
 test.after(async () => {
@@ -141,7 +141,7 @@ test('a clean leave rebalances at once, without waiting for the session timeout'
 const CRASHING_MEMBER = `
 const { Kafka, logLevel } = require('kafkajs');
 const [bootstrap, topic, groupId] = process.argv.slice(1);
-const kafka = new Kafka({ clientId: 'crashing', brokers: [bootstrap], logLevel: logLevel.NOTHING });
+const kafka = new Kafka({ clientId: 'crashing', brokers: bootstrap.split(','), logLevel: logLevel.NOTHING });
 const consumer = kafka.consumer({ groupId, sessionTimeout: 3000, heartbeatInterval: 300, maxWaitTimeInMs: 100 });
 let partitions = 0;
 let committed = false;

@@ -21,7 +21,7 @@ let kafka;
 
 test.before(async () => {
   broker = await startKgroupsd();
-  kafka = new Kafka({ clientId: 'kgroups-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+  kafka = new Kafka({ clientId: 'kgroups-test', brokers: broker.brokers, logLevel: logLevel.NOTHING });
 });
 
 test.after(async () => {

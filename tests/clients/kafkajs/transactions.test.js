@@ -18,7 +18,7 @@ let kafka;
 
 test.before(async () => {
   broker = await startKgroupsd(['--topic', 'out:1', '--topic', 'in:1', '--topic', 'idem:1']);
-  kafka = new Kafka({ clientId: 'kgroups-txn-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
+  kafka = new Kafka({ clientId: 'kgroups-txn-test', brokers: broker.brokers, logLevel: logLevel.NOTHING });
 });
 
 test.after(async () => {
