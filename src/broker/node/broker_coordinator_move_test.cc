@@ -37,7 +37,7 @@ void commit(Broker& broker, const std::string& group, std::int64_t offset) {
 std::int64_t committed(Broker& broker, const std::string& group) {
   const GroupOffsetFetchResult fetched =
       broker.groups().fetch_offsets({.group_id = group, .partitions = std::nullopt});
-  return fetched.offsets.empty() ? -1 : fetched.offsets.front().offset.offset;
+  return fetched.offsets.empty() ? -1 : fetched.offsets.front().committed.offset;
 }
 
 BatchLog& offsets_partition_of(Broker& broker, const std::string& group) {
@@ -89,7 +89,9 @@ TEST(BrokerCoordinatorMove, CommitsAnUncleanElectionTruncatesAreGoneAfterTheLoad
   EXPECT_EQ(committed(broker, "billing"), 20);
   // Every in-sync follower stops too, then the leader: an out-of-sync replica must lead.
   for (std::int32_t node = 0; node < 3; ++node) {
-    if (node != leader) ASSERT_EQ(replication.stop(node), ErrorCode::kNone);
+    if (node != leader) {
+      ASSERT_EQ(replication.stop(node), ErrorCode::kNone);
+    }
   }
   ASSERT_EQ(replication.stop(leader), ErrorCode::kNone);
   std::int32_t survivor = (leader + 1) % 3;
