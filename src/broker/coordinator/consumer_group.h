@@ -101,9 +101,7 @@ class ConsumerGroup {
                              std::int32_t epoch);
   // The members whose target the last set_target_assignment() gave or changed, in member-id
   // order (Kafka writes target-assignment records for those only).
-  [[nodiscard]] const std::vector<std::string>& changed_targets() const {
-    return changed_targets_;
-  }
+  [[nodiscard]] const std::vector<std::string>& changed_targets() const { return changed_targets_; }
 
   // How many members subscribe to each topic name.
   [[nodiscard]] const std::map<std::string, int, std::less<>>& subscribed_topic_counts() const {
@@ -151,7 +149,7 @@ class ConsumerGroup {
   std::map<std::string, ConsumerGroupMember, std::less<>> members_;  // by member id
   std::map<std::string, std::string, std::less<>> static_members_;   // instance id -> member id
   std::map<std::string, ConsumerAssignment, std::less<>> target_;    // by member id
-  std::vector<std::string> changed_targets_;  // see changed_targets()
+  std::vector<std::string> changed_targets_;                         // see changed_targets()
   std::map<TopicId, std::map<std::int32_t, std::int32_t>> partition_epochs_;  // owners' epochs
   std::map<std::string, int, std::less<>> subscribed_topic_counts_;
   std::map<std::string, int, std::less<>> assignor_counts_;

@@ -27,8 +27,7 @@ asio::awaitable<Reply> handle_alter_configs(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
 
   const auto response = alter_resources<protocol::AlterConfigsResponse>(
-      ctx.broker.cluster(), ctx.node_id, *request, AlterMode::kReplace,
-      [](const auto& config) {
+      ctx.broker.cluster(), ctx.node_id, *request, AlterMode::kReplace, [](const auto& config) {
         return ConfigChange{config.name, 0, config.value};
       });
   response.encode(ctx.response, ctx.version());

@@ -5,9 +5,9 @@
 // before the coordinator sees it: NOT_COORDINATOR when it came to a broker other than the
 // group's coordinator (Broker::coordinator_for(); --brokers), COORDINATOR_NOT_AVAILABLE when
 // no broker coordinates it now, COORDINATOR_LOAD_IN_PROGRESS while the new coordinator loads
-// the group's __consumer_offsets partition (Broker::coordinator_loading()), else an error a fault armed for the API and group injects
-// (POST /v1/faults), else NONE.
-// Not thread-safe: runs on the broker's network thread.
+// the group's __consumer_offsets partition (Broker::coordinator_loading()), else an error a fault
+// armed for the API and group injects (POST /v1/faults), else NONE. Not thread-safe: runs on the
+// broker's network thread.
 #pragma once
 
 #include <string_view>

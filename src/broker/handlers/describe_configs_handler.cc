@@ -89,8 +89,8 @@ asio::awaitable<Reply> handle_describe_configs(RequestContext& ctx) {
       out.error_message = "Resource named more than once in the request; described once.";
       continue;
     }
-    const ResourceLookup found = find_config_resource(
-        cluster, ctx.node_id, resource.resource_type, resource.resource_name);
+    const ResourceLookup found =
+        find_config_resource(cluster, ctx.node_id, resource.resource_type, resource.resource_name);
     if (found.error != ErrorCode::kNone) {
       out.error_code = found.error;
       out.error_message = found.message;

@@ -28,8 +28,7 @@ asio::awaitable<Reply> handle_incremental_alter_configs(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
 
   const auto response = alter_resources<protocol::IncrementalAlterConfigsResponse>(
-      ctx.broker.cluster(), ctx.node_id, *request, AlterMode::kIncremental,
-      [](const auto& config) {
+      ctx.broker.cluster(), ctx.node_id, *request, AlterMode::kIncremental, [](const auto& config) {
         return ConfigChange{config.name, config.config_operation, config.value};
       });
   response.encode(ctx.response, ctx.version());

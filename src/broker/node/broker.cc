@@ -199,9 +199,8 @@ std::int32_t Broker::coordinator_for(std::string_view key, bool transactional) c
 bool Broker::coordinator_loading(std::string_view group_id) const {
   if (loading_offsets_partitions_.empty()) return false;
   const StoredTopic* topic = cluster_.find_topic(kOffsetsTopicName);
-  return topic != nullptr &&
-         loading_offsets_partitions_.contains(
-             offsets_partition_for(group_id, static_cast<std::int32_t>(topic->partitions.size())));
+  return topic != nullptr && loading_offsets_partitions_.contains(offsets_partition_for(
+                                 group_id, static_cast<std::int32_t>(topic->partitions.size())));
 }
 
 void Broker::CoordinatorMoves::on_leader_elected(const StoredTopic& topic, std::int32_t partition,
@@ -214,9 +213,8 @@ void Broker::CoordinatorMoves::on_leader_elected(const StoredTopic& topic, std::
     return;
   }
   // The controller is in the middle of an election: load once it is done.
-  asio::post(*broker.executor_, [owner = &broker, partition] {
-    owner->load_offsets_partition_now(partition);
-  });
+  asio::post(*broker.executor_,
+             [owner = &broker, partition] { owner->load_offsets_partition_now(partition); });
 }
 
 void Broker::load_offsets_partition_now(std::int32_t partition) {

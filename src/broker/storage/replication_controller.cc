@@ -242,8 +242,8 @@ ErrorCode ReplicationController::start(std::int32_t node) {
         replicas.stale_leader() = StaleLeadership{};
         for (ReplicationObserver* observer : observers_) {
           if (lost == 0) break;
-          observer->on_leader_elected(*topic, partition, replicas.leader(),
-                                      replicas.leader_epoch(), false, lost);
+          observer->on_leader_elected(*topic, partition, replicas.leader(), replicas.leader_epoch(),
+                                      false, lost);
         }
       }
       replica->log_end_offset = std::min(replica->log_end_offset, log.log_end_offset());
