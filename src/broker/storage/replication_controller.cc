@@ -337,6 +337,13 @@ ErrorCode ReplicationController::reassign(StoredTopic& topic, std::int32_t parti
              " is empty: name at least one broker";
     return ErrorCode::kInvalidReplicaAssignment;
   }
+  if (std::cmp_greater(target.size(), settings_.brokers)) {
+    // Some broker is named twice or does not exist; say so without looking at them all.
+    reason = std::to_string(target.size()) + " target replicas named for " +
+             partition_name(topic, partition) + ", but the cluster has " +
+             std::to_string(settings_.brokers) + " brokers: name each broker at most once";
+    return ErrorCode::kInvalidReplicaAssignment;
+  }
   for (std::size_t i = 0; i < target.size(); ++i) {
     if (!is_broker(target[i])) {
       reason = "broker " + std::to_string(target[i]) + " does not exist: the node ids are 0 to " +

@@ -118,12 +118,12 @@ class ReplicationController {
 
   // AlterPartitionReassignments: moves partition `partition` of `topic` to the replicas
   // `target` (the first is the preferred leader). kInvalidReplicaAssignment when `target` is
-  // empty, names a node that is not a broker, or one twice; `reason` says which and nothing
-  // changes. A reassignment in progress is replaced: the new one is computed from the replicas
-  // before it, and its added replicas that are not targets any more leave at once. Targets
-  // that are the replicas already, in any order, complete at once (the order changes);
-  // otherwise the move completes at a later tick() (see the class comment), or at once when
-  // every target is in the ISR already.
+  // empty, longer than the brokers, names a node that is not a broker, or one twice; `reason`
+  // says which and nothing changes. A reassignment in progress is replaced: the new one is computed
+  // from the replicas before it, and its added replicas that are not targets any more leave at
+  // once. Targets that are the replicas already, in any order, complete at once (the order
+  // changes); otherwise the move completes at a later tick() (see the class comment), or at once
+  // when every target is in the ISR already.
   protocol::ErrorCode reassign(StoredTopic& topic, std::int32_t partition,
                                std::span<const std::int32_t> target, std::string& reason);
   // AlterPartitionReassignments with null replicas: the partition goes back to the replicas it

@@ -144,6 +144,8 @@ TEST_F(Reassignment, RefusesEmptyUnknownOrRepeatedTargetsAndChangesNothing) {
   EXPECT_NE(reason.find("broker 3 does not exist"), std::string::npos) << reason;
   EXPECT_EQ(reassign({2, 2}), ErrorCode::kInvalidReplicaAssignment);
   EXPECT_NE(reason.find("named twice"), std::string::npos) << reason;
+  EXPECT_EQ(reassign({0, 1, 2, 0}), ErrorCode::kInvalidReplicaAssignment);
+  EXPECT_NE(reason.find("the cluster has 3 brokers"), std::string::npos) << reason;
   EXPECT_EQ(replicas().replica_nodes(), (Nodes{0, 1}));
   EXPECT_FALSE(replicas().reassignment().has_value());
 }
