@@ -66,6 +66,14 @@ std::string_view api_name(ApiKey key) {
       return "EndTxn";
     case ApiKey::kTxnOffsetCommit:
       return "TxnOffsetCommit";
+    case ApiKey::kDescribeLogDirs:
+      return "DescribeLogDirs";
+    case ApiKey::kElectLeaders:
+      return "ElectLeaders";
+    case ApiKey::kAlterPartitionReassignments:
+      return "AlterPartitionReassignments";
+    case ApiKey::kListPartitionReassignments:
+      return "ListPartitionReassignments";
     case ApiKey::kDescribeCluster:
       return "DescribeCluster";
     case ApiKey::kConsumerGroupHeartbeat:

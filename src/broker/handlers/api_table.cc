@@ -92,15 +92,28 @@ constexpr std::array kApis{
              "replaces a topic's configs (what is not named returns to its default), "
              "validate_only; brokers and \"\": the broker configs that set topic defaults "
              "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic)"},
+    ApiEntry{ApiKey::kDescribeLogDirs, 0, 4, &handlers::handle_describe_log_dirs,
+             "one made-up log dir per broker (/kgroupsd/broker-<id>) with its replicas: "
+             "size, offset lag behind the leader's log end; answered by the broker asked"},
     ApiEntry{ApiKey::kCreatePartitions, 0, 3, &handlers::handle_create_partitions,
              "grows topics within --max-partitions(-per-topic); validate_only; no explicit "
              "assignments (INVALID_REPLICA_ASSIGNMENT)"},
     ApiEntry{ApiKey::kDeleteGroups, 0, 2, &handlers::handle_delete_groups,
              "groups without members, of both protocols, with their offsets"},
+    ApiEntry{ApiKey::kElectLeaders, 0, 2, &handlers::handle_elect_leaders,
+             "preferred (0) and unclean (1) elections per partition, or of every partition "
+             "(null); any broker answers"},
     ApiEntry{ApiKey::kIncrementalAlterConfigs, 0, 1, &handlers::handle_incremental_alter_configs,
              "set, delete, append and subtract (list configs) on topic configs, "
              "validate_only; brokers and \"\": the broker configs that set topic defaults "
              "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic)"},
+    ApiEntry{ApiKey::kAlterPartitionReassignments, 0, 0,
+             &handlers::handle_alter_partition_reassignments,
+             "Kafka's moves: the union of replicas, added ones catch up and join the ISR, then "
+             "the leaving ones go (a new leader if the leader leaves); null cancels"},
+    ApiEntry{ApiKey::kListPartitionReassignments, 0, 0,
+             &handlers::handle_list_partition_reassignments,
+             "the moves in progress with their adding and removing replicas"},
     ApiEntry{ApiKey::kOffsetDelete, 0, 0, &handlers::handle_offset_delete,
              "GROUP_SUBSCRIBED_TO_TOPIC while a member subscribes to the topic"},
     ApiEntry{ApiKey::kDescribeCluster, 0, 1, &handlers::handle_describe_cluster,

@@ -15,6 +15,29 @@ void PartitionReplicas::assign(std::span<const std::int32_t> nodes, std::int64_t
   epoch_ = 0;
   epochs_.assign(1, LeaderEpochStart{.epoch = 0, .start_offset = log_end_offset});
   stale_ = {};
+  reassignment_.reset();
+}
+
+void PartitionReplicas::add_replica(std::int32_t node, std::int64_t log_end_offset,
+                                    std::int64_t now_ms) {
+  replicas_.push_back(ReplicaState{.node = node,
+                                   .log_end_offset = log_end_offset,
+                                   .caught_up_ms = now_ms,
+                                   .last_fetch_ms = now_ms,
+                                   .in_sync = false});
+}
+
+void PartitionReplicas::remove_replica(std::int32_t node) {
+  std::erase_if(replicas_, [node](const ReplicaState& replica) { return replica.node == node; });
+}
+
+void PartitionReplicas::reorder(std::span<const std::int32_t> nodes) {
+  std::vector<ReplicaState> ordered;
+  ordered.reserve(replicas_.size());
+  for (const std::int32_t node : nodes) {
+    if (const ReplicaState* replica = find(node)) ordered.push_back(*replica);
+  }
+  replicas_ = std::move(ordered);
 }
 
 ReplicaState* PartitionReplicas::find(std::int32_t node) {

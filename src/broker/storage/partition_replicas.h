@@ -13,13 +13,20 @@
 // leads at its old epoch: stale_leader() is that belief, with the high watermark it froze at
 // and the acks=1 writes it acknowledged since, which no replica holds and which are lost when
 // it rejoins.
+//
+// A reassignment in progress (partition_reassignment.h) changes the replica set: the
+// ReplicationController adds the new replicas out of the ISR, orders the set targets first,
+// and removes the leaving replicas when it completes.
 // Not thread-safe: the broker's network thread owns it.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
+
+#include "broker/storage/partition_reassignment.h"
 
 namespace kgroups::broker {
 
@@ -87,12 +94,29 @@ class PartitionReplicas {
   [[nodiscard]] const StaleLeadership& stale_leader() const { return stale_; }
   StaleLeadership& stale_leader() { return stale_; }
 
+  // Reassignment (the ReplicationController keeps these consistent). add_replica() appends a
+  // replica on `node` (not yet a replica) out of the ISR at `log_end_offset`, as if it had
+  // fetched at `now_ms` (a late broker's first fetch comes after its delay);
+  // remove_replica() drops `node`'s replica (not the leader's: elect another first, or
+  // after); reorder() puts the replicas in the order of `nodes`, which must name each
+  // replica once. Pointers from find() and spans from replicas() dangle after these.
+  void add_replica(std::int32_t node, std::int64_t log_end_offset, std::int64_t now_ms);
+  void remove_replica(std::int32_t node);
+  void reorder(std::span<const std::int32_t> nodes);
+  [[nodiscard]] const std::optional<PartitionReassignment>& reassignment() const {
+    return reassignment_;
+  }
+  void set_reassignment(std::optional<PartitionReassignment> reassignment) {
+    reassignment_ = std::move(reassignment);
+  }
+
  private:
   std::vector<ReplicaState> replicas_;
   std::int32_t leader_ = kNoLeader;
   std::int32_t epoch_ = 0;
   std::vector<LeaderEpochStart> epochs_;
   StaleLeadership stale_;
+  std::optional<PartitionReassignment> reassignment_;
 };
 
 }  // namespace kgroups::broker

@@ -2,11 +2,26 @@
 #include "broker/storage/replication_controller.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
+
+#include "broker/storage/partition_reassignment.h"
 
 namespace kgroups::broker {
 
 using protocol::ErrorCode;
+
+namespace {
+
+bool contains(std::span<const std::int32_t> nodes, std::int32_t node) {
+  return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
+}
+
+std::string partition_name(const StoredTopic& topic, std::int32_t partition) {
+  return topic.name + "-" + std::to_string(partition);
+}
+
+}  // namespace
 
 const char* broker_state_name(BrokerState state) {
   switch (state) {
@@ -288,7 +303,7 @@ void ReplicationController::tick() {
           set_in_sync(*topic, partition, replica, true);
         }
       }
-      refresh_high_watermark(log);
+      if (!complete_reassignment(*topic, partition)) refresh_high_watermark(log);
     }
   }
 }
@@ -315,6 +330,132 @@ ErrorCode ReplicationController::elect_unclean(StoredTopic& topic, std::int32_t 
     }
   }
   return ErrorCode::kEligibleLeadersNotAvailable;
+}
+
+ErrorCode ReplicationController::reassign(StoredTopic& topic, std::int32_t partition,
+                                          std::span<const std::int32_t> target,
+                                          std::string& reason) {
+  if (target.empty()) {
+    reason = "the target replica list of " + partition_name(topic, partition) +
+             " is empty: name at least one broker";
+    return ErrorCode::kInvalidReplicaAssignment;
+  }
+  if (std::cmp_greater(target.size(), settings_.brokers)) {
+    // Some broker is named twice or does not exist; say so without looking at them all.
+    reason = std::to_string(target.size()) + " target replicas named for " +
+             partition_name(topic, partition) + ", but the cluster has " +
+             std::to_string(settings_.brokers) + " brokers: name each broker at most once";
+    return ErrorCode::kInvalidReplicaAssignment;
+  }
+  for (std::size_t i = 0; i < target.size(); ++i) {
+    if (!is_broker(target[i])) {
+      reason = "broker " + std::to_string(target[i]) + " does not exist: the node ids are 0 to " +
+               std::to_string(settings_.brokers - 1);
+      return ErrorCode::kInvalidReplicaAssignment;
+    }
+    if (contains(target.first(i), target[i])) {
+      reason = "broker " + std::to_string(target[i]) +
+               " is named twice in the target replicas: name each replica once";
+      return ErrorCode::kInvalidReplicaAssignment;
+    }
+  }
+  BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
+  PartitionReplicas& replicas = log.replicas();
+  std::vector<std::int32_t> original = replicas.replica_nodes();
+  if (replicas.reassignment().has_value()) {
+    // A new target replaces the move in progress: it starts from the replicas before it, and
+    // the replicas that move added and this one does not want leave now.
+    const PartitionReassignment previous = *replicas.reassignment();
+    original = previous.original;
+    std::vector<std::int32_t> dropped;
+    for (const std::int32_t node : previous.adding) {
+      if (!contains(target, node)) dropped.push_back(node);
+    }
+    replicas.set_reassignment(std::nullopt);
+    remove_replicas(topic, partition, dropped);
+  }
+  ReassignmentPlan plan = plan_reassignment(original, target);
+  const std::int64_t now = now_ms_();
+  for (const std::int32_t node : plan.replicas) {
+    if (replicas.find(node) == nullptr) replicas.add_replica(node, log.log_start_offset(), now);
+  }
+  replicas.reorder(plan.replicas);
+  if (!plan.change.adding.empty() || !plan.change.removing.empty()) {
+    replicas.set_reassignment(std::move(plan.change));
+    complete_reassignment(topic, partition);
+  }
+  return ErrorCode::kNone;
+}
+
+ErrorCode ReplicationController::cancel_reassignment(StoredTopic& topic, std::int32_t partition,
+                                                     std::string& reason) {
+  PartitionReplicas& replicas = topic.partitions[static_cast<std::size_t>(partition)].replicas();
+  if (!replicas.reassignment().has_value()) {
+    reason = "no reassignment of " + partition_name(topic, partition) +
+             " is in progress: there is nothing to cancel";
+    return ErrorCode::kNoReassignmentInProgress;
+  }
+  const PartitionReassignment reassignment = *replicas.reassignment();
+  if (contains(reassignment.adding, replicas.leader())) {
+    bool can_lead = false;
+    for (const ReplicaState& replica : replicas.replicas()) {
+      if (contains(reassignment.adding, replica.node) ||
+          state(replica.node) != BrokerState::kRunning) {
+        continue;
+      }
+      if (replica.in_sync || topic.config.unclean_leader_election) can_lead = true;
+    }
+    if (!can_lead) {
+      reason = "cancelling the reassignment of " + partition_name(topic, partition) +
+               " needs a leader among its original replicas, and none is running and in sync "
+               "(an unclean election would lose records): start one, or let the reassignment "
+               "complete";
+      return ErrorCode::kInvalidReplicaAssignment;
+    }
+  }
+  std::vector<std::int32_t> order = reassignment.original;
+  order.insert(order.end(), reassignment.adding.begin(), reassignment.adding.end());
+  replicas.set_reassignment(std::nullopt);
+  replicas.reorder(order);
+  remove_replicas(topic, partition, reassignment.adding);
+  return ErrorCode::kNone;
+}
+
+bool ReplicationController::complete_reassignment(StoredTopic& topic, std::int32_t partition) {
+  PartitionReplicas& replicas = topic.partitions[static_cast<std::size_t>(partition)].replicas();
+  if (!replicas.reassignment().has_value()) return false;
+  const std::vector<std::int32_t> removing = replicas.reassignment()->removing;
+  for (const ReplicaState& replica : replicas.replicas()) {
+    if (!contains(removing, replica.node) && !replica.in_sync) return false;
+  }
+  replicas.set_reassignment(std::nullopt);
+  remove_replicas(topic, partition, removing);
+  return true;
+}
+
+void ReplicationController::remove_replicas(StoredTopic& topic, std::int32_t partition,
+                                            std::span<const std::int32_t> nodes) {
+  BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
+  PartitionReplicas& replicas = log.replicas();
+  const bool leader_leaves = contains(nodes, replicas.leader());
+  bool isr_shrunk = false;
+  for (const std::int32_t node : nodes) {
+    const ReplicaState* replica = replicas.find(node);
+    if (replica == nullptr) continue;
+    isr_shrunk = isr_shrunk || replica->in_sync;
+    // An isolated broker that believed it led is no replica any more: it leads nothing.
+    if (replicas.stale_leader().node == node) replicas.stale_leader() = StaleLeadership{};
+    replicas.remove_replica(node);
+  }
+  if (isr_shrunk && observer_ != nullptr) {
+    const std::vector<std::int32_t> isr = replicas.isr_nodes();
+    observer_->on_isr_changed(topic, partition, isr, true);
+  }
+  if (leader_leaves) {
+    elect(topic, partition);
+  } else {
+    refresh_high_watermark(log);
+  }
 }
 
 }  // namespace kgroups::broker

@@ -15,6 +15,11 @@
 // fetch at tick(). The high watermark never goes backwards except when an unclean election
 // truncates the log below it, which the observer hears as lost records.
 //
+// Reassignments (AlterPartitionReassignments) run as Kafka's: the replica set becomes the
+// union of targets and originals, the added replicas catch up as followers and join the ISR
+// at tick(), and once every target is in the ISR the leaving replicas are removed (a removed
+// leader is replaced by the first live in-sync target, at a new epoch).
+//
 // Wakes long-polling fetches and acks=all produces waiting on a partition (AppendNotifier)
 // when its high watermark moves or its leader changes.
 // Not thread-safe: the broker's network thread owns it.
@@ -22,6 +27,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -109,6 +116,24 @@ class ReplicationController {
   // replica runs.
   protocol::ErrorCode elect_unclean(StoredTopic& topic, std::int32_t partition);
 
+  // AlterPartitionReassignments: moves partition `partition` of `topic` to the replicas
+  // `target` (the first is the preferred leader). kInvalidReplicaAssignment when `target` is
+  // empty, longer than the brokers, names a node that is not a broker, or one twice; `reason`
+  // says which and nothing changes. A reassignment in progress is replaced: the new one is computed
+  // from the replicas before it, and its added replicas that are not targets any more leave at
+  // once. Targets that are the replicas already, in any order, complete at once (the order
+  // changes); otherwise the move completes at a later tick() (see the class comment), or at once
+  // when every target is in the ISR already.
+  protocol::ErrorCode reassign(StoredTopic& topic, std::int32_t partition,
+                               std::span<const std::int32_t> target, std::string& reason);
+  // AlterPartitionReassignments with null replicas: the partition goes back to the replicas it
+  // had before the reassignment in progress (the added ones leave). kNoReassignmentInProgress
+  // when none runs; kInvalidReplicaAssignment when an added replica leads and no original one
+  // can (running and in the ISR, or any running one with unclean.leader.election.enable): the
+  // cancel would lose records; `reason` says so and nothing changes.
+  protocol::ErrorCode cancel_reassignment(StoredTopic& topic, std::int32_t partition,
+                                          std::string& reason);
+
   // Listeners told of every broker state change (the listeners close a stopped broker's
   // connections); called after the controller acted.
   void add_state_listener(std::function<void(std::int32_t, BrokerState)> listener) {
@@ -137,6 +162,13 @@ class ReplicationController {
   // Fences `node` (stop and isolate): it leaves the ISRs and its partitions get new leaders.
   void fence(std::int32_t node, bool believes_it_leads);
   void changed(std::int32_t node, BrokerState state);
+  // Ends `topic`'s partition's reassignment when every target replica is in the ISR: the
+  // leaving replicas go, and a leaving leader is replaced. Returns whether it ended.
+  bool complete_reassignment(StoredTopic& topic, std::int32_t partition);
+  // Removes the replicas on `nodes` from the partition; if the leader was one of them, elects
+  // another. Tells the observer when the ISR shrank.
+  void remove_replicas(StoredTopic& topic, std::int32_t partition,
+                       std::span<const std::int32_t> nodes);
 
   Cluster& cluster_;
   AppendNotifier& notifier_;
