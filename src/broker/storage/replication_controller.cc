@@ -447,9 +447,11 @@ void ReplicationController::remove_replicas(StoredTopic& topic, std::int32_t par
     if (replicas.stale_leader().node == node) replicas.stale_leader() = StaleLeadership{};
     replicas.remove_replica(node);
   }
-  if (isr_shrunk && observer_ != nullptr) {
+  if (isr_shrunk && !observers_.empty()) {
     const std::vector<std::int32_t> isr = replicas.isr_nodes();
-    observer_->on_isr_changed(topic, partition, isr, true);
+    for (ReplicationObserver* observer : observers_) {
+      observer->on_isr_changed(topic, partition, isr, true);
+    }
   }
   if (leader_leaves) {
     elect(topic, partition);
