@@ -86,7 +86,7 @@ class Kgroupsd:
 def produce(bootstrap, topic, messages):
     failures = []
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True,
-                         "linger.ms": 5, "batch.num.messages": 10000})
+                         "linger.ms": 5, "batch.num.messages": 1000})
     for i in range(messages):
         while True:
             try:
