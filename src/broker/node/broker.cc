@@ -2,6 +2,7 @@
 #include "broker/node/broker.h"
 
 #include <asio/post.hpp>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -207,6 +208,10 @@ void Broker::CoordinatorMoves::on_leader_elected(const StoredTopic& topic, std::
                                                  std::int32_t leader, std::int32_t /*epoch*/,
                                                  bool /*unclean*/, std::int64_t /*lost_records*/) {
   if (leader < 0 || topic.name != kOffsetsTopicName) return;
+  // The groups of the partition now have this coordinator: clients find it by FindCoordinator.
+  broker.events_.publish(
+      "coordinator_moved", {},
+      nlohmann::ordered_json{{"offsets_partition", partition}, {"coordinator", leader}});
   if (!broker.loading_offsets_partitions_.insert(partition).second) return;
   if (!broker.executor_) {
     broker.load_offsets_partition_now(partition);

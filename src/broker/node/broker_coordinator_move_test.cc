@@ -62,6 +62,10 @@ TEST(BrokerCoordinatorMove, TheCoordinatorMovesWithItsPartitionAndLoadsItBeforeS
   EXPECT_NE(second, first);
   EXPECT_NE(second, -1);
   EXPECT_TRUE(broker.coordinator_loading("billing"));
+  bool moved = false;
+  for (const Event* event : broker.events().since(0))
+    moved = moved || event->type == "coordinator_moved";
+  EXPECT_TRUE(moved);
   io.poll();  // the load runs on the broker's next turn
   EXPECT_FALSE(broker.coordinator_loading("billing"));
   EXPECT_EQ(committed(broker, "billing"), 42);
