@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Helpers for tests of a kgroupsd cluster (--brokers N): the control endpoint's broker faults
 (stop, start, isolate, replication delay), each partition's leader and ISR as /v1/topics shows
-them, and the events kept (/v1/events/log)."""
+them, the events kept (/v1/events/log), and every record of a topic read back."""
 import json
 import time
 import urllib.error
 import urllib.request
+
+from confluent_kafka import Consumer, KafkaError, TopicPartition
 
 
 def http(broker, method, path, body=None):
@@ -49,3 +51,26 @@ def events(broker, event_type):
     status, answer = http(broker, "GET", "/v1/events/log")
     assert status == 200, answer
     return [event for event in answer if event["type"] == event_type]
+
+
+def read_partitions(bootstrap, topic, partition_count, group_id):
+    """Every record of `topic` below each partition's high watermark, read with confluent-kafka
+    from offset 0: {partition: [(offset, value bytes)]}, in offset order."""
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": group_id,
+                         "enable.auto.commit": False, "enable.partition.eof": True})
+    consumer.assign([TopicPartition(topic, p, 0) for p in range(partition_count)])
+    found = {p: [] for p in range(partition_count)}
+    at_end = set()
+    deadline = time.monotonic() + 30
+    while len(at_end) < partition_count and time.monotonic() < deadline:
+        message = consumer.poll(0.5)
+        if message is None:
+            continue
+        if message.error():
+            if message.error().code() == KafkaError._PARTITION_EOF:
+                at_end.add(message.partition())
+            continue
+        found[message.partition()].append((message.offset(), message.value()))
+    consumer.close()
+    assert len(at_end) == partition_count, "the reader did not reach every partition's end"
+    return found

@@ -14,10 +14,11 @@ import threading
 import time
 
 import pytest
-from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
+from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from cluster_checks import broker_action, events, http, leader_of, partitions, wait_until
+from cluster_checks import (broker_action, events, http, leader_of, partitions, read_partitions,
+                            wait_until)
 from kafka.protocol.produce import ProduceRequest
 from raw_client import RawConnection, record_batch
 
@@ -41,24 +42,9 @@ def create(broker, name, partitions_count, replicas=3, config=None, assignment=N
 
 def read_all(broker, topic, partition_count):
     """Every record of `topic` below the high watermark, per partition, as (offset, value)."""
-    consumer = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "reader-" + topic,
-                         "enable.auto.commit": False, "enable.partition.eof": True})
-    consumer.assign([TopicPartition(topic, p, 0) for p in range(partition_count)])
-    found = {p: [] for p in range(partition_count)}
-    at_end = set()
-    deadline = time.monotonic() + 30
-    while len(at_end) < partition_count and time.monotonic() < deadline:
-        message = consumer.poll(0.5)
-        if message is None:
-            continue
-        if message.error():
-            if message.error().code() == KafkaError._PARTITION_EOF:
-                at_end.add(message.partition())
-            continue
-        found[message.partition()].append((message.offset(), message.value().decode()))
-    consumer.close()
-    assert len(at_end) == partition_count, "the reader did not reach every partition's end"
-    return found
+    found = read_partitions(broker.bootstrap, topic, partition_count, "reader-" + topic)
+    return {p: [(offset, value.decode()) for offset, value in records]
+            for p, records in found.items()}
 
 
 def test_acknowledged_acks_all_writes_survive_leader_bounces_exactly_once_in_order(cluster):

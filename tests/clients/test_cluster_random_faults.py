@@ -24,10 +24,10 @@ import threading
 import time
 
 import pytest
-from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from cluster_checks import broker_action, http, partitions, wait_until
+from cluster_checks import broker_action, http, partitions, read_partitions, wait_until
 
 FAULT_SECONDS = float(os.environ.get("KGROUPS_FAULT_SECONDS", "20"))
 TOPIC = "chaos"
@@ -146,23 +146,10 @@ class Reader:
 def read_all(cluster):
     """Every record below each partition's high watermark: {(partition, offset): value}."""
     ends = {p["partition"]: p["high_watermark"] for p in partitions(cluster, TOPIC)}
-    consumer = Consumer({"bootstrap.servers": cluster.bootstrap, "group.id": "chaos-final",
-                         "enable.auto.commit": False, "enable.partition.eof": True})
-    consumer.assign([TopicPartition(TOPIC, p, 0) for p in range(PARTITIONS)])
-    found = {}
-    at_end = {p for p, end in ends.items() if end == 0}
-    deadline = time.monotonic() + 30
-    while len(at_end) < PARTITIONS and time.monotonic() < deadline:
-        message = consumer.poll(0.5)
-        if message is None:
-            continue
-        if message.error():
-            if message.error().code() == KafkaError._PARTITION_EOF:
-                at_end.add(message.partition())
-            continue
-        found[(message.partition(), message.offset())] = int(message.value())
-    consumer.close()
-    assert len(at_end) == PARTITIONS, "the reader did not reach every partition's end"
+    found = {(p, offset): int(value)
+             for p, records in read_partitions(cluster.bootstrap, TOPIC, PARTITIONS,
+                                               "chaos-final").items()
+             for offset, value in records}
     for p, end in ends.items():
         assert sorted(o for q, o in found if q == p) == list(range(end)), (
             f"partition {p}: the offsets read are not 0..{end - 1}")

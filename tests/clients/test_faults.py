@@ -4,16 +4,15 @@
 retried and every message is stored exactly once; COORDINATOR_NOT_AVAILABLE delays a group
 join without breaking it; injected latency shows in the client's timings; a closed
 connection is reopened and the client carries on."""
-import json
 import subprocess
 import time
-import urllib.request
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition as CkTopicPartition
+from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
+from cluster_checks import http
 from kgroupsd_process import kgroupsd_binary
 
 TIMEOUT_S = 30
@@ -34,18 +33,6 @@ def kgroupsd(start_kgroupsd):
     if not serves_http():
         pytest.skip("this kgroupsd has no --http control endpoint")
     return start_kgroupsd("--http", "127.0.0.1:0", "--group-min-session-timeout-ms", "1000")
-
-
-def http(broker, method, path, body=None):
-    """Calls the broker's control endpoint; returns (status, parsed JSON body)."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"http://{broker.http}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
 
 
 def inject(broker, **fault):
