@@ -26,9 +26,6 @@ namespace {
 
 using protocol::ErrorCode;
 using Response = protocol::OffsetForLeaderEpochResponse;
-
-constexpr std::int32_t kNoEpoch = -1;
-
 Response::Partition answer(Cluster& cluster, const ReplicationController& replication,
                            std::int32_t node, std::string_view topic,
                            const protocol::OffsetForLeaderEpochRequest::Partition& asked) {
@@ -38,18 +35,15 @@ Response::Partition answer(Cluster& cluster, const ReplicationController& replic
     out.error_code = ErrorCode::kUnknownTopicOrPartition;
     return out;
   }
-  const Leadership leadership = replication.leadership(*log, node);
+  const ReplicationController::LeaderCheck leader =
+      replication.check_leader(*log, node, asked.current_leader_epoch);
   const PartitionReplicas& replicas = log->replicas();
-  const bool stale = leadership == Leadership::kStaleLeader;
-  const std::int32_t epoch = stale ? replicas.stale_leader().epoch : replicas.leader_epoch();
-  if (leadership == Leadership::kNotLeader) {
-    out.error_code = ErrorCode::kNotLeaderForPartition;
-  } else if (asked.current_leader_epoch > epoch) {
-    out.error_code = ErrorCode::kUnknownLeaderEpoch;
-  } else if (asked.current_leader_epoch < epoch && asked.current_leader_epoch != kNoEpoch) {
-    out.error_code = ErrorCode::kFencedLeaderEpoch;
-  } else if (asked.leader_epoch <= epoch) {
-    const std::int64_t end = stale ? replicas.stale_leader().log_end_offset : log->log_end_offset();
+  if (leader.error != ErrorCode::kNone) {
+    out.error_code = leader.error;
+  } else if (asked.leader_epoch <= leader.epoch) {
+    const std::int64_t end = leader.leadership == Leadership::kStaleLeader
+                                 ? replicas.stale_leader().log_end_offset
+                                 : log->log_end_offset();
     const auto [found_epoch, end_offset] = replicas.end_offset_for(asked.leader_epoch, end);
     out.leader_epoch = found_epoch;
     out.end_offset = end_offset;

@@ -78,25 +78,14 @@ struct FetchTarget {
 // FENCED_LEADER_EPOCH or UNKNOWN_LEADER_EPOCH.
 void check_leadership(const ReplicationController& replication, std::int32_t node,
                       FetchTarget& target) {
-  const PartitionReplicas& replicas = target.log->replicas();
-  const Leadership leadership = replication.leadership(*target.log, node);
-  const std::int32_t epoch = leadership == Leadership::kStaleLeader ? replicas.stale_leader().epoch
-                                                                    : replicas.leader_epoch();
-  ErrorCode error = ErrorCode::kNone;
-  const std::int32_t known = target.partition->params.current_leader_epoch;
-  if (leadership == Leadership::kNotLeader) {
-    error = ErrorCode::kNotLeaderForPartition;
-  } else if (known != -1 && known < epoch) {
-    error = ErrorCode::kFencedLeaderEpoch;
-  } else if (known > epoch) {
-    error = ErrorCode::kUnknownLeaderEpoch;
+  const ReplicationController::LeaderCheck check =
+      replication.check_leader(*target.log, node, target.partition->params.current_leader_epoch);
+  if (check.leadership == Leadership::kStaleLeader) {
+    target.high_watermark_limit = target.log->replicas().stale_leader().high_watermark;
   }
-  if (leadership == Leadership::kStaleLeader) {
-    target.high_watermark_limit = replicas.stale_leader().high_watermark;
-  }
-  if (error != ErrorCode::kNone) {
+  if (check.error != ErrorCode::kNone) {
     target.log = nullptr;
-    target.missing_error = error;
+    target.missing_error = check.error;
   }
 }
 

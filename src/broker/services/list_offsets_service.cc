@@ -70,23 +70,13 @@ protocol::ListOffsetsResponse list_offsets(Cluster& cluster, protocol::RecordVal
         partition.error_code = ErrorCode::kUnknownTopicOrPartition;
         continue;
       }
-      const Leadership leadership = replication.leadership(*log, node);
-      const std::int32_t epoch = leadership == Leadership::kStaleLeader
-                                     ? log->replicas().stale_leader().epoch
-                                     : log->replicas().leader_epoch();
-      const std::int32_t known = partition_request.current_leader_epoch;
-      if (leadership == Leadership::kNotLeader) {
-        partition.error_code = ErrorCode::kNotLeaderForPartition;
+      const ReplicationController::LeaderCheck leader =
+          replication.check_leader(*log, node, partition_request.current_leader_epoch);
+      if (leader.error != ErrorCode::kNone) {
+        partition.error_code = leader.error;
         continue;
       }
-      if (known != -1 && known < epoch) {
-        partition.error_code = ErrorCode::kFencedLeaderEpoch;
-        continue;
-      }
-      if (known > epoch) {
-        partition.error_code = ErrorCode::kUnknownLeaderEpoch;
-        continue;
-      }
+      const std::int32_t epoch = leader.epoch;
       const std::int64_t timestamp = partition_request.timestamp;
       if (timestamp == protocol::kListOffsetsEarliestTimestamp ||
           timestamp == protocol::kListOffsetsEarliestLocalTimestamp) {

@@ -65,6 +65,22 @@ Leadership ReplicationController::leadership(const BatchLog& log, std::int32_t n
   return replicas.leader() == node ? Leadership::kLeader : Leadership::kNotLeader;
 }
 
+ReplicationController::LeaderCheck ReplicationController::check_leader(
+    const BatchLog& log, std::int32_t node, std::int32_t known_epoch) const {
+  LeaderCheck check;
+  check.leadership = leadership(log, node);
+  check.epoch = check.leadership == Leadership::kStaleLeader ? log.replicas().stale_leader().epoch
+                                                             : log.replicas().leader_epoch();
+  if (check.leadership == Leadership::kNotLeader) {
+    check.error = ErrorCode::kNotLeaderForPartition;
+  } else if (known_epoch != -1 && known_epoch < check.epoch) {
+    check.error = ErrorCode::kFencedLeaderEpoch;
+  } else if (known_epoch > check.epoch) {
+    check.error = ErrorCode::kUnknownLeaderEpoch;
+  }
+  return check;
+}
+
 void ReplicationController::on_append(BatchLog& log) {
   const std::int64_t end = log.log_end_offset();
   const std::int64_t now = now_ms_();
@@ -279,33 +295,53 @@ ErrorCode ReplicationController::set_replication_delay(std::int32_t node, std::i
 void ReplicationController::tick() {
   if (settings_.brokers <= 1) return;
   const std::int64_t now = now_ms_();
-  for (const auto& [name, topic] : cluster_.topics()) {
-    for (std::size_t p = 0; p < topic->partitions.size(); ++p) {
-      BatchLog& log = topic->partitions[p];
-      PartitionReplicas& replicas = log.replicas();
-      if (!replicas.has_followers() || replicas.leader() == PartitionReplicas::kNoLeader) continue;
-      const auto partition = static_cast<std::int32_t>(p);
-      const std::int64_t end = log.log_end_offset();
-      for (ReplicaState& replica : replicas.replicas()) {
-        if (replica.node == replicas.leader()) continue;
-        const BrokerStatus& status = brokers_[static_cast<std::size_t>(replica.node)];
-        if (status.state == BrokerState::kRunning &&
-            now - replica.last_fetch_ms >= status.replication_delay_ms) {
-          replica.log_end_offset = end;
-          replica.caught_up_ms = now;
-          replica.last_fetch_ms = now;
-        }
-        if (replica.in_sync && now - replica.caught_up_ms > settings_.replica_lag_time_max_ms) {
-          set_in_sync(*topic, partition, replica, false);
-        } else if (!replica.in_sync && status.state == BrokerState::kRunning &&
-                   replica.log_end_offset >= log.high_watermark() &&
-                   replica.log_end_offset >= replicas.epochs().back().start_offset) {
-          set_in_sync(*topic, partition, replica, true);
-        }
-      }
-      if (!complete_reassignment(*topic, partition)) refresh_high_watermark(log);
+  const auto& topics = cluster_.topics();
+  // At most kPartitionsPerTick partitions a turn: the next tick goes on where this one stopped.
+  std::size_t budget = kPartitionsPerTick;
+  auto it = topics.lower_bound(cursor_topic_);
+  if (it == topics.end() || it->first != cursor_topic_) cursor_partition_ = 0;
+  for (; it != topics.end() && budget > 0; ++it, cursor_partition_ = 0) {
+    StoredTopic& topic = *it->second;
+    for (; cursor_partition_ < topic.partitions.size() && budget > 0; ++cursor_partition_) {
+      --budget;
+      tick_partition(topic, static_cast<std::int32_t>(cursor_partition_), now);
+    }
+    if (cursor_partition_ < topic.partitions.size()) {
+      cursor_topic_ = it->first;
+      return;
     }
   }
+  cursor_topic_.clear();  // a whole round is done: start again from the first topic
+  cursor_partition_ = 0;
+}
+
+void ReplicationController::tick_partition(StoredTopic& topic, std::int32_t partition,
+                                           std::int64_t now) {
+  BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
+  PartitionReplicas& replicas = log.replicas();
+  if (!replicas.has_followers() || replicas.leader() == PartitionReplicas::kNoLeader) return;
+  const std::int64_t end = log.log_end_offset();
+  for (ReplicaState& replica : replicas.replicas()) {
+    if (replica.node == replicas.leader()) continue;
+    const BrokerStatus& status = brokers_[static_cast<std::size_t>(replica.node)];
+    if (status.state == BrokerState::kRunning &&
+        now - replica.last_fetch_ms >= status.replication_delay_ms) {
+      replica.log_end_offset = end;
+      replica.caught_up_ms = now;
+      replica.last_fetch_ms = now;
+    }
+    // A follower that fetches at once has everything the leader appended (on_append()).
+    const bool lagging = !fetches_at_once(replica.node) &&
+                         now - replica.caught_up_ms > settings_.replica_lag_time_max_ms;
+    if (replica.in_sync && lagging) {
+      set_in_sync(topic, partition, replica, false);
+    } else if (!replica.in_sync && status.state == BrokerState::kRunning &&
+               replica.log_end_offset >= log.high_watermark() &&
+               replica.log_end_offset >= replicas.epochs().back().start_offset) {
+      set_in_sync(topic, partition, replica, true);
+    }
+  }
+  if (!complete_reassignment(topic, partition)) refresh_high_watermark(log);
 }
 
 ErrorCode ReplicationController::elect_preferred(StoredTopic& topic, std::int32_t partition) {

@@ -91,6 +91,18 @@ class ReplicationController {
   // What broker `node` believes of `log`'s partition.
   [[nodiscard]] Leadership leadership(const BatchLog& log, std::int32_t node) const;
 
+  // A read or write of `log`'s partition sent to broker `node` by a client that knows leader
+  // epoch `known_epoch` (-1: any): NOT_LEADER_OR_FOLLOWER off the leader, FENCED_LEADER_EPOCH
+  // for an older epoch, UNKNOWN_LEADER_EPOCH for a newer one, else NONE; with the epoch `node`
+  // believes in (a stale leader's own).
+  struct LeaderCheck {
+    protocol::ErrorCode error = protocol::ErrorCode::kNone;
+    Leadership leadership = Leadership::kLeader;
+    std::int32_t epoch = 0;
+  };
+  [[nodiscard]] LeaderCheck check_leader(const BatchLog& log, std::int32_t node,
+                                         std::int32_t known_epoch) const;
+
   // Called by the Cluster when partitions [first, end) of `topic` were created: replicas on
   // brokers that do not run start out of the ISR, and a leader that does not run is replaced.
   void on_new_partitions(StoredTopic& topic, std::size_t first);
@@ -102,10 +114,13 @@ class ReplicationController {
   // gave them (they are lost).
   std::int64_t stale_append(BatchLog& log, std::int64_t records);
 
-  // The replica fetchers' and the ISR's periodic work over every partition with followers:
+  // The replica fetchers' and the ISR's periodic work, over at most kPartitionsPerTick
+  // partitions a call, going on where the last call stopped (a round of 100,000 partitions
+  // takes 25 calls):
   // late followers fetch when due, followers that did not catch up for
   // replica.lag.time.max.ms leave the ISR, caught-up ones rejoin it, high watermarks move.
   void tick();
+  static constexpr std::size_t kPartitionsPerTick = 4096;
 
   // ElectLeaders with the preferred type: makes partition `partition` of `topic` led by its
   // first replica. kElectionNotNeeded when it already leads; kPreferredLeaderNotAvailable when
@@ -150,6 +165,8 @@ class ReplicationController {
     std::int64_t replication_delay_ms = 0;
   };
 
+  // tick()'s work on one partition.
+  void tick_partition(StoredTopic& topic, std::int32_t partition, std::int64_t now);
   // Whether `node`'s followers fetch as soon as records are appended.
   [[nodiscard]] bool fetches_at_once(std::int32_t node) const;
   // Leader `node` (or none) for `topic`'s partition, truncating the log to its log end.
@@ -175,6 +192,9 @@ class ReplicationController {
   ReplicationSettings settings_;
   std::function<std::int64_t()> now_ms_;
   std::vector<BrokerStatus> brokers_;
+  // Where the next tick() goes on: a topic's name and a partition of it.
+  std::string cursor_topic_;
+  std::size_t cursor_partition_ = 0;
   std::vector<std::function<void(std::int32_t, BrokerState)>> state_listeners_;
   std::vector<ReplicationObserver*> observers_;  // not owned
 };
