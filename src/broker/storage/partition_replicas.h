@@ -20,6 +20,7 @@
 // Not thread-safe: the broker's network thread owns it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -56,6 +57,8 @@ struct StaleLeadership {
 class PartitionReplicas {
  public:
   static constexpr std::int32_t kNoLeader = -1;
+  // Leader epochs kept in the cache at most (16 bytes each); older ones are forgotten.
+  static constexpr std::size_t kMaxEpochsKept = 256;
 
   // One replica on `node`, the leader at epoch 0: a single broker's partition.
   PartitionReplicas() : replicas_{ReplicaState{}}, leader_(0), epochs_{{0, 0}} {}

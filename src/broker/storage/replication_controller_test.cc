@@ -218,6 +218,21 @@ TEST_F(ThreeBrokers, AnIsolatedLeaderStillBelievesItLeadsButNeverCommits) {
   EXPECT_EQ(log().replicas().stale_leader().node, -1);
 }
 
+TEST(PartitionReplicasEpochs, TheEpochCacheKeepsItsNewestEntriesOnly) {
+  PartitionReplicas replicas;
+  const std::int32_t nodes[] = {0, 1};
+  replicas.assign(nodes, 0);
+  const auto elections = static_cast<std::int32_t>(PartitionReplicas::kMaxEpochsKept) + 10;
+  for (std::int32_t i = 1; i <= elections; ++i) replicas.elect(i % 2, i);
+  EXPECT_EQ(replicas.epochs().size(), PartitionReplicas::kMaxEpochsKept);
+  EXPECT_EQ(replicas.epochs().back().epoch, elections);
+  // The current epoch ends at the log end; an epoch older than those kept ends where the
+  // first kept one begins.
+  EXPECT_EQ(replicas.end_offset_for(elections, 9999),
+            (std::pair<std::int32_t, std::int64_t>{elections, 9999}));
+  EXPECT_EQ(replicas.end_offset_for(1, 9999).second, replicas.epochs().front().start_offset);
+}
+
 TEST(BatchLogTruncation, DropsBatchesFromTheOffsetAndForgetsTheirProducerSequences) {
   BatchLog log;
   for (int i = 0; i < 3; ++i) {
