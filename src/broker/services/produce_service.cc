@@ -120,10 +120,12 @@ protocol::ProduceResponse::PartitionResponse produce_partition(
   }
   // Kafka checks the ISR before appending an acks=all write (the stale leader's view of its
   // ISR is the one it had).
-  if (gate.acks == -1 && leadership == Leadership::kLeader &&
-      std::cmp_less(log.replicas().isr_size(), topic->config.min_insync_replicas)) {
+  const std::size_t isr_size = leadership == Leadership::kStaleLeader
+                                   ? log.replicas().stale_leader().isr_size
+                                   : log.replicas().isr_size();
+  if (gate.acks == -1 && std::cmp_less(isr_size, topic->config.min_insync_replicas)) {
     out.error_code = ErrorCode::kNotEnoughReplicas;
-    reason = "the partition has " + std::to_string(log.replicas().isr_size()) +
+    reason = "the partition has " + std::to_string(isr_size) +
              " in-sync replica(s), fewer than min.insync.replicas " +
              std::to_string(topic->config.min_insync_replicas);
     return out;
@@ -289,6 +291,11 @@ bool ProduceService::settle_replication(ProduceOutcome& outcome, bool timed_out)
     } else if (!awaited.stale_leader && log->replicas().leader_epoch() != awaited.leader_epoch) {
       // The leader changed before every in-sync replica had the write: the new leader may
       // lack it, so it is not acknowledged (the producer retries).
+      error = ErrorCode::kNotLeaderForPartition;
+    } else if (awaited.stale_leader &&
+               (log->replicas().stale_leader().node < 0 ||
+                log->replicas().stale_leader().epoch != awaited.leader_epoch)) {
+      // A fenced leader that rejoined as a follower: the write is not in any replica.
       error = ErrorCode::kNotLeaderForPartition;
     } else if (!awaited.stale_leader && log->high_watermark() >= awaited.end_offset) {
       if (std::cmp_less(log->replicas().isr_size(), awaited.min_insync_replicas)) {

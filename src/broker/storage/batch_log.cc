@@ -305,9 +305,28 @@ std::int64_t BatchLog::truncate_to(std::int64_t offset) {
   high_watermark_ = std::min(high_watermark_, end_offset_);
   active_segment_start_ = std::min(active_segment_start_, end_offset_);
   compaction_.first_dirty_offset = std::min(compaction_.first_dirty_offset, end_offset_);
-  producers_.forget_from(end_offset_);
+  refill_producer_state(producers_.forget_from(end_offset_));
   transactions_.on_truncate(end_offset_);
   return dropped;
+}
+
+void BatchLog::refill_producer_state(std::vector<std::int64_t> lacking) {
+  std::size_t visited = 0;
+  for (std::size_t i = index_.size();
+       i > index_begin_ && !lacking.empty() && visited < kProducerRefillBatches; --i, ++visited) {
+    const StoredBatch& stored = index_[i - 1];
+    const auto header = protocol::parse_record_batch_header(stored.bytes());
+    if (!header || header->producer_id < 0 || header->is_control() || header->base_sequence < 0) {
+      continue;
+    }
+    const auto producer = std::find(lacking.begin(), lacking.end(), header->producer_id);
+    if (producer == lacking.end()) continue;
+    const bool takes_more = producers_.refill_older(
+        header->producer_id, header->producer_epoch, header->base_sequence,
+        ProducerStateTable::last_sequence(header->base_sequence, header->record_count),
+        stored.base_offset);
+    if (!takes_more) lacking.erase(producer);
+  }
 }
 
 std::size_t BatchLog::drop_segments_older_than(std::int64_t cutoff_ms) {

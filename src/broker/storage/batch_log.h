@@ -97,6 +97,9 @@ class BatchLog {
  public:
   static constexpr std::size_t kMinSegmentBytes = 1024;
   static constexpr std::size_t kMaxSegmentBytes = std::size_t{1} << 20;
+  // The most batches one truncation reads back to rebuild producer state (bounds the work an
+  // election does per partition).
+  static constexpr std::size_t kProducerRefillBatches = 4096;
 
   BatchLog() = default;
   BatchLog(BatchLog&&) noexcept = default;
@@ -186,8 +189,9 @@ class BatchLog {
   // A new leader's truncation (an unclean election, or a leader that lacks what the old one
   // appended): drops every batch at or after `offset`, a batch boundary in
   // [high_watermark() of the new leader, log_end_offset()] or lower after an unclean election,
-  // and forgets the producer and transaction state of those batches. The high watermark
-  // follows down when it was above. Segments keep their bytes (a queued response may pin
+  // and forgets the producer and transaction state of those batches (a producer's state
+  // is then its newest batches the log still holds, as Kafka rebuilds it from the log). The high
+  // watermark follows down when it was above. Segments keep their bytes (a queued response may pin
   // them); the next append opens a new segment. Returns the number of records dropped.
   std::int64_t truncate_to(std::int64_t offset);
   // The last stable offset: the first offset of the oldest open transaction (at least the log
@@ -273,6 +277,11 @@ class BatchLog {
   [[nodiscard]] bool rolls_before(std::size_t batch_bytes, std::int64_t now_ms) const;
   // Removes segments_.front() and its batches; returns the memory freed.
   std::size_t drop_front_segment();
+  // After a truncation: gives the producers that lost batches (`lacking`) their newest
+  // batches still in the log again, read from the batches' headers newest first, at most
+  // kProducerRefillBatches of them (a producer not found among those may go on at any
+  // sequence).
+  void refill_producer_state(std::vector<std::int64_t> lacking);
 
   std::vector<Segment> segments_;   // oldest first
   std::vector<StoredBatch> index_;  // ordered by base_offset; live from index_begin_

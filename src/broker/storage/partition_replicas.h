@@ -52,6 +52,7 @@ struct StaleLeadership {
   std::int64_t high_watermark = 0;  // frozen: no follower fetches from it any more
   std::int64_t log_end_offset = 0;  // moves with the acks=1 writes it acknowledges (lost)
   std::int64_t lost_records = 0;    // records it acknowledged that no replica holds
+  std::size_t isr_size = 0;         // the ISR it believes in: the one it had (it cannot change it)
 };
 
 class PartitionReplicas {

@@ -68,7 +68,8 @@ bool ProducerStateTable::record(std::int64_t producer_id, std::int16_t epoch,
   return created;
 }
 
-void ProducerStateTable::forget_from(std::int64_t offset) {
+std::vector<std::int64_t> ProducerStateTable::forget_from(std::int64_t offset) {
+  std::vector<std::int64_t> lacking;
   for (auto& [producer_id, entry] : entries_) {
     // Oldest first: the ring's live slots end just before next_slot.
     std::array<BatchSequences, kProducerBatchesKept> kept{};
@@ -88,7 +89,34 @@ void ProducerStateTable::forget_from(std::int64_t offset) {
     } else {
       entry.sequence_known = false;
     }
+    lacking.push_back(producer_id);
   }
+  return lacking;
+}
+
+bool ProducerStateTable::refill_older(std::int64_t producer_id, std::int16_t epoch,
+                                      std::int32_t first_sequence, std::int32_t last_sequence,
+                                      std::int64_t base_offset) {
+  const auto found = entries_.find(producer_id);
+  if (found == entries_.end()) return false;
+  Entry& entry = found->second;
+  if (entry.batch_count == kProducerBatchesKept) return false;
+  if (entry.batch_count == 0) {
+    entry.epoch = epoch;
+    entry.last_sequence = last_sequence;
+    entry.sequence_known = true;
+  } else if (epoch != entry.epoch) {
+    return false;
+  } else if (base_offset >= entry.batches[0].base_offset) {
+    return true;  // remembered already (the log is read from its end): look further back
+  }
+  // forget_from() left the batches in slots 0..batch_count-1, oldest first; this one goes
+  // before them.
+  for (std::size_t i = entry.batch_count; i > 0; --i) entry.batches[i] = entry.batches[i - 1];
+  entry.batches[0] = {first_sequence, last_sequence, base_offset};
+  ++entry.batch_count;
+  entry.next_slot = entry.batch_count % kProducerBatchesKept;
+  return entry.batch_count < kProducerBatchesKept;
 }
 
 }  // namespace kgroups::broker

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "protocol/error_code.h"
 
@@ -53,10 +54,20 @@ class ProducerStateTable {
               std::int32_t last_sequence, std::int64_t base_offset);
 
   // The log was truncated to `offset` (a new leader lacked what the old one appended):
-  // forgets every remembered batch stored at or after it. A producer left without the
-  // sequence of its newest batch keeps its entry (and epoch) but may go on at any sequence,
-  // as a producer the partition has no entry for may (its retries are then stored again).
-  void forget_from(std::int64_t offset);
+  // forgets every remembered batch stored at or after it. Returns the producers that lost
+  // batches, whose entries refill_older() may complete from the batches the log still holds
+  // (Kafka rebuilds its producer state from the log after a truncation). A producer left
+  // without any batch keeps its entry (and epoch) but may go on at any sequence until a
+  // batch of it is refilled, as a producer the partition has no entry for may.
+  [[nodiscard]] std::vector<std::int64_t> forget_from(std::int64_t offset);
+
+  // Puts back `batch`, a batch of `producer_id` the log holds before every batch its entry
+  // remembers (the log's batches are given newest first): it becomes the entry's oldest, and
+  // the newest when the entry had none (its epoch and sequence then become the entry's).
+  // Returns false when the entry takes no more: it is full, it has no entry, or `batch` is of
+  // another epoch than the batches it holds (older epochs are not remembered, as in record()).
+  bool refill_older(std::int64_t producer_id, std::int16_t epoch, std::int32_t first_sequence,
+                    std::int32_t last_sequence, std::int64_t base_offset);
 
   // Forgets the producer (it expired or its id was replaced). Returns whether it had an entry.
   bool erase(std::int64_t producer_id) { return entries_.erase(producer_id) > 0; }

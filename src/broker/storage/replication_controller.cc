@@ -215,6 +215,7 @@ void ReplicationController::fence(std::int32_t node, bool believes_it_leads) {
       if (replica == nullptr) continue;
       const auto partition = static_cast<std::int32_t>(p);
       const bool led = replicas.leader() == node;
+      const std::size_t isr_it_had = replicas.isr_size();
       if (led) replica->log_end_offset = log.log_end_offset();
       // Kafka keeps the last in-sync replica in the ISR: it is the one that may come back.
       if (replica->in_sync && replicas.isr_size() > 1) {
@@ -225,7 +226,8 @@ void ReplicationController::fence(std::int32_t node, bool believes_it_leads) {
         replicas.stale_leader() = StaleLeadership{.node = node,
                                                   .epoch = replicas.leader_epoch(),
                                                   .high_watermark = log.high_watermark(),
-                                                  .log_end_offset = log.log_end_offset()};
+                                                  .log_end_offset = log.log_end_offset(),
+                                                  .isr_size = isr_it_had};
       }
       elect(*topic, partition);
     }
@@ -271,6 +273,9 @@ ErrorCode ReplicationController::start(std::int32_t node) {
         // It rejoins as a follower: what it acknowledged alone is truncated away.
         const std::int64_t lost = replicas.stale_leader().lost_records;
         replicas.stale_leader() = StaleLeadership{};
+        // Its writes waiting for acks=all learn that it is a follower (NOT_LEADER_OR_FOLLOWER,
+        // as Kafka completes a delayed produce when its broker becomes a follower).
+        notifier_.notify(log);
         for (ReplicationObserver* observer : observers_) {
           if (lost == 0) break;
           observer->on_leader_elected(*topic, partition, replicas.leader(), replicas.leader_epoch(),

@@ -258,5 +258,82 @@ TEST(BatchLogTruncation, DropsBatchesFromTheOffsetAndForgetsTheirProducerSequenc
   EXPECT_EQ(log.batches_from(2).size(), 1u);
 }
 
+// A one-record batch of idempotent producer `producer_id` at `epoch` with sequence `sequence`.
+std::vector<std::uint8_t> idempotent_record(std::int64_t producer_id, std::int16_t epoch,
+                                            std::int32_t sequence) {
+  protocol::RecordBatchBuilder builder;
+  builder.set_producer(producer_id, epoch, sequence);
+  const std::string value = "v" + std::to_string(sequence);
+  builder.add(std::nullopt, protocol::ByteView::of(value), 1000);
+  return builder.build();
+}
+
+// Appends a producer's batch to `log` and records it as ProducerWrites does.
+void append_idempotent(BatchLog& log, std::int64_t producer_id, std::int16_t epoch,
+                       std::int32_t sequence) {
+  const auto batch = idempotent_record(producer_id, epoch, sequence);
+  const auto header = protocol::parse_record_batch_header(batch);
+  const std::int64_t base = log.append(batch, header->last_offset_delta, header->max_timestamp);
+  log.producers().record(producer_id, epoch, sequence, sequence, base);
+}
+
+// The retry of a batch that a timeout left possibly stored, after an election truncated the
+// five batches sent behind it: Kafka rebuilds the producer's state from the log, so the retry
+// is a duplicate (answered with the offset it has), not stored again nor out of order.
+TEST(BatchLogTruncation, RebuildsProducerStateFromTheBatchesTheLogStillHolds) {
+  BatchLog log;
+  append_idempotent(log, 9, 0, 0);  // another producer, never truncated
+  for (std::int32_t sequence = 0; sequence < 6; ++sequence) append_idempotent(log, 7, 0, sequence);
+  // Offsets: producer 9 at 0; producer 7's sequences 0..5 at 1..6. Its remembered batches are
+  // sequences 1..5; the truncation drops 1..5, so the log's newest batch of it is sequence 0.
+  EXPECT_EQ(log.truncate_to(2), 5);
+  const SequenceCheck retry = log.producers().check(7, 0, 0, 0);
+  EXPECT_EQ(retry.error, ErrorCode::kNone);
+  EXPECT_EQ(retry.duplicate_base_offset, 1);
+  // The next sequence goes on after it; a gap is out of order, as before the truncation.
+  EXPECT_EQ(log.producers().check(7, 0, 1, 1).duplicate_base_offset, -1);
+  EXPECT_EQ(log.producers().check(7, 0, 1, 1).error, ErrorCode::kNone);
+  EXPECT_EQ(log.producers().check(7, 0, 3, 3).error, ErrorCode::kOutOfOrderSequenceNumber);
+  EXPECT_EQ(log.producers().check(9, 0, 0, 0).duplicate_base_offset, 0);
+}
+
+// With some of its batches left, a producer's entry is completed from older batches, up to
+// the five Kafka keeps.
+TEST(BatchLogTruncation, RefillsUpToTheFiveBatchesKafkaKeeps) {
+  BatchLog log;
+  for (std::int32_t sequence = 0; sequence < 8; ++sequence) append_idempotent(log, 7, 0, sequence);
+  // Sequences 0..7 sit at offsets 0..7; truncating at 6 keeps sequences 0..5, of which the
+  // entry remembered 3..5.
+  EXPECT_EQ(log.truncate_to(6), 2);
+  for (std::int32_t sequence = 1; sequence <= 5; ++sequence) {
+    EXPECT_EQ(log.producers().check(7, 0, sequence, sequence).duplicate_base_offset, sequence)
+        << "sequence " << sequence;
+  }
+  // Five kept: sequence 0 is not remembered, so a retry of it is out of order.
+  EXPECT_EQ(log.producers().check(7, 0, 0, 0).error, ErrorCode::kOutOfOrderSequenceNumber);
+  EXPECT_EQ(log.producers().check(7, 0, 6, 6).error, ErrorCode::kNone);
+  EXPECT_EQ(log.producers().check(7, 0, 6, 6).duplicate_base_offset, -1);
+}
+
+// Only batches of the epoch of the producer's newest batch in the log are refilled, and that
+// epoch becomes the entry's again (an epoch bump that was truncated away is forgotten).
+TEST(BatchLogTruncation, RefillsBatchesOfTheNewestEpochOnly) {
+  BatchLog log;
+  append_idempotent(log, 7, 0, 0);  // offset 0
+  append_idempotent(log, 7, 1, 0);  // offset 1
+  append_idempotent(log, 7, 1, 1);  // offset 2
+  for (std::int32_t sequence = 0; sequence < 5; ++sequence) {
+    append_idempotent(log, 7, 2, sequence);  // offsets 3..7
+  }
+  EXPECT_EQ(log.truncate_to(3), 5);
+  EXPECT_EQ(log.producers().check(7, 1, 1, 1).duplicate_base_offset, 2);
+  EXPECT_EQ(log.producers().check(7, 1, 0, 0).duplicate_base_offset, 1);
+  EXPECT_EQ(log.producers().check(7, 1, 2, 2).error, ErrorCode::kNone);
+  EXPECT_EQ(log.producers().check(7, 0, 0, 0).error, ErrorCode::kInvalidProducerEpoch);
+  // A newer epoch starts again at sequence 0.
+  EXPECT_EQ(log.producers().check(7, 2, 3, 3).error, ErrorCode::kOutOfOrderSequenceNumber);
+  EXPECT_EQ(log.producers().check(7, 2, 0, 0).error, ErrorCode::kNone);
+}
+
 }  // namespace
 }  // namespace kgroups::broker
