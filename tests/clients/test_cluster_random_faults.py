@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """A randomized fault test of kgroupsd --brokers 3 (docs/CLUSTER.md) against confluent-kafka
 (librdkafka): for 20 s (KGROUPS_FAULT_SECONDS) a seeded schedule stops and starts brokers and
-delays their replication, and in a second test (as long; marked xfail: a broker bug, see there)
-isolates them too, keeping two brokers healthy most of the time, while an
+delays their replication, and in a second test (as long) isolates them too, keeping two
+brokers healthy most of the time, while an
 idempotent acks=all producer writes to a topic of replication factor 3 and min.insync.replicas=2
 and a consumer reads it. Then every broker starts, the producer flushes, the log is read back,
 and Kafka's guarantees are checked:
@@ -160,19 +160,12 @@ def test_random_stops_starts_and_replication_delays_keep_kafkas_guarantees(start
     check_random_faults(start_kgroupsd, seed, isolate=False)
 
 
-# BROKER BUG (suspected; found by this test, not yet reduced to a fixed schedule): with
-# isolations among the faults, an idempotent acks=all librdkafka producer sees what it never
-# sees under stops, starts and replication delays alone: in most runs either a fatal
-# OUT_OF_ORDER_SEQUENCE_NUMBER on the head-of-line batch right after that batch's
-# REQUEST_TIMED_OUT ("sequence N is not the next one" in kgroupsd's log: the broker's producer
-# state for the partition ran ahead of what it acknowledged), or one batch stored twice at
-# consecutive offsets (the retry of a batch the partition already holds was not recognized as
-# a duplicate). An isolated leader appends with stale_append(), without the producer-state
-# check, and its pending acks=all writes are answered after the election. Kept running so
-# that it shows when fixed (it then reports XPASS; with 20 s of faults it also passes in about
-# one run of three while the bug is there, with 30 s in one of five).
-@pytest.mark.xfail(reason="broker bug: idempotence breaks when a leader is isolated "
-                   "(duplicates, or a fatal OUT_OF_ORDER_SEQUENCE_NUMBER)", strict=False)
+# With isolations among the faults: an isolated leader takes writes it can never get
+# replicated, and its producer then retries them at the new leader. This found three broker
+# bugs, fixed: a truncation forgot the producer's older batches (a retry was stored twice, or
+# got OUT_OF_ORDER_SEQUENCE_NUMBER), the isolated leader ignored min.insync.replicas, and its
+# waiting writes were not told when it rejoined as a follower (librdkafka then met the next
+# sequence first and failed fatally).
 def test_random_faults_with_isolations_keep_kafkas_guarantees(start_kgroupsd, seed):
     check_random_faults(start_kgroupsd, seed, isolate=True)
 
