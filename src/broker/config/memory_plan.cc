@@ -78,7 +78,8 @@ MemoryPlan resolve_memory_plan(const BrokerConfig& config, std::int64_t machine_
   plan.fixed_bytes = kFixedProcessBytes + plan.uncompressed_batch_bytes + plan.cleaner_map_bytes +
                      kCleanerBatchBuffers * plan.cleaner_batch_bytes +
                      static_cast<std::int64_t>(config.max_partitions) *
-                         (kBytesPerPartition + kFetchSessionBytesPerPartition) +
+                         (kBytesPerPartition + kFetchSessionBytesPerPartition +
+                          replication_bytes_per_partition(config.brokers)) +
                      static_cast<std::int64_t>(config.max_topics) * kBytesPerTopic +
                      static_cast<std::int64_t>(config.max_connections) * kBytesPerConnection;
   plan.log_bytes = plan.total_bytes - plan.request_bytes - plan.response_bytes - plan.group_bytes -

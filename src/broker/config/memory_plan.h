@@ -37,6 +37,16 @@ struct MemoryPlan {
 inline constexpr std::int64_t kFixedProcessBytes = 32 * kMiB;
 inline constexpr std::int64_t kBytesPerPartition = 256;
 inline constexpr std::int64_t kBytesPerTopic = 1024;
+// With --brokers N > 1, each partition also keeps the state of its replicas (at most N) and
+// its leader-epoch cache (at most kMaxLeaderEpochsKept entries: elections a client causes with
+// ElectLeaders or reassignments cannot grow it further); replication_bytes_per_partition()
+// reserves both. One broker's single replica and epoch fit in kBytesPerPartition.
+inline constexpr std::int64_t kBytesPerReplica = 40;
+inline constexpr std::int64_t kBytesPerLeaderEpoch = 16;
+inline constexpr std::int64_t kMaxLeaderEpochsKept = 64;
+[[nodiscard]] constexpr std::int64_t replication_bytes_per_partition(std::int32_t brokers) {
+  return brokers > 1 ? brokers * kBytesPerReplica + kMaxLeaderEpochsKept * kBytesPerLeaderEpoch : 0;
+}
 // Fetch sessions hold at most --max-partitions partitions together (FetchSessionCache), each
 // a list node with its key and a hash node viewing it: about 256 B with topic ids or names of
 // up to 15 bytes (a longer name is allocated once more), so this is an estimate.

@@ -35,6 +35,23 @@ TEST(MemoryPlan, ExplicitSharesAreTakenAsGiven) {
   EXPECT_EQ(plan.log_bytes, 512 * kMiB - 16 * kMiB - 24 * kMiB - 32 * kMiB - plan.fixed_bytes);
 }
 
+// With --brokers N > 1 every partition's replica states and leader-epoch cache are reserved;
+// one broker's plan is unchanged.
+TEST(MemoryPlan, ReplicasAndLeaderEpochsAreReservedPerPartitionInACluster) {
+  const std::int64_t machine = std::int64_t{16} << 30;
+  BrokerConfig one;
+  BrokerConfig three;
+  three.brokers = 3;
+  const MemoryPlan single = resolve_memory_plan(one, machine);
+  const MemoryPlan cluster = resolve_memory_plan(three, machine);
+  EXPECT_EQ(replication_bytes_per_partition(1), 0);
+  EXPECT_EQ(replication_bytes_per_partition(3),
+            3 * kBytesPerReplica + kMaxLeaderEpochsKept * kBytesPerLeaderEpoch);
+  EXPECT_EQ(cluster.fixed_bytes - single.fixed_bytes,
+            static_cast<std::int64_t>(three.max_partitions) * replication_bytes_per_partition(3));
+  EXPECT_EQ(single.log_bytes - cluster.log_bytes, cluster.fixed_bytes - single.fixed_bytes);
+}
+
 TEST(MemoryPlan, ABudgetTooSmallForRecordsIsRefusedSayingWhatToChange) {
   BrokerConfig config;
   config.max_memory_bytes = 64 * kMiB;

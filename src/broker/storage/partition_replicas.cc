@@ -78,10 +78,11 @@ void PartitionReplicas::elect(std::int32_t node, std::int64_t start_offset) {
     // The previous epoch appended nothing: Kafka's cache keeps only the newer entry.
     truncate_epochs(start_offset);
   }
-  epochs_.push_back(LeaderEpochStart{.epoch = epoch_, .start_offset = start_offset});
   // Elections a client can cause (ElectLeaders, reassignments) must not grow the cache
-  // without end: the oldest epochs go, as Kafka's go when the log start passes them.
-  if (epochs_.size() > kMaxEpochsKept) epochs_.erase(epochs_.begin());
+  // without end: the oldest epochs go, as Kafka's go when the log start passes them. Made room
+  // for first, so the vector never holds (or allocates for) more than kMaxEpochsKept.
+  if (epochs_.size() >= kMaxEpochsKept) epochs_.erase(epochs_.begin());
+  epochs_.push_back(LeaderEpochStart{.epoch = epoch_, .start_offset = start_offset});
 }
 
 std::pair<std::int32_t, std::int64_t> PartitionReplicas::end_offset_for(

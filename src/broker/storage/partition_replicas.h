@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "broker/config/memory_plan.h"
 #include "broker/storage/partition_reassignment.h"
 
 namespace kgroups::broker {
@@ -44,6 +45,8 @@ struct LeaderEpochStart {
   std::int32_t epoch = 0;
   std::int64_t start_offset = 0;
 };
+static_assert(sizeof(ReplicaState) <= kBytesPerReplica, "the memory plan reserves less");
+static_assert(sizeof(LeaderEpochStart) <= kBytesPerLeaderEpoch, "the memory plan reserves less");
 
 // What an isolated broker believes of a partition it led when the controller fenced it.
 struct StaleLeadership {
@@ -58,8 +61,9 @@ struct StaleLeadership {
 class PartitionReplicas {
  public:
   static constexpr std::int32_t kNoLeader = -1;
-  // Leader epochs kept in the cache at most (16 bytes each); older ones are forgotten.
-  static constexpr std::size_t kMaxEpochsKept = 256;
+  // Leader epochs kept in the cache at most; older ones are forgotten. The memory plan
+  // reserves them per partition (memory_plan.h).
+  static constexpr auto kMaxEpochsKept = static_cast<std::size_t>(kMaxLeaderEpochsKept);
 
   // One replica on `node`, the leader at epoch 0: a single broker's partition.
   PartitionReplicas() : replicas_{ReplicaState{}}, leader_(0), epochs_{{0, 0}} {}
