@@ -18,7 +18,8 @@
 // Reassignments (AlterPartitionReassignments) run as Kafka's: the replica set becomes the
 // union of targets and originals, the added replicas catch up as followers and join the ISR
 // at tick(), and once every target is in the ISR the leaving replicas are removed (a removed
-// leader is replaced by the first live in-sync target, at a new epoch).
+// leader is replaced by the first live in-sync target, at a new epoch). The observers hear
+// each reassignment start, complete or be cancelled.
 //
 // Wakes long-polling fetches and acks=all produces waiting on a partition (AppendNotifier)
 // when its high watermark moves or its leader changes.
@@ -182,6 +183,14 @@ class ReplicationController {
   // Ends `topic`'s partition's reassignment when every target replica is in the ISR: the
   // leaving replicas go, and a leaving leader is replaced. Returns whether it ended.
   bool complete_reassignment(StoredTopic& topic, std::int32_t partition);
+  // Tells the observers that `topic`'s partition's reassignment took `step`.
+  void reassignment_step(const StoredTopic& topic, std::int32_t partition, ReassignmentStep step,
+                         const PartitionReassignment& reassignment);
+  // kNone when `target` names distinct brokers, at most one per broker; else
+  // kInvalidReplicaAssignment with `reason`.
+  [[nodiscard]] protocol::ErrorCode check_target(const StoredTopic& topic, std::int32_t partition,
+                                                 std::span<const std::int32_t> target,
+                                                 std::string& reason) const;
   // Removes the replicas on `nodes` from the partition; if the leader was one of them, elects
   // another. Tells the observer when the ISR shrank.
   void remove_replicas(StoredTopic& topic, std::int32_t partition,
