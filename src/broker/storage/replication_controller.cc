@@ -399,14 +399,27 @@ ErrorCode ReplicationController::check_target(const StoredTopic& topic, std::int
 }
 
 ErrorCode ReplicationController::reassign(StoredTopic& topic, std::int32_t partition,
-                                          std::span<const std::int32_t> target,
-                                          std::string& reason) {
+                                          std::span<const std::int32_t> target, std::string& reason,
+                                          ReplicationFactorChange factor) {
   if (const ErrorCode error = check_target(topic, partition, target, reason);
       error != ErrorCode::kNone) {
     return error;
   }
   BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
   PartitionReplicas& replicas = log.replicas();
+  // The replication factor the partition has, or is moving to (KIP-860 compares with it).
+  const std::size_t current_factor = replicas.reassignment().has_value()
+                                         ? replicas.reassignment()->target.size()
+                                         : replicas.replicas().size();
+  if (factor == ReplicationFactorChange::kRefused && target.size() != current_factor) {
+    reason = "the replication factor of " + partition_name(topic, partition) +
+             " would change from " + std::to_string(current_factor) + " to " +
+             std::to_string(target.size()) +
+             ", and the request does not allow that (allow_replication_factor_change false): "
+             "name " +
+             std::to_string(current_factor) + " target replicas";
+    return ErrorCode::kInvalidReplicationFactor;
+  }
   std::vector<std::int32_t> original = replicas.replica_nodes();
   if (replicas.reassignment().has_value()) {
     // A new target replaces the move in progress: it starts from the replicas before it, and

@@ -45,6 +45,9 @@ struct ReplicationSettings {
   std::int64_t replica_lag_time_max_ms = 30000;  // replica.lag.time.max.ms
 };
 
+// Whether a reassignment may change the partition's replication factor (KIP-860).
+enum class ReplicationFactorChange : std::uint8_t { kAllowed, kRefused };
+
 // What a broker believes of a partition when a client asks it to lead (Produce, Fetch).
 enum class Leadership : std::uint8_t {
   kLeader,       // it leads the partition
@@ -134,14 +137,17 @@ class ReplicationController {
 
   // AlterPartitionReassignments: moves partition `partition` of `topic` to the replicas
   // `target` (the first is the preferred leader). kInvalidReplicaAssignment when `target` is
-  // empty, longer than the brokers, names a node that is not a broker, or one twice; `reason`
-  // says which and nothing changes. A reassignment in progress is replaced: the new one is computed
+  // empty, longer than the brokers, names a node that is not a broker, or one twice; then, with
+  // `factor` kRefused, kInvalidReplicationFactor when `target`'s length differs from the
+  // replication factor (the target's of a reassignment in progress); `reason` says which and
+  // nothing changes. A reassignment in progress is replaced: the new one is computed
   // from the replicas before it, and its added replicas that are not targets any more leave at
   // once. Targets that are the replicas already, in any order, complete at once (the order
   // changes); otherwise the move completes at a later tick() (see the class comment), or at once
   // when every target is in the ISR already.
   protocol::ErrorCode reassign(StoredTopic& topic, std::int32_t partition,
-                               std::span<const std::int32_t> target, std::string& reason);
+                               std::span<const std::int32_t> target, std::string& reason,
+                               ReplicationFactorChange factor = ReplicationFactorChange::kAllowed);
   // AlterPartitionReassignments with null replicas: the partition goes back to the replicas it
   // had before the reassignment in progress (the added ones leave). kNoReassignmentInProgress
   // when none runs; kInvalidReplicaAssignment when an added replica leads and no original one
