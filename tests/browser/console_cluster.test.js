@@ -5,12 +5,16 @@
 // leader_elected line on the timeline and the partition's new leader and shrunk ISR in the
 // Topics view; clicking Start runs it again and it rejoins the ISR. Stopping the broker that
 // coordinates a group puts a coordinator_moved line on the timeline, naming the new
-// coordinator. With one broker the panel is one line, with no buttons and no cluster columns.
+// coordinator; a kafkajs admin's reassignment shows as started, then completed. With one
+// broker the panel is one line, with no buttons and no cluster columns.
 'use strict';
+
+process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startBroker, getJson } = require('./kgroupsd.js');
+const path = require('node:path');
+const { ROOT, startBroker, getJson } = require('./kgroupsd.js');
 const { STEP_TIMEOUT_MS, openConsole, screenshot } = require('./browser.js');
 
 async function until(condition, what, timeoutMs = STEP_TIMEOUT_MS) {
@@ -123,6 +127,27 @@ test('three brokers: Stop on a group\'s coordinator shows the coordinator move o
   assert.ok(text.includes(`coordinator of __consumer_offsets-0 moved to broker ${moves[0].coordinator}`), text);
   assert.match(await line.evaluate((li) => li.className), /reason-coordinator/);
   await screenshot(page, 'cluster-4-coordinator-moved');
+  assert.deepEqual(problems, []);
+});
+
+test('three brokers: an admin client\'s reassignment is started, then completed, on the timeline', async (t) => {
+  const { Kafka, logLevel } = require(path.join(ROOT, 'tests/clients/kafkajs/node_modules/kafkajs'));
+  const { broker, page, problems } = await withConsole(t,
+    ['--brokers', '3', '--default-replication-factor', '2', '--topic', 'orders:1']);
+  const { body: topic } = await getJson(broker, '/v1/topics/orders');
+  const [first, second] = topic.partitions[0].replicas;
+  const third = [0, 1, 2].find((node) => node !== first && node !== second);
+  const admin = new Kafka({ brokers: broker.brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  t.after(() => admin.disconnect());
+  await admin.alterPartitionReassignments({
+    topics: [{ topic: 'orders', partitionAssignment: [{ partition: 0, replicas: [third, first] }] }],
+  });
+  const completed = await page.waitForSelector('#cluster-event-list li[data-type="reassignment_completed"]');
+  assert.ok((await completed.evaluate((li) => li.textContent)).includes(`reassignment of orders-0 to [${third}, ${first}] completed`));
+  const started = await page.$eval('#cluster-event-list li[data-type="reassignment_started"]', (li) => li.textContent);
+  assert.ok(started.includes(`reassignment of orders-0 to [${third}, ${first}] started: adding [${third}], removing [${second}]`), started);
+  await screenshot(page, 'cluster-5-reassignment');
   assert.deepEqual(problems, []);
 });
 
