@@ -158,7 +158,11 @@ export type EventType =
   | 'broker_isolated'
   | 'leader_elected'
   | 'isr_shrunk'
-  | 'isr_expanded';
+  | 'isr_expanded'
+  | 'coordinator_moved'
+  | 'reassignment_started'
+  | 'reassignment_completed'
+  | 'reassignment_cancelled';
 
 /** One event; the fields beyond id, time_ms and type depend on the type. */
 export interface BrokerEvent {
@@ -187,7 +191,7 @@ export interface BrokerEvent {
   offsets?: Array<{ topic: string; partition: number; offset: number }>;
   /** broker_stopped, broker_started, broker_isolated: the broker's node id. */
   broker?: number;
-  /** leader_elected, isr_shrunk, isr_expanded: the partition (with `topic`). */
+  /** leader_elected, isr_shrunk, isr_expanded, reassignment_*: the partition (with `topic`). */
   partition?: number;
   /** leader_elected: the new leader's epoch. */
   leader_epoch?: number;
@@ -197,6 +201,14 @@ export interface BrokerEvent {
   lost_records?: number;
   /** isr_shrunk, isr_expanded: the in-sync replicas now. */
   isr?: number[];
+  /** reassignment_*: the replicas asked for, the first the preferred leader. */
+  target_replicas?: number[];
+  /** reassignment_*: the targets that were not replicas. */
+  adding_replicas?: number[];
+  /** reassignment_*: the original replicas that are not targets. */
+  removing_replicas?: number[];
+  /** reassignment_*: the replica set after the event. */
+  replicas?: number[];
   [field: string]: unknown;
 }
 

@@ -1,5 +1,6 @@
 // Cluster timeline view: the cluster's events (ClusterEvents: brokers stopped, started or
-// isolated, leader elections with unclean ones marked, ISR changes), newest first, in the
+// isolated, leader elections with unclean ones marked, ISR changes, coordinator moves,
+// reassignments), newest first, in the
 // timeline panel beside the selected group's rebalances. Loads GET /v1/events/log, then
 // follows the EventFeed. Hidden with one broker, which has no such events.
 
@@ -46,7 +47,7 @@ export class ClusterTimelineView {
     }
     const entry = this.model.apply(event);
     if (!entry) return;
-    if (entry.kind === 'unclean' || entry.kind === 'broker') this.announce(`Cluster: ${entry.text}.`);
+    if (['unclean', 'broker', 'coordinator'].includes(entry.kind)) this.announce(`Cluster: ${entry.text}.`);
     this.render();
   }
 

@@ -3,13 +3,18 @@
 // The console's brokers panel in headless Chromium against kgroupsd --brokers 3: three brokers
 // are listed, clicking Stop on the leader of a replicated partition shows it stopped, a
 // leader_elected line on the timeline and the partition's new leader and shrunk ISR in the
-// Topics view; clicking Start runs it again and it rejoins the ISR. With one broker the panel
-// is one line, with no buttons and no cluster columns.
+// Topics view; clicking Start runs it again and it rejoins the ISR. Stopping the broker that
+// coordinates a group puts a coordinator_moved line on the timeline, naming the new
+// coordinator; a kafkajs admin's reassignment shows as started, then completed. With one
+// broker the panel is one line, with no buttons and no cluster columns.
 'use strict';
+
+process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startBroker, getJson } = require('./kgroupsd.js');
+const path = require('node:path');
+const { ROOT, startBroker, getJson } = require('./kgroupsd.js');
 const { STEP_TIMEOUT_MS, openConsole, screenshot } = require('./browser.js');
 
 async function until(condition, what, timeoutMs = STEP_TIMEOUT_MS) {
@@ -86,6 +91,63 @@ test('three brokers: Stop on the leader elects another, the timeline shows it, S
   await until(async () => (await ordersRow(page)).isr.split(',').length === 3, `broker ${leader} back in the ISR`);
   await page.waitForSelector('#cluster-event-list li[data-type="isr_expanded"]');
   await screenshot(page, 'cluster-3-leader-started');
+  assert.deepEqual(problems, []);
+});
+
+// POST `path` with a JSON `body` on the broker's HTTP endpoint: { status, body }.
+async function postJson(broker, path, body) {
+  const response = await fetch(broker.url + path, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+    signal: AbortSignal.timeout(5000),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+test('three brokers: Stop on a group\'s coordinator shows the coordinator move on the timeline', async (t) => {
+  const { broker, page, problems } = await withConsole(t, ['--brokers', '3', '--default-replication-factor', '3',
+    '--offsets-topic-num-partitions', '1', '--topic', 'orders:1']);
+  // A simulated consumer joins group g1: its group records create __consumer_offsets, whose one
+  // partition's leader coordinates the group.
+  assert.equal((await postJson(broker, '/v1/playground/consumers', { group: 'g1', topic: 'orders' })).status, 201);
+  const coordinator = await until(async () => {
+    const { status, body } = await getJson(broker, '/v1/topics/__consumer_offsets');
+    return status === 200 && body.partitions[0].leader >= 0 && { id: body.partitions[0].leader };
+  }, '__consumer_offsets-0 with a leader');
+  await until(async () => (await brokerRows(page)).length === 3, 'three brokers in the panel');
+  assert.equal(await page.$('#cluster-event-list li[data-type="coordinator_moved"]'), null, 'no move before the stop');
+
+  await page.click(`#broker-table button[data-action="stop"][data-broker="${coordinator.id}"]`);
+  const line = await page.waitForSelector('#cluster-event-list li[data-type="coordinator_moved"]');
+  const text = await line.evaluate((li) => li.textContent);
+  const { body: events } = await getJson(broker, '/v1/events/log');
+  const moves = events.filter((e) => e.type === 'coordinator_moved');
+  assert.equal(moves.length, 1);
+  assert.equal(moves[0].offsets_partition, 0);
+  assert.notEqual(moves[0].coordinator, coordinator.id);
+  assert.ok(text.includes(`coordinator of __consumer_offsets-0 moved to broker ${moves[0].coordinator}`), text);
+  assert.match(await line.evaluate((li) => li.className), /reason-coordinator/);
+  await screenshot(page, 'cluster-4-coordinator-moved');
+  assert.deepEqual(problems, []);
+});
+
+test('three brokers: an admin client\'s reassignment is started, then completed, on the timeline', async (t) => {
+  const { Kafka, logLevel } = require(path.join(ROOT, 'tests/clients/kafkajs/node_modules/kafkajs'));
+  const { broker, page, problems } = await withConsole(t,
+    ['--brokers', '3', '--default-replication-factor', '2', '--topic', 'orders:1']);
+  const { body: topic } = await getJson(broker, '/v1/topics/orders');
+  const [first, second] = topic.partitions[0].replicas;
+  const third = [0, 1, 2].find((node) => node !== first && node !== second);
+  const admin = new Kafka({ brokers: broker.brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  t.after(() => admin.disconnect());
+  await admin.alterPartitionReassignments({
+    topics: [{ topic: 'orders', partitionAssignment: [{ partition: 0, replicas: [third, first] }] }],
+  });
+  const completed = await page.waitForSelector('#cluster-event-list li[data-type="reassignment_completed"]');
+  assert.ok((await completed.evaluate((li) => li.textContent)).includes(`reassignment of orders-0 to [${third}, ${first}] completed`));
+  const started = await page.$eval('#cluster-event-list li[data-type="reassignment_started"]', (li) => li.textContent);
+  assert.ok(started.includes(`reassignment of orders-0 to [${third}, ${first}] started: adding [${third}], removing [${second}]`), started);
+  await screenshot(page, 'cluster-5-reassignment');
   assert.deepEqual(problems, []);
 });
 

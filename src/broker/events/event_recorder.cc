@@ -129,4 +129,20 @@ void EventRecorder::on_isr_changed(const StoredTopic& topic, std::int32_t partit
                     {"isr", std::vector<std::int32_t>(isr.begin(), isr.end())}});
 }
 
+void EventRecorder::on_reassignment(const StoredTopic& topic, std::int32_t partition,
+                                    ReassignmentStep step,
+                                    const PartitionReassignment& reassignment,
+                                    std::span<const std::int32_t> replicas) {
+  const char* type = step == ReassignmentStep::kStarted     ? "reassignment_started"
+                     : step == ReassignmentStep::kCompleted ? "reassignment_completed"
+                                                            : "reassignment_cancelled";
+  log_.publish(type, {},
+               Json{{"topic", topic.name},
+                    {"partition", partition},
+                    {"target_replicas", reassignment.target},
+                    {"adding_replicas", reassignment.adding},
+                    {"removing_replicas", reassignment.removing},
+                    {"replicas", std::vector<std::int32_t>(replicas.begin(), replicas.end())}});
+}
+
 }  // namespace kgroups::broker

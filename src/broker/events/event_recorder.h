@@ -5,7 +5,8 @@
 // "Events"): member_joined, member_left, member_expired, rebalance_started,
 // rebalance_completed, offsets_committed, group_deleted, topic_created, topic_deleted, and of
 // the cluster (--brokers): broker_stopped, broker_started, broker_isolated, leader_elected,
-// isr_shrunk, isr_expanded. The Broker connects it to both coordinators, its Cluster and its
+// isr_shrunk, isr_expanded, reassignment_started, reassignment_completed,
+// reassignment_cancelled. The Broker connects it to both coordinators, its Cluster and its
 // ReplicationController.
 // Not thread-safe: called on the broker's thread. `log` must outlive the recorder.
 #pragma once
@@ -42,6 +43,9 @@ class EventRecorder : public GroupObserver, public TopicObserver, public Replica
                          std::int32_t epoch, bool unclean, std::int64_t lost_records) override;
   void on_isr_changed(const StoredTopic& topic, std::int32_t partition,
                       std::span<const std::int32_t> isr, bool shrunk) override;
+  void on_reassignment(const StoredTopic& topic, std::int32_t partition, ReassignmentStep step,
+                       const PartitionReassignment& reassignment,
+                       std::span<const std::int32_t> replicas) override;
 
  private:
   void publish_member_event(std::string_view event_type, GroupType type, std::string_view group_id,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// AlterPartitionReassignments (key 45): v0, flexible. Admin clients (kafka-reassign-partitions,
+// AlterPartitionReassignments (key 45): v0-1, flexible. Admin clients (kafka-reassign-partitions,
 // AdminClient's alterPartitionReassignments, kafkajs' alterPartitionReassignments) move
 // partitions to other brokers; any broker answers, as a KRaft broker forwards it to the
 // controller.
@@ -14,6 +14,10 @@
 //   progress.
 // - null replicas: cancels the move in progress, the original replicas come back;
 //   NO_REASSIGNMENT_IN_PROGRESS when none runs.
+// - v1 (KIP-860): allow_replication_factor_change (default true). False: a target list whose
+//   length differs from the replication factor (a move in progress: its target's) gets
+//   INVALID_REPLICATION_FACTOR with a message, after the checks below; cancels are unaffected.
+//   The response echoes the flag.
 // - Per partition: UNKNOWN_TOPIC_OR_PARTITION; INVALID_REPLICA_ASSIGNMENT for an empty target
 //   list, an unknown broker id, a broker named twice, or a cancel that only an unclean
 //   election could complete. Each error has a message; a refused partition is unchanged.
@@ -33,6 +37,10 @@ asio::awaitable<Reply> handle_alter_partition_reassignments(RequestContext& ctx)
   Cluster& cluster = ctx.broker.cluster();
   ReplicationController& replication = ctx.broker.replication();
   protocol::AlterPartitionReassignmentsResponse response;
+  response.allow_replication_factor_change = request->allow_replication_factor_change;
+  const ReplicationFactorChange factor = request->allow_replication_factor_change
+                                             ? ReplicationFactorChange::kAllowed
+                                             : ReplicationFactorChange::kRefused;
   for (const auto& request_topic : request->topics) {
     auto& out_topic = response.responses.emplace_back();
     out_topic.name = std::string(request_topic.name);
@@ -49,7 +57,7 @@ asio::awaitable<Reply> handle_alter_partition_reassignments(RequestContext& ctx)
                  ": check the topic name and its partition count";
       } else if (request_partition.replicas.has_value()) {
         out.error_code = replication.reassign(*topic, request_partition.partition_index,
-                                              *request_partition.replicas, reason);
+                                              *request_partition.replicas, reason, factor);
       } else {
         out.error_code =
             replication.cancel_reassignment(*topic, request_partition.partition_index, reason);

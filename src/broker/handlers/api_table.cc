@@ -107,10 +107,12 @@ constexpr std::array kApis{
              "set, delete, append and subtract (list configs) on topic configs, "
              "validate_only; brokers and \"\": the broker configs that set topic defaults "
              "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic)"},
-    ApiEntry{ApiKey::kAlterPartitionReassignments, 0, 0,
+    ApiEntry{ApiKey::kAlterPartitionReassignments, 0, 1,
              &handlers::handle_alter_partition_reassignments,
              "Kafka's moves: the union of replicas, added ones catch up and join the ISR, then "
-             "the leaving ones go (a new leader if the leader leaves); null cancels"},
+             "the leaving ones go (a new leader if the leader leaves); null cancels; "
+             "allow_replication_factor_change false (v1) refuses a new factor "
+             "(INVALID_REPLICATION_FACTOR)"},
     ApiEntry{ApiKey::kListPartitionReassignments, 0, 0,
              &handlers::handle_list_partition_reassignments,
              "the moves in progress with their adding and removing replicas"},

@@ -15,6 +15,7 @@ bool contains(std::span<const std::int32_t> nodes, std::int32_t node) {
 ReassignmentPlan plan_reassignment(std::span<const std::int32_t> original,
                                    std::span<const std::int32_t> target) {
   ReassignmentPlan plan;
+  plan.change.target.assign(target.begin(), target.end());
   plan.change.original.assign(original.begin(), original.end());
   plan.replicas.assign(target.begin(), target.end());
   for (const std::int32_t node : target) {

@@ -5,7 +5,8 @@
 // runs, the partition's replica set is the union: the target replicas first, in the order
 // asked, then the original replicas that leave. `adding` are the targets that were not
 // replicas (they join out of the ISR and catch up), `removing` the original replicas that are
-// not targets (they leave once every target is in the ISR).
+// not targets (they leave once every target is in the ISR). Its target's length is the
+// replication factor the partition is moving to (KIP-860's check compares with it).
 //
 // plan_reassignment() computes it from the replicas before the move and the target; the
 // ReplicationController applies it (partition_replicas.h holds it per partition).
@@ -19,6 +20,7 @@
 namespace kgroups::broker {
 
 struct PartitionReassignment {
+  std::vector<std::int32_t> target;    // the replicas asked for, in the order asked
   std::vector<std::int32_t> original;  // the replicas before it, in their order (a cancel's)
   std::vector<std::int32_t> adding;    // targets that were not replicas, in target order
   std::vector<std::int32_t> removing;  // original replicas that are not targets, in order

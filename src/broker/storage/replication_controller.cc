@@ -373,9 +373,9 @@ ErrorCode ReplicationController::elect_unclean(StoredTopic& topic, std::int32_t 
   return ErrorCode::kEligibleLeadersNotAvailable;
 }
 
-ErrorCode ReplicationController::reassign(StoredTopic& topic, std::int32_t partition,
-                                          std::span<const std::int32_t> target,
-                                          std::string& reason) {
+ErrorCode ReplicationController::check_target(const StoredTopic& topic, std::int32_t partition,
+                                              std::span<const std::int32_t> target,
+                                              std::string& reason) const {
   if (target.empty()) {
     reason = "the target replica list of " + partition_name(topic, partition) +
              " is empty: name at least one broker";
@@ -400,8 +400,31 @@ ErrorCode ReplicationController::reassign(StoredTopic& topic, std::int32_t parti
       return ErrorCode::kInvalidReplicaAssignment;
     }
   }
+  return ErrorCode::kNone;
+}
+
+ErrorCode ReplicationController::reassign(StoredTopic& topic, std::int32_t partition,
+                                          std::span<const std::int32_t> target, std::string& reason,
+                                          ReplicationFactorChange factor) {
+  if (const ErrorCode error = check_target(topic, partition, target, reason);
+      error != ErrorCode::kNone) {
+    return error;
+  }
   BatchLog& log = topic.partitions[static_cast<std::size_t>(partition)];
   PartitionReplicas& replicas = log.replicas();
+  // The replication factor the partition has, or is moving to (KIP-860 compares with it).
+  const std::size_t current_factor = replicas.reassignment().has_value()
+                                         ? replicas.reassignment()->target.size()
+                                         : replicas.replicas().size();
+  if (factor == ReplicationFactorChange::kRefused && target.size() != current_factor) {
+    reason = "the replication factor of " + partition_name(topic, partition) +
+             " would change from " + std::to_string(current_factor) + " to " +
+             std::to_string(target.size()) +
+             ", and the request does not allow that (allow_replication_factor_change false): "
+             "name " +
+             std::to_string(current_factor) + " target replicas";
+    return ErrorCode::kInvalidReplicationFactor;
+  }
   std::vector<std::int32_t> original = replicas.replica_nodes();
   if (replicas.reassignment().has_value()) {
     // A new target replaces the move in progress: it starts from the replicas before it, and
@@ -421,10 +444,14 @@ ErrorCode ReplicationController::reassign(StoredTopic& topic, std::int32_t parti
     if (replicas.find(node) == nullptr) replicas.add_replica(node, log.log_start_offset(), now);
   }
   replicas.reorder(plan.replicas);
-  if (!plan.change.adding.empty() || !plan.change.removing.empty()) {
-    replicas.set_reassignment(std::move(plan.change));
-    complete_reassignment(topic, partition);
+  reassignment_step(topic, partition, ReassignmentStep::kStarted, plan.change);
+  if (plan.change.adding.empty() && plan.change.removing.empty()) {
+    // The targets are the replicas: only their order changed, and that is done.
+    reassignment_step(topic, partition, ReassignmentStep::kCompleted, plan.change);
+    return ErrorCode::kNone;
   }
+  replicas.set_reassignment(std::move(plan.change));
+  complete_reassignment(topic, partition);
   return ErrorCode::kNone;
 }
 
@@ -459,19 +486,33 @@ ErrorCode ReplicationController::cancel_reassignment(StoredTopic& topic, std::in
   replicas.set_reassignment(std::nullopt);
   replicas.reorder(order);
   remove_replicas(topic, partition, reassignment.adding);
+  reassignment_step(topic, partition, ReassignmentStep::kCancelled, reassignment);
   return ErrorCode::kNone;
 }
 
 bool ReplicationController::complete_reassignment(StoredTopic& topic, std::int32_t partition) {
   PartitionReplicas& replicas = topic.partitions[static_cast<std::size_t>(partition)].replicas();
   if (!replicas.reassignment().has_value()) return false;
-  const std::vector<std::int32_t> removing = replicas.reassignment()->removing;
+  const PartitionReassignment& pending = *replicas.reassignment();
   for (const ReplicaState& replica : replicas.replicas()) {
-    if (!contains(removing, replica.node) && !replica.in_sync) return false;
+    if (!contains(pending.removing, replica.node) && !replica.in_sync) return false;
   }
+  const PartitionReassignment reassignment = pending;  // the observers hear it once it ended
   replicas.set_reassignment(std::nullopt);
-  remove_replicas(topic, partition, removing);
+  remove_replicas(topic, partition, reassignment.removing);
+  reassignment_step(topic, partition, ReassignmentStep::kCompleted, reassignment);
   return true;
+}
+
+void ReplicationController::reassignment_step(const StoredTopic& topic, std::int32_t partition,
+                                              ReassignmentStep step,
+                                              const PartitionReassignment& reassignment) {
+  if (observers_.empty()) return;
+  const std::vector<std::int32_t> replicas =
+      topic.partitions[static_cast<std::size_t>(partition)].replicas().replica_nodes();
+  for (ReplicationObserver* observer : observers_) {
+    observer->on_reassignment(topic, partition, step, reassignment, replicas);
+  }
 }
 
 void ReplicationController::remove_replicas(StoredTopic& topic, std::int32_t partition,

@@ -18,7 +18,8 @@
 // Reassignments (AlterPartitionReassignments) run as Kafka's: the replica set becomes the
 // union of targets and originals, the added replicas catch up as followers and join the ISR
 // at tick(), and once every target is in the ISR the leaving replicas are removed (a removed
-// leader is replaced by the first live in-sync target, at a new epoch).
+// leader is replaced by the first live in-sync target, at a new epoch). The observers hear
+// each reassignment start, complete or be cancelled.
 //
 // Wakes long-polling fetches and acks=all produces waiting on a partition (AppendNotifier)
 // when its high watermark moves or its leader changes.
@@ -43,6 +44,9 @@ struct ReplicationSettings {
   std::int32_t brokers = 1;                      // node ids 0..brokers-1
   std::int64_t replica_lag_time_max_ms = 30000;  // replica.lag.time.max.ms
 };
+
+// Whether a reassignment may change the partition's replication factor (KIP-860).
+enum class ReplicationFactorChange : std::uint8_t { kAllowed, kRefused };
 
 // What a broker believes of a partition when a client asks it to lead (Produce, Fetch).
 enum class Leadership : std::uint8_t {
@@ -133,14 +137,17 @@ class ReplicationController {
 
   // AlterPartitionReassignments: moves partition `partition` of `topic` to the replicas
   // `target` (the first is the preferred leader). kInvalidReplicaAssignment when `target` is
-  // empty, longer than the brokers, names a node that is not a broker, or one twice; `reason`
-  // says which and nothing changes. A reassignment in progress is replaced: the new one is computed
+  // empty, longer than the brokers, names a node that is not a broker, or one twice; then, with
+  // `factor` kRefused, kInvalidReplicationFactor when `target`'s length differs from the
+  // replication factor (the target's of a reassignment in progress); `reason` says which and
+  // nothing changes. A reassignment in progress is replaced: the new one is computed
   // from the replicas before it, and its added replicas that are not targets any more leave at
   // once. Targets that are the replicas already, in any order, complete at once (the order
   // changes); otherwise the move completes at a later tick() (see the class comment), or at once
   // when every target is in the ISR already.
   protocol::ErrorCode reassign(StoredTopic& topic, std::int32_t partition,
-                               std::span<const std::int32_t> target, std::string& reason);
+                               std::span<const std::int32_t> target, std::string& reason,
+                               ReplicationFactorChange factor = ReplicationFactorChange::kAllowed);
   // AlterPartitionReassignments with null replicas: the partition goes back to the replicas it
   // had before the reassignment in progress (the added ones leave). kNoReassignmentInProgress
   // when none runs; kInvalidReplicaAssignment when an added replica leads and no original one
@@ -182,6 +189,14 @@ class ReplicationController {
   // Ends `topic`'s partition's reassignment when every target replica is in the ISR: the
   // leaving replicas go, and a leaving leader is replaced. Returns whether it ended.
   bool complete_reassignment(StoredTopic& topic, std::int32_t partition);
+  // Tells the observers that `topic`'s partition's reassignment took `step`.
+  void reassignment_step(const StoredTopic& topic, std::int32_t partition, ReassignmentStep step,
+                         const PartitionReassignment& reassignment);
+  // kNone when `target` names distinct brokers, at most one per broker; else
+  // kInvalidReplicaAssignment with `reason`.
+  [[nodiscard]] protocol::ErrorCode check_target(const StoredTopic& topic, std::int32_t partition,
+                                                 std::span<const std::int32_t> target,
+                                                 std::string& reason) const;
   // Removes the replicas on `nodes` from the partition; if the leader was one of them, elects
   // another. Tells the observer when the ISR shrank.
   void remove_replicas(StoredTopic& topic, std::int32_t partition,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Reassignments (AlterPartitionReassignments) through the ReplicationController: the plan,
-// the added replicas catching up at tick(), completion, cancellation and refusals.
+// the added replicas catching up at tick(), completion, cancellation, refusals, and KIP-860's
+// refusal of a new replication factor.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -148,6 +149,33 @@ TEST_F(Reassignment, RefusesEmptyUnknownOrRepeatedTargetsAndChangesNothing) {
   EXPECT_NE(reason.find("the cluster has 3 brokers"), std::string::npos) << reason;
   EXPECT_EQ(replicas().replica_nodes(), (Nodes{0, 1}));
   EXPECT_FALSE(replicas().reassignment().has_value());
+}
+
+TEST_F(Reassignment, RefusingAFactorChangeRefusesOtherLengthsAndTakesMovesOfTheSameLength) {
+  const auto refused = ReplicationFactorChange::kRefused;
+  EXPECT_EQ(controller.reassign(topic(), 0, Nodes{0, 1, 2}, reason, refused),
+            ErrorCode::kInvalidReplicationFactor);
+  EXPECT_NE(reason.find("would change from 2 to 3"), std::string::npos) << reason;
+  EXPECT_EQ(controller.reassign(topic(), 0, Nodes{0}, reason, refused),
+            ErrorCode::kInvalidReplicationFactor);
+  EXPECT_NE(reason.find("from 2 to 1"), std::string::npos) << reason;
+  EXPECT_EQ(replicas().replica_nodes(), (Nodes{0, 1}));
+  EXPECT_FALSE(replicas().reassignment().has_value());
+  // The target is checked first: a bad one is INVALID_REPLICA_ASSIGNMENT whatever its length.
+  EXPECT_EQ(controller.reassign(topic(), 0, Nodes{2, 2, 2}, reason, refused),
+            ErrorCode::kInvalidReplicaAssignment);
+  // The same factor on other brokers is a move.
+  ASSERT_EQ(controller.stop(2), ErrorCode::kNone);  // so that it stays in progress
+  ASSERT_EQ(controller.reassign(topic(), 0, Nodes{1, 2}, reason, refused), ErrorCode::kNone)
+      << reason;
+  // In progress, the factor compared with is the target's (2), not the union's (3).
+  EXPECT_EQ(replicas().replica_nodes(), (Nodes{1, 2, 0}));
+  EXPECT_EQ(controller.reassign(topic(), 0, Nodes{2, 0}, reason, refused), ErrorCode::kNone)
+      << reason;
+  EXPECT_EQ(controller.reassign(topic(), 0, Nodes{0, 1, 2}, reason, refused),
+            ErrorCode::kInvalidReplicationFactor);
+  // Allowed (the default, and v0), the factor may change.
+  EXPECT_EQ(reassign({0, 1, 2}), ErrorCode::kNone) << reason;
 }
 
 TEST_F(Reassignment, ReorderingTheReplicasCompletesAtOnceAndMovesThePreferredLeader) {
