@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "protocol/coordinator_records/transaction_log_value.h"
 
+#include <array>
+
 #include "protocol/wire_reader.h"
 #include "protocol/wire_writer.h"
 
@@ -90,25 +92,11 @@ void read_tagged_fields(WireReader& reader, TransactionLogValue& value) {
 }  // namespace
 
 std::string_view transaction_log_state_name(TransactionLogState state) {
-  switch (state) {
-    case TransactionLogState::kEmpty:
-      return "Empty";
-    case TransactionLogState::kOngoing:
-      return "Ongoing";
-    case TransactionLogState::kPrepareCommit:
-      return "PrepareCommit";
-    case TransactionLogState::kPrepareAbort:
-      return "PrepareAbort";
-    case TransactionLogState::kCompleteCommit:
-      return "CompleteCommit";
-    case TransactionLogState::kCompleteAbort:
-      return "CompleteAbort";
-    case TransactionLogState::kDead:
-      return "Dead";
-    case TransactionLogState::kPrepareEpochFence:
-      return "PrepareEpochFence";
-  }
-  return "Unknown";
+  static constexpr std::array<std::string_view, 8> kNames = {
+      "Empty",          "Ongoing",       "PrepareCommit", "PrepareAbort",
+      "CompleteCommit", "CompleteAbort", "Dead",          "PrepareEpochFence"};
+  const auto id = static_cast<std::size_t>(static_cast<std::uint8_t>(state));
+  return id < kNames.size() ? kNames[id] : "Unknown";
 }
 
 std::vector<std::uint8_t> TransactionLogValue::encode() const {
