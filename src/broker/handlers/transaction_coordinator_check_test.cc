@@ -5,7 +5,7 @@
 // transactional id). InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn and EndTxn sent to
 // another broker get NOT_COORDINATOR; when the coordinator stops, the partition's new leader
 // answers COORDINATOR_LOAD_IN_PROGRESS until it loaded the partition, then goes on with the
-// transaction the log holds.
+// transaction the log holds (and drops an id only memory held).
 #include <gtest/gtest.h>
 
 #include <asio/io_context.hpp>
@@ -32,6 +32,7 @@ BrokerConfig three_brokers() {
   BrokerConfig config;
   config.brokers = 3;
   config.default_replication_factor = 3;
+  config.transaction_state_log_num_partitions = 1;  // every id in one partition
   return config;
 }
 
@@ -130,6 +131,11 @@ TEST_F(TransactionCoordinatorCheck, TheNewCoordinatorLoadsThePartitionBeforeServ
   ASSERT_EQ(producer.error_code, ErrorCode::kNone);
   producer_id_ = producer.producer_id;
   ASSERT_EQ(add_partition(first), ErrorCode::kNone);
+  // Memory alone learns of another id: the new coordinator, loading the log, drops it.
+  broker_.transactions().set_log(nullptr);
+  ASSERT_EQ(broker_.transactions().init_producer_id("memory-only", 60000, -1, -1).error,
+            ErrorCode::kNone);
+  broker_.transactions().set_log(&broker_.transaction_state_topic());
 
   broker_.start(broker_turns_.get_executor());
   ASSERT_EQ(broker_.replication().stop(first), ErrorCode::kNone);
@@ -154,6 +160,7 @@ TEST_F(TransactionCoordinatorCheck, TheNewCoordinatorLoadsThePartitionBeforeServ
 
   broker_turns_.poll();  // the load runs on the broker's next turn
   EXPECT_FALSE(broker_.coordinator_loading(kId, /*transactional=*/true));
+  EXPECT_EQ(broker_.transactions().state("memory-only"), std::nullopt);
   EXPECT_EQ(broker_.transactions().state(kId), TransactionState::kOngoing);
   EXPECT_EQ(end(second, /*commit=*/true), ErrorCode::kNone);
   EXPECT_EQ(broker_.transactions().state(kId), TransactionState::kCompleteCommit);

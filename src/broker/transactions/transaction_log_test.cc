@@ -133,6 +133,31 @@ TEST_F(TransactionLogTest, ACommittedTransactionLogsKafkasStatesInOrder) {
   EXPECT_EQ(records[4].value->partitions, std::vector<protocol::TransactionLogTopic>{});
 }
 
+TEST_F(TransactionLogTest, AGroupIsListedAsItsConsumerOffsetsPartitionAndLoadedFromMemory) {
+  CoordinatorTopic offsets{cluster_, notifier_, sized(kOffsetsTopic, 3, 1)};
+  groups_.set_offsets_topic(&offsets);
+  const auto id = transactions_.init_producer_id("t", 10000, -1, -1).producer_id;
+  ASSERT_EQ(transactions_.add_offsets("t", id, 0, "billing"), ErrorCode::kNone);
+  const std::vector<LoggedRecord> records = logged();
+  ASSERT_EQ(records.size(), 2U);
+  const std::vector<protocol::TransactionLogTopic> listed = {
+      {std::string(kOffsetsTopicName), {offsets.partition_for("billing")}}};
+  EXPECT_EQ(records[1].value->partitions, listed);
+
+  // Loaded, the transaction goes on with its group (kept from memory: the same transaction),
+  // and __consumer_offsets is not taken for a partition the producer writes to.
+  EXPECT_EQ(load().ids, 1U);
+  EXPECT_EQ(transactions_.check_write(id, kOffsetsTopicName, offsets.partition_for("billing"),
+                                      /*transactional=*/true),
+            ErrorCode::kInvalidTxnState);
+  OffsetCommitParams commit;
+  commit.group_id = "billing";
+  commit.offsets = {{{"out", 0}, {5, ""}}};
+  EXPECT_EQ(transactions_.commit_offsets("t", id, 0, commit),
+            std::vector<ErrorCode>{ErrorCode::kNone});
+  groups_.set_offsets_topic(nullptr);
+}
+
 TEST_F(TransactionLogTest, ATimeoutAbortAndAnInitDuringATransactionAreLogged) {
   const auto id = transactions_.init_producer_id("t", 1000, -1, -1).producer_id;
   ASSERT_EQ(transactions_.add_partitions("t", id, 0, {{"out", 0}})[0], ErrorCode::kNone);
