@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // TransactionCoordinator: kgroupsd's transaction coordinator (Kafka's TransactionCoordinator
-// and TransactionStateManager, in memory). Per transactional id: its producer id and epoch,
-// its state (Empty, Ongoing, PrepareCommit/PrepareAbort, CompleteCommit/CompleteAbort), the
-// partitions and groups of its ongoing transaction, the offsets TxnOffsetCommit left pending,
-// and its timeout. Ending a transaction writes a control batch (transaction_marker.h) into
-// every partition of the transaction at once (one broker, so Prepare* never outlives the
-// call), tells each partition (PartitionTransactions::on_marker), wakes fetches waiting on
-// them, and commits or drops the pending offsets.
+// and TransactionStateManager, served from memory, logged to __transaction_state). One object
+// serves every broker of a --brokers N cluster: the handlers send each transactional id's
+// requests only to the broker leading its __transaction_state partition. Per transactional id:
+// its producer id and epoch, its state (Empty, Ongoing, PrepareCommit/PrepareAbort,
+// CompleteCommit/CompleteAbort), the partitions and groups of its ongoing transaction, the
+// offsets TxnOffsetCommit left pending, and its timeout. Ending a transaction writes a control
+// batch (transaction_marker.h) into every partition of the transaction at once (Prepare* never
+// outlives the call; only a log whose Complete record could not be appended keeps it, and a
+// load completes it), tells each partition (PartitionTransactions::on_marker), wakes fetches
+// waiting on them, and commits or drops the pending offsets.
 // - init_producer_id(): a new id at epoch 0 the first time; later the same id with the epoch
 //   bumped: the previous producer is fenced, and its open transaction is aborted first.
 // - A transaction open longer than its timeout is aborted with the epoch bumped, so its
