@@ -9,9 +9,9 @@
 #include <iostream>
 
 #include "command_action.h"
+#include "coordinator_log_command.h"
 #include "demo_command.h"
 #include "groups_command.h"
-#include "offsets_log_command.h"
 #include "topics_command.h"
 
 namespace {
@@ -67,6 +67,7 @@ int run_kgroups(int argc, char** argv) {
   kgroups::cli::add_groups_command(app, action);
   kgroups::cli::add_topics_command(app, action);
   kgroups::cli::add_offsets_log_command(app, action);
+  kgroups::cli::add_transactions_log_command(app, action);
 
   if (argc == 1) {
     std::cout << app.help();

@@ -209,6 +209,18 @@ int run_kgroupsd(int argc, char** argv) {
                  "offsets.topic.replication.factor; one broker keeps one replica)")
       ->capture_default_str()
       ->check(CLI::Range(1, 32767));
+  app.add_option("--transaction-state-log-num-partitions",
+                 config.transaction_state_log_num_partitions,
+                 "Partitions of the internal topic __transaction_state, created on a "
+                 "transactional id's first use (Kafka's transaction.state.log.num.partitions)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--transaction-state-log-replication-factor",
+                 config.transaction_state_log_replication_factor,
+                 "Replication factor asked for __transaction_state (Kafka's "
+                 "transaction.state.log.replication.factor; at most --brokers)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 32767));
   app.add_flag(
       "--no-auto-create", [&config](std::int64_t) { config.auto_create_topics = false; },
       "Do not create unknown topics on Metadata or Produce");

@@ -55,6 +55,11 @@ struct BrokerConfig {
   // (offsets.topic.replication.factor; kept for when the broker has replicas).
   std::int32_t offsets_topic_num_partitions = 50;
   std::int16_t offsets_topic_replication_factor = 3;
+  // The internal topic __transaction_state, created on a transactional id's first use: its
+  // partitions (transaction.state.log.num.partitions) and replication factor
+  // (transaction.state.log.replication.factor, at most --brokers).
+  std::int32_t transaction_state_log_num_partitions = 50;
+  std::int16_t transaction_state_log_replication_factor = 3;
 
   // Records.
   std::int32_t max_message_bytes = 1048588;       // largest record batch Produce accepts

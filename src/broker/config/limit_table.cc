@@ -159,7 +159,8 @@ constexpr std::array kLimits{
     LimitEntry{"--max-transactional-ids", &BrokerConfig::max_transactional_ids, LimitUnit::kCount,
                1, 1000000, "1000", "none (transactional.id.expiration.ms, 7 days)",
                "Transactional ids held; one more forgets the least recently used one without an "
-               "open transaction, or InitProducerId gets COORDINATOR_LOAD_IN_PROGRESS (retriable) "
+               "open transaction (a tombstone in __transaction_state), or InitProducerId gets "
+               "COORDINATOR_LOAD_IN_PROGRESS (retriable) "
                "if every one has an open transaction"},
     LimitEntry{"--max-partitions-per-transaction", &BrokerConfig::max_partitions_per_transaction,
                LimitUnit::kCount, 1, 1000000, "1000", "none",

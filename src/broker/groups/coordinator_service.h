@@ -34,8 +34,8 @@
 #include "broker/coordinator/group_coordinator.h"
 #include "broker/coordinator/group_observer_list.h"
 #include "broker/coordinator/topic_catalog.h"
+#include "broker/groups/coordinator_topic.h"
 #include "broker/groups/group_record_writer.h"
-#include "broker/groups/offsets_topic.h"
 
 namespace kgroups::broker {
 
@@ -139,8 +139,8 @@ class CoordinatorService {
 
   // Writes the groups' records to `topic` from now on (nullptr: nowhere, the default). It
   // must outlive the service, or be replaced first.
-  void set_offsets_topic(OffsetsTopic* topic) { records_.set_topic(topic); }
-  [[nodiscard]] OffsetsTopic* offsets_topic() const { return records_.topic(); }
+  void set_offsets_topic(CoordinatorTopic* topic) { records_.set_topic(topic); }
+  [[nodiscard]] CoordinatorTopic* offsets_topic() const { return records_.topic(); }
 
   // Loading a partition of __consumer_offsets (offsets_loader.h).
   // unload_partition(): forgets the groups of both coordinators whose records live in

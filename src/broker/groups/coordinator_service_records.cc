@@ -24,7 +24,7 @@ class RecordsPaused {
 
  private:
   GroupRecordWriter& records_;
-  OffsetsTopic* topic_;
+  CoordinatorTopic* topic_;
 };
 
 }  // namespace
@@ -65,7 +65,7 @@ std::vector<TopicPartition> CoordinatorService::committed_partitions(
 }
 
 std::size_t CoordinatorService::unload_partition(std::int32_t partition) {
-  const OffsetsTopic* topic = records_.topic();
+  const CoordinatorTopic* topic = records_.topic();
   if (topic == nullptr) return 0;
   std::size_t unloaded = 0;
   {

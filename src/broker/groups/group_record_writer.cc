@@ -17,11 +17,11 @@ namespace {
 using protocol::CoordinatorRecordKey;
 using protocol::CoordinatorRecordType;
 
-OffsetsTopicRecord tombstone(const CoordinatorRecordKey& key) {
+CoordinatorTopicRecord tombstone(const CoordinatorRecordKey& key) {
   return {key.encode(), std::nullopt};
 }
 
-OffsetsTopicRecord record(const CoordinatorRecordKey& key, std::vector<std::uint8_t> value) {
+CoordinatorTopicRecord record(const CoordinatorRecordKey& key, std::vector<std::uint8_t> value) {
   return {key.encode(), std::move(value)};
 }
 
@@ -148,7 +148,7 @@ void GroupRecordWriter::discard(std::size_t first, std::size_t count) {
 
 void GroupRecordWriter::encode(const Note& note, const GroupCoordinator& classic,
                                const ConsumerGroupCoordinator& consumer, std::int64_t now_ms,
-                               std::vector<OffsetsTopicRecord>& out) const {
+                               std::vector<CoordinatorTopicRecord>& out) const {
   const std::string& group_id = note.group_id;
   const auto group_key = [&group_id](CoordinatorRecordType type) {
     return CoordinatorRecordKey::group(type, group_id);
@@ -236,7 +236,7 @@ void GroupRecordWriter::flush(const GroupCoordinator& classic,
   notes_.clear();
   if (topic_ == nullptr) return;
   // One batch per partition, each in the order things happened.
-  std::map<std::int32_t, std::vector<OffsetsTopicRecord>> batches;
+  std::map<std::int32_t, std::vector<CoordinatorTopicRecord>> batches;
   for (const Note& note : notes) {
     encode(note, classic, consumer, now_ms, batches[topic_->partition_for(note.group_id)]);
   }

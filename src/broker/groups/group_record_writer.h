@@ -25,15 +25,15 @@
 #include "broker/coordinator/consumer_group_coordinator.h"
 #include "broker/coordinator/group_coordinator.h"
 #include "broker/coordinator/group_observer.h"
-#include "broker/groups/offsets_topic.h"
+#include "broker/groups/coordinator_topic.h"
 
 namespace kgroups::broker {
 
 class GroupRecordWriter final : public GroupObserver {
  public:
   // Where records go; nullptr: nowhere (nothing is noted).
-  void set_topic(OffsetsTopic* topic) { topic_ = topic; }
-  [[nodiscard]] OffsetsTopic* topic() const { return topic_; }
+  void set_topic(CoordinatorTopic* topic) { topic_ = topic; }
+  [[nodiscard]] CoordinatorTopic* topic() const { return topic_; }
 
   void on_member_joined(GroupType type, std::string_view group_id,
                         const ObservedMember& member) override;
@@ -84,9 +84,9 @@ class GroupRecordWriter final : public GroupObserver {
   // Appends the records `note` stands for to `out`.
   void encode(const Note& note, const GroupCoordinator& classic,
               const ConsumerGroupCoordinator& consumer, std::int64_t now_ms,
-              std::vector<OffsetsTopicRecord>& out) const;
+              std::vector<CoordinatorTopicRecord>& out) const;
 
-  OffsetsTopic* topic_ = nullptr;
+  CoordinatorTopic* topic_ = nullptr;
   std::vector<Note> notes_;
 };
 

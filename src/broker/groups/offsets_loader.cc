@@ -7,11 +7,11 @@
 #include <utility>
 #include <vector>
 
+#include "broker/groups/coordinator_log_replay.h"
 #include "broker/runtime/logger.h"
 #include "protocol/batch_records.h"
 #include "protocol/coordinator_records/coordinator_record_key.h"
 #include "protocol/coordinator_records/offset_commit_value.h"
-#include "protocol/record_batch.h"
 
 namespace kgroups::broker {
 namespace {
@@ -69,27 +69,11 @@ OffsetsLoadResult load_offsets_partition(const BatchLog& log, std::int32_t parti
                                          CoordinatorService& service) {
   OffsetsLoadResult result;
   LoadedGroups loaded;
-  for (const StoredBatch& batch : log.batches_from(log.log_start_offset())) {
-    const auto header = protocol::parse_record_batch_header(batch.bytes());
-    if (!header || header->is_control()) {
-      if (!header) ++result.skipped;
-      continue;
-    }
-    const auto records = protocol::decode_batch_records(batch.bytes());
-    if (!records) {
-      ++result.skipped;
-      continue;
-    }
-    for (const protocol::BatchRecord& record : *records) {
-      if (batch.base_offset + record.offset_delta < log.log_start_offset()) continue;
-      if (replay(record, loaded)) {
-        ++result.records;
-      } else {
-        ++result.skipped;
-      }
-    }
-  }
-  const OffsetsTopic* topic = service.offsets_topic();
+  const CoordinatorLogReplay replayed = replay_coordinator_log(
+      log, [&loaded](const protocol::BatchRecord& record) { return replay(record, loaded); });
+  result.records = replayed.records;
+  result.skipped = replayed.skipped;
+  const CoordinatorTopic* topic = service.offsets_topic();
   result.classic_groups = loaded.classic.size();
   for (auto& [group_id, offsets] : loaded.offsets) {
     if (topic != nullptr && topic->partition_for(group_id) != partition) continue;

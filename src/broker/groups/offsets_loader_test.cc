@@ -78,7 +78,8 @@ class OffsetsLoaderTest : public ::testing::Test {
 
   Cluster cluster_{ClusterConfig{}};
   AppendNotifier notifier_;
-  OffsetsTopic topic_{cluster_, notifier_, OffsetsTopicConfig{.partitions = kOffsetsPartitions}};
+  CoordinatorTopic topic_{cluster_, notifier_,
+                          CoordinatorTopicConfig{.partitions = kOffsetsPartitions}};
   InMemoryTopicCatalog catalog_;
   CoordinatorService service_;
 };

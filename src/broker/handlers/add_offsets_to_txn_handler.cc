@@ -6,6 +6,8 @@
 //   INVALID_GROUP_ID for an empty (or too long) group id.
 // - v1: same layout. v2: PRODUCER_FENCED instead of INVALID_PRODUCER_EPOCH. v3: flexible.
 //   v4: same layout (Kafka may answer TRANSACTION_ABORTABLE; kgroupsd never needs to).
+// - --brokers N: NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS as EndTxn's.
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/producer_fenced.h"
 #include "protocol/messages/add_offsets_to_txn.h"
@@ -15,8 +17,11 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_add_offsets_to_txn(RequestContext& ctx) {
   const auto request = protocol::AddOffsetsToTxnRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  const protocol::ErrorCode error = ctx.broker.transactions().add_offsets(
-      request->transactional_id, request->producer_id, request->producer_epoch, request->group_id);
+  protocol::ErrorCode error = transaction_coordinator_refusal(ctx, request->transactional_id);
+  if (error == protocol::ErrorCode::kNone) {
+    error = ctx.broker.transactions().add_offsets(request->transactional_id, request->producer_id,
+                                                  request->producer_epoch, request->group_id);
+  }
   protocol::AddOffsetsToTxnResponse response;
   response.error_code = fenced_for_version(error, ctx.version(), 2);
   response.encode(ctx.response, ctx.version());

@@ -7,7 +7,10 @@
 //   (fenced); an unknown partition gets UNKNOWN_TOPIC_OR_PARTITION and the others
 //   OPERATION_NOT_ATTEMPTED; more than --max-partitions-per-transaction: INVALID_TXN_STATE.
 // - v1: same layout. v2: PRODUCER_FENCED instead of INVALID_PRODUCER_EPOCH. v3: flexible.
+// - --brokers N: NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS (for every partition) as
+//   EndTxn's.
 // - Not served: v4-5, the broker-to-broker form (several transactions, verify_only; KIP-890).
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/producer_fenced.h"
 #include "protocol/messages/add_partitions_to_txn.h"
@@ -23,8 +26,14 @@ asio::awaitable<Reply> handle_add_partitions_to_txn(RequestContext& ctx) {
       partitions.push_back({std::string(topic.name), partition});
     }
   }
-  const std::vector<protocol::ErrorCode> errors = ctx.broker.transactions().add_partitions(
-      request->transactional_id, request->producer_id, request->producer_epoch, partitions);
+  const protocol::ErrorCode refusal =
+      transaction_coordinator_refusal(ctx, request->transactional_id);
+  const std::vector<protocol::ErrorCode> errors =
+      refusal != protocol::ErrorCode::kNone
+          ? std::vector<protocol::ErrorCode>(partitions.size(), refusal)
+          : ctx.broker.transactions().add_partitions(request->transactional_id,
+                                                     request->producer_id, request->producer_epoch,
+                                                     partitions);
   protocol::AddPartitionsToTxnResponse response;
   std::size_t next = 0;
   for (const auto& topic : request->topics) {

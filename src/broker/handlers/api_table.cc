@@ -35,8 +35,10 @@ constexpr std::array kApis{
              "-1 where nothing is committed; any group state; several groups (v8+); "
              "member epoch checked for consumer groups (v9)"},
     ApiEntry{ApiKey::kFindCoordinator, 0, 6, &handlers::handle_find_coordinator,
-             "this broker coordinates every group and every transactional id; several keys "
-             "per request (v4+); share coordinator: COORDINATOR_NOT_AVAILABLE"},
+             "a group's (transactional id's) coordinator is the leader of its "
+             "__consumer_offsets (__transaction_state) partition, the topic created by the first "
+             "lookup; several keys per request (v4+); share coordinator: "
+             "COORDINATOR_NOT_AVAILABLE"},
     ApiEntry{ApiKey::kJoinGroup, 0, 9, &handlers::handle_join_group,
              "completes as soon as every member has rejoined; no initial delay by default; "
              "MEMBER_ID_REQUIRED (v4+); static membership (v5+): a known instance gets its "

@@ -3,16 +3,21 @@
 
 namespace kgroups::broker::handlers {
 
-protocol::ErrorCode coordinator_placement_error(const RequestContext& ctx,
-                                                std::string_view group_id) {
+protocol::ErrorCode coordinator_placement_error(const RequestContext& ctx, std::string_view key,
+                                                bool transactional) {
   if (ctx.broker.config().brokers == 1) return protocol::ErrorCode::kNone;
-  const std::int32_t coordinator = ctx.broker.coordinator_for(group_id);
+  const std::int32_t coordinator = ctx.broker.coordinator_for(key, transactional);
   if (coordinator == -1) return protocol::ErrorCode::kCoordinatorNotAvailable;
   if (coordinator != ctx.node_id) return protocol::ErrorCode::kNotCoordinator;
-  if (ctx.broker.coordinator_loading(group_id)) {
+  if (ctx.broker.coordinator_loading(key, transactional)) {
     return protocol::ErrorCode::kCoordinatorLoadInProgress;
   }
   return protocol::ErrorCode::kNone;
+}
+
+protocol::ErrorCode transaction_coordinator_refusal(const RequestContext& ctx,
+                                                    std::string_view transactional_id) {
+  return coordinator_placement_error(ctx, transactional_id, /*transactional=*/true);
 }
 
 protocol::ErrorCode coordinator_refusal(RequestContext& ctx, protocol::ApiKey api,

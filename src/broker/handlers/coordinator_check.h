@@ -6,8 +6,11 @@
 // group's coordinator (Broker::coordinator_for(); --brokers), COORDINATOR_NOT_AVAILABLE when
 // no broker coordinates it now, COORDINATOR_LOAD_IN_PROGRESS while the new coordinator loads
 // the group's __consumer_offsets partition (Broker::coordinator_loading()), else an error a fault
-// armed for the API and group injects (POST /v1/faults), else NONE. Not thread-safe: runs on the
-// broker's network thread.
+// armed for the API and group injects (POST /v1/faults), else NONE.
+// transaction_coordinator_refusal() is the same placement check for the transaction
+// coordinator's APIs (transactional InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn,
+// EndTxn): the leader of the transactional id's __transaction_state partition coordinates it.
+// Not thread-safe: runs on the broker's network thread.
 #pragma once
 
 #include <string_view>
@@ -22,8 +25,13 @@ protocol::ErrorCode coordinator_refusal(RequestContext& ctx, protocol::ApiKey ap
                                         std::string_view group_id);
 
 // Only the placement part: NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE,
-// COORDINATOR_LOAD_IN_PROGRESS or NONE.
-protocol::ErrorCode coordinator_placement_error(const RequestContext& ctx,
-                                                std::string_view group_id);
+// COORDINATOR_LOAD_IN_PROGRESS or NONE; `transactional`: of transactional id `key`.
+protocol::ErrorCode coordinator_placement_error(const RequestContext& ctx, std::string_view key,
+                                                bool transactional = false);
+
+// The placement error of a request for transactional id `transactional_id` (NONE when the
+// receiving broker coordinates it and has loaded it).
+protocol::ErrorCode transaction_coordinator_refusal(const RequestContext& ctx,
+                                                    std::string_view transactional_id);
 
 }  // namespace kgroups::broker::handlers

@@ -9,7 +9,11 @@
 //   epoch (fenced, also after the transaction timed out): INVALID_PRODUCER_EPOCH.
 // - v1: same layout. v2: PRODUCER_FENCED instead of INVALID_PRODUCER_EPOCH. v3: flexible.
 //   v4: same layout.
+// - --brokers N: sent to a broker that does not coordinate the transactional id (the leader of
+//   its __transaction_state partition), NOT_COORDINATOR; while that leader loads the
+//   partition, COORDINATOR_LOAD_IN_PROGRESS (coordinator_check.h).
 // - Not served: v5 (KIP-890 part 2: the epoch bumped at every transaction end).
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/producer_fenced.h"
 #include "protocol/messages/end_txn.h"
@@ -19,8 +23,12 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_end_txn(RequestContext& ctx) {
   const auto request = protocol::EndTxnRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  const protocol::ErrorCode error = ctx.broker.transactions().end_transaction(
-      request->transactional_id, request->producer_id, request->producer_epoch, request->committed);
+  protocol::ErrorCode error = transaction_coordinator_refusal(ctx, request->transactional_id);
+  if (error == protocol::ErrorCode::kNone) {
+    error =
+        ctx.broker.transactions().end_transaction(request->transactional_id, request->producer_id,
+                                                  request->producer_epoch, request->committed);
+  }
   protocol::EndTxnResponse response;
   response.error_code = fenced_for_version(error, ctx.version(), 2);
   response.encode(ctx.response, ctx.version());

@@ -4,10 +4,10 @@
 // - v0: the group's coordinator (Broker::coordinator_for(): the leader of its
 //   __consumer_offsets partition; one broker: itself), its node id and advertised address;
 //   COORDINATOR_NOT_AVAILABLE while no broker leads that partition.
-// - v1: key_type: 0 (group) and 1 (transaction: this broker is the transaction coordinator
-//   of every transactional id) are answered; 2 (share group) gets COORDINATOR_NOT_AVAILABLE
-//   with a message (kgroupsd has no share groups). error_message and throttle_time_ms (0) in
-//   the response. v2: same layout. v3: flexible.
+// - v1: key_type: 0 (group) and 1 (transaction: the leader of the transactional id's
+//   __transaction_state partition, created by the first such lookup) are answered; 2 (share group)
+//   gets COORDINATOR_NOT_AVAILABLE with a message (kgroupsd has no share groups). error_message and
+//   throttle_time_ms (0) in the response. v2: same layout. v3: flexible.
 // - v4: several keys in one request (coordinator_keys), answered one by one; a key named more
 //   than once is answered once, so the response grows with the distinct keys, not with the
 //   request's repetitions. v5, v6: same layout.
@@ -68,8 +68,12 @@ Answer find(std::int8_t key_type, std::string_view key, const Broker& broker,
 asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
   const auto request = protocol::FindCoordinatorRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  // As Kafka, a group's first lookup creates __consumer_offsets (its records go there).
+  // As Kafka, a group's first lookup creates __consumer_offsets (its records go there), a
+  // transactional id's __transaction_state.
   if (request->key_type == kGroupKeyType) (void)ctx.broker.offsets_topic().ensure_created();
+  if (request->key_type == kTransactionKeyType) {
+    (void)ctx.broker.transaction_state_topic().ensure_created();
+  }
   protocol::FindCoordinatorResponse response;
   if (ctx.version() <= 3) {
     Answer answer = find(request->key_type, request->key, ctx.broker, ctx.broker.faults());

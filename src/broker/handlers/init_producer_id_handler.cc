@@ -13,13 +13,26 @@
 //   and a new one given (Kafka gives a new one and keeps the old until it expires). For a
 //   transactional one they must be the id's current or previous epoch, else
 //   INVALID_PRODUCER_EPOCH (PRODUCER_FENCED from v4). v4: PRODUCER_FENCED. v5: same layout.
+// - With a transactional id, the first one creates __transaction_state (as Kafka does);
+//   --brokers N: NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS as EndTxn's.
 // - Injected errors (POST /v1/faults): an armed InitProducerId fault answers its error with
 //   producer id and epoch -1.
+#include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/producer_fenced.h"
 #include "protocol/messages/init_producer_id.h"
 
 namespace kgroups::broker::handlers {
+namespace {
+
+// As Kafka, a transactional id's first InitProducerId creates __transaction_state; then the
+// receiving broker must coordinate the id.
+protocol::ErrorCode placement_error(RequestContext& ctx, std::string_view transactional_id) {
+  (void)ctx.broker.transaction_state_topic().ensure_created();
+  return transaction_coordinator_refusal(ctx, transactional_id);
+}
+
+}  // namespace
 
 asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx) {
   const auto request = protocol::InitProducerIdRequest::decode(ctx.body, ctx.version());
@@ -36,6 +49,9 @@ asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx) {
     }
     response.producer_id = producers.issue(/*transactional=*/false);
     response.producer_epoch = 0;
+  } else if ((response.error_code = placement_error(ctx, *request->transactional_id)) !=
+             protocol::ErrorCode::kNone) {
+    // Not this broker's transactional id (or still loading it): producer id and epoch -1.
   } else {
     const InitProducerIdResult result = ctx.broker.transactions().init_producer_id(
         *request->transactional_id, request->transaction_timeout_ms, request->producer_id,

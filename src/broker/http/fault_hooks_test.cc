@@ -5,14 +5,12 @@
 // it wrote.
 #include <gtest/gtest.h>
 
-#include <asio/co_spawn.hpp>
-#include <asio/detached.hpp>
 #include <asio/io_context.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "broker/handlers/api_table.h"
+#include "broker/handlers/handler_test_call.h"
 #include "broker/http/fault_json.h"
 #include "broker/node/broker.h"
 #include "protocol/messages/fetch.h"
@@ -45,36 +43,7 @@ class FaultHooks : public ::testing::Test {
   // Runs `request` through its handler at `version` and decodes the response it wrote.
   template <class Response, class Request>
   Response call(const Request& request, std::int16_t version) {
-    std::vector<std::uint8_t> body;
-    protocol::WireWriter body_writer(body);
-    request.encode(body_writer, version);
-    protocol::WireReader reader(body);
-    const protocol::RequestHeader header{.api_key = Request::kApiKey,
-                                         .api_version = version,
-                                         .correlation_id = 1,
-                                         .client_id = "fault-hooks-test"};
-    std::vector<std::uint8_t> out;
-    protocol::WireWriter writer(out);
-    RequestContext ctx{.broker = broker_,
-                       .header = header,
-                       .body = reader,
-                       .response = writer,
-                       .peer = "test-peer",
-                       .failure = {}};
-    std::optional<Reply> reply;
-    asio::co_spawn(
-        io_,
-        [&]() -> asio::awaitable<void> {
-          reply = co_await find_api(Request::kApiKey)->handler(ctx);
-        },
-        asio::detached);
-    io_.run_for(std::chrono::seconds(5));
-    io_.restart();
-    EXPECT_EQ(reply, Reply::kSend);
-    protocol::WireReader response_reader(out);
-    auto response = Response::decode(response_reader, version);
-    EXPECT_TRUE(response.has_value());
-    return response ? *response : Response{};
+    return call_handler<Response>(broker_, io_, request, version);
   }
 
   protocol::ProduceResponse produce_one_record_to_each_partition() {

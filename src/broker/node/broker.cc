@@ -7,10 +7,10 @@
 #include <string>
 #include <utility>
 
+#include "broker/groups/coordinator_topic.h"
 #include "broker/groups/offsets_loader.h"
-#include "broker/groups/offsets_partition.h"
-#include "broker/groups/offsets_topic.h"
 #include "broker/runtime/logger.h"
+#include "broker/transactions/transaction_log_reader.h"
 #include "protocol/error_code.h"
 
 namespace kgroups::broker {
@@ -150,6 +150,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   group_observers_.add(&replays_);
   groups_.set_observer(&group_observers_);
   groups_.set_offsets_topic(&offsets_topic_);
+  transactions_.set_log(&transaction_state_topic_);
   fetches_.set_delivery_observer(&replays_);
   for (const SeedTopic& seed : config_.seed_topics) {
     (void)cluster_.create_topic(seed.name, seed.partitions);
@@ -183,43 +184,49 @@ bool Broker::delete_topic(std::string_view name) {
 }
 
 std::int32_t Broker::coordinator_for(std::string_view key, bool transactional) const {
-  const StoredTopic* topic =
-      cluster_.find_topic(transactional ? "__transaction_state" : "__consumer_offsets");
-  if (topic == nullptr) return replication_.controller_id();
-  // Java's String.hashCode over UTF-16 code units; ASCII ids are one unit per byte.
-  std::int32_t hash = 0;
-  for (const unsigned char c : key)
-    hash = static_cast<std::int32_t>(31U * static_cast<std::uint32_t>(hash) + c);
-  // Kafka's Utils.abs: the sign bit cleared (so INT32_MIN maps to 0).
-  const auto partition = static_cast<std::size_t>(static_cast<std::uint32_t>(hash) & 0x7fffffffU) %
-                         topic->partitions.size();
-  const std::int32_t leader = topic->partitions[partition].replicas().leader();
+  const CoordinatorTopic& topic = transactional ? transaction_state_topic_ : offsets_topic_;
+  const StoredTopic* stored = topic.find();
+  if (stored == nullptr) return replication_.controller_id();
+  const auto partition = static_cast<std::size_t>(topic.partition_for(key));
+  const std::int32_t leader = stored->partitions[partition].replicas().leader();
   return leader >= 0 && replication_.state(leader) != BrokerState::kStopped ? leader : -1;
 }
 
-bool Broker::coordinator_loading(std::string_view group_id) const {
-  if (loading_offsets_partitions_.empty()) return false;
-  const StoredTopic* topic = cluster_.find_topic(kOffsetsTopicName);
-  return topic != nullptr && loading_offsets_partitions_.contains(offsets_partition_for(
-                                 group_id, static_cast<std::int32_t>(topic->partitions.size())));
+bool Broker::coordinator_loading(std::string_view key, bool transactional) const {
+  const auto& loading =
+      transactional ? loading_transaction_partitions_ : loading_offsets_partitions_;
+  if (loading.empty()) return false;
+  const CoordinatorTopic& topic = transactional ? transaction_state_topic_ : offsets_topic_;
+  return topic.find() != nullptr && loading.contains(topic.partition_for(key));
 }
 
 void Broker::CoordinatorMoves::on_leader_elected(const StoredTopic& topic, std::int32_t partition,
                                                  std::int32_t leader, std::int32_t /*epoch*/,
                                                  bool /*unclean*/, std::int64_t /*lost_records*/) {
-  if (leader < 0 || topic.name != kOffsetsTopicName) return;
-  // The groups of the partition now have this coordinator: clients find it by FindCoordinator.
+  const bool groups = topic.name == kOffsetsTopicName;
+  if (leader < 0 || (!groups && topic.name != kTransactionStateTopicName)) return;
+  // The keys of the partition now have this coordinator: clients find it by FindCoordinator.
   broker.events_.publish(
       "coordinator_moved", {},
-      nlohmann::ordered_json{{"offsets_partition", partition}, {"coordinator", leader}});
-  if (!broker.loading_offsets_partitions_.insert(partition).second) return;
+      nlohmann::ordered_json{
+          {groups ? "offsets_partition" : "transaction_state_partition", partition},
+          {"coordinator", leader}});
+  auto& loading =
+      groups ? broker.loading_offsets_partitions_ : broker.loading_transaction_partitions_;
+  if (!loading.insert(partition).second) return;
+  const auto load = [owner = &broker, partition, groups] {
+    if (groups) {
+      owner->load_offsets_partition_now(partition);
+    } else {
+      owner->load_transaction_partition_now(partition);
+    }
+  };
   if (!broker.executor_) {
-    broker.load_offsets_partition_now(partition);
+    load();
     return;
   }
   // The controller is in the middle of an election: load once it is done.
-  asio::post(*broker.executor_,
-             [owner = &broker, partition] { owner->load_offsets_partition_now(partition); });
+  asio::post(*broker.executor_, load);
 }
 
 void Broker::load_offsets_partition_now(std::int32_t partition) {
@@ -233,6 +240,24 @@ void Broker::load_offsets_partition_now(std::int32_t partition) {
            std::to_string(loaded.groups) + " group(s), " + std::to_string(loaded.offsets) +
            " committed offset(s) from " + std::to_string(loaded.records) + " record(s)" +
            (unloaded > 0 ? " (" + std::to_string(unloaded) + " idle group(s) read back)" : ""));
+}
+
+void Broker::load_transaction_partition_now(std::int32_t partition) {
+  loading_transaction_partitions_.erase(partition);
+  const BatchLog* log = cluster_.find_partition(kTransactionStateTopicName, partition);
+  if (log == nullptr) return;
+  const TransactionLogRead read = read_transaction_log(*log);
+  const TransactionLoadResult loaded = transactions_.load_partition(partition, read.transactions);
+  log_info("transaction coordinator of " + std::string(kTransactionStateTopicName) + "[" +
+           std::to_string(partition) + "] moved to broker " +
+           std::to_string(log->replicas().leader()) + ": loaded " + std::to_string(loaded.ids) +
+           " transactional id(s) from " + std::to_string(read.records) + " record(s)" +
+           (loaded.completed > 0
+                ? ", completed " + std::to_string(loaded.completed) + " prepared transaction(s)"
+                : "") +
+           (loaded.dropped > 0
+                ? ", dropped " + std::to_string(loaded.dropped) + " id(s) the log does not hold"
+                : ""));
 }
 
 void Broker::set_advertised_address(std::int32_t node, std::string host, std::uint16_t port) {

@@ -26,7 +26,7 @@
 #include "broker/faults/fault_injector.h"
 #include "broker/groups/cluster_topic_catalog.h"
 #include "broker/groups/coordinator_service.h"
-#include "broker/groups/offsets_topic.h"
+#include "broker/groups/coordinator_topic.h"
 #include "broker/node/broker_metrics.h"
 #include "broker/runtime/byte_budget.h"
 #include "broker/runtime/memory_waiters.h"
@@ -95,9 +95,10 @@ class Broker {
   [[nodiscard]] std::int32_t coordinator_for(std::string_view key,
                                              bool transactional = false) const;
 
-  // Whether the new leader of group `group_id`'s __consumer_offsets partition is still loading
-  // it (the group APIs answer COORDINATOR_LOAD_IN_PROGRESS meanwhile).
-  [[nodiscard]] bool coordinator_loading(std::string_view group_id) const;
+  // Whether the new leader of group `group_id`'s __consumer_offsets partition (with
+  // `transactional`, of transactional id `key`'s __transaction_state partition) is still
+  // loading it (the coordinator's APIs answer COORDINATOR_LOAD_IN_PROGRESS meanwhile).
+  [[nodiscard]] bool coordinator_loading(std::string_view key, bool transactional = false) const;
 
   // The brokers of the cluster: which run, who leads each partition, the ISR (--brokers).
   ReplicationController& replication() { return replication_; }
@@ -118,7 +119,11 @@ class Broker {
   CoordinatorService& groups() { return groups_; }
   // __consumer_offsets, where the coordinators write their records; ensure_created() makes it
   // on a group's first FindCoordinator.
-  OffsetsTopic& offsets_topic() { return offsets_topic_; }
+  CoordinatorTopic& offsets_topic() { return offsets_topic_; }
+  // __transaction_state, where the transaction coordinator writes its records;
+  // ensure_created() makes it on the first FindCoordinator of a transactional id or the first
+  // transactional InitProducerId.
+  CoordinatorTopic& transaction_state_topic() { return transaction_state_topic_; }
   // Requests, errors, bytes and connections counted for GET /metrics.
   BrokerMetrics& metrics() { return metrics_; }
   // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
@@ -163,10 +168,13 @@ class Broker {
   Cluster cluster_;
   AppendNotifier append_notifier_;
   ClusterTopicCatalog topic_catalog_{cluster_};  // the cluster as group coordinators see it
-  OffsetsTopic offsets_topic_{
+  CoordinatorTopic offsets_topic_{cluster_, append_notifier_,
+                                  sized(kOffsetsTopic, config_.offsets_topic_num_partitions,
+                                        config_.offsets_topic_replication_factor)};
+  CoordinatorTopic transaction_state_topic_{
       cluster_, append_notifier_,
-      OffsetsTopicConfig{.partitions = config_.offsets_topic_num_partitions,
-                         .replication_factor = config_.offsets_topic_replication_factor}};
+      sized(kTransactionStateTopic, config_.transaction_state_log_num_partitions,
+            config_.transaction_state_log_replication_factor)};
   CoordinatorService groups_;     // consumer groups and committed offsets
   PeriodicTask retention_timer_;  // retention.ms
   LogCleaner log_cleaner_;        // compaction of cleanup.policy=compact topics
@@ -198,10 +206,11 @@ class Broker {
   ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
                            append_notifier_};
   std::vector<NodeAddress> addresses_;  // by node id
-  // A coordinator moves with the leadership of its __consumer_offsets partition: the new
-  // leader loads the partition (groups without members are read back from the log, so
-  // commits an unclean election truncated away are gone, as in Kafka); until the load ran, on
-  // the broker's next turn, its groups answer COORDINATOR_LOAD_IN_PROGRESS.
+  // A coordinator moves with the leadership of its __consumer_offsets (__transaction_state)
+  // partition: the new leader loads the partition (groups without members, and every
+  // transactional id, are read back from the log, so records an unclean election truncated
+  // away are gone, as in Kafka); until the load ran, on the broker's next turn, its groups
+  // (transactional ids) answer COORDINATOR_LOAD_IN_PROGRESS.
   struct CoordinatorMoves final : ReplicationObserver {
     explicit CoordinatorMoves(Broker& owner) : broker(owner) {}
     void on_leader_elected(const StoredTopic& topic, std::int32_t partition, std::int32_t leader,
@@ -209,8 +218,10 @@ class Broker {
     Broker& broker;
   };
   void load_offsets_partition_now(std::int32_t partition);
+  void load_transaction_partition_now(std::int32_t partition);
   CoordinatorMoves coordinator_moves_{*this};
   std::unordered_set<std::int32_t> loading_offsets_partitions_;
+  std::unordered_set<std::int32_t> loading_transaction_partitions_;
   std::optional<asio::any_io_executor> executor_;
   ReplicationController replication_;
   // The replica fetchers and the ISR checks of --brokers N, every 20 ms.

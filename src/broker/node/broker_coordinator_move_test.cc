@@ -9,8 +9,8 @@
 #include <asio/io_context.hpp>
 #include <string>
 
+#include "broker/groups/coordinator_topic.h"
 #include "broker/groups/offsets_partition.h"
-#include "broker/groups/offsets_topic.h"
 #include "broker/node/broker.h"
 
 namespace kgroups::broker {

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "broker/groups/offsets_topic.h"
+#include "broker/groups/coordinator_topic.h"
 #include "broker/runtime/logger.h"
 #include "broker/storage/partition_key.h"
 #include "protocol/record_batch.h"
@@ -236,7 +236,8 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
       // An injected error (POST /v1/faults): answered, not stored.
     } else if (!valid_acks) {
       topic_error = ErrorCode::kInvalidRequiredAcks;
-    } else if (!Cluster::is_valid_topic_name(target.topic) || target.topic == kOffsetsTopicName) {
+    } else if (!Cluster::is_valid_topic_name(target.topic) || target.topic == kOffsetsTopicName ||
+               target.topic == kTransactionStateTopicName) {
       // Kafka refuses clients' appends to its internal topics the same way.
       topic_error = ErrorCode::kInvalidTopicException;
     } else if ((topic = cluster_.find_or_create_topic(target.topic)) == nullptr) {

@@ -42,6 +42,11 @@ class ProducerRegistry {
   // least recently used idempotent producer.
   std::int64_t issue(bool transactional);
 
+  // Registers `producer_id` as a transactional producer at `epoch` (a transaction coordinator
+  // loading its log: the id was issued before); an id registered already takes the epoch.
+  // Ids issued later are above it.
+  void adopt_transactional(std::int64_t producer_id, std::int16_t epoch);
+
   // The producer registered as `producer_id`, or nullptr.
   RegisteredProducer* find(std::int64_t producer_id);
 

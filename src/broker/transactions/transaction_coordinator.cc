@@ -2,10 +2,12 @@
 #include "broker/transactions/transaction_coordinator.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 #include "broker/runtime/logger.h"
 #include "broker/transactions/transaction_marker.h"
+#include "protocol/coordinator_records/transaction_log_key.h"
 
 namespace kgroups::broker {
 
@@ -43,25 +45,13 @@ std::size_t pending_offset_bytes(std::string_view group_id, const PartitionOffse
          offset.committed.metadata.size();
 }
 
-}  // namespace
-
-std::string_view transaction_state_name(TransactionState state) {
-  switch (state) {
-    case TransactionState::kEmpty:
-      return "Empty";
-    case TransactionState::kOngoing:
-      return "Ongoing";
-    case TransactionState::kPrepareCommit:
-      return "PrepareCommit";
-    case TransactionState::kPrepareAbort:
-      return "PrepareAbort";
-    case TransactionState::kCompleteCommit:
-      return "CompleteCommit";
-    case TransactionState::kCompleteAbort:
-      return "CompleteAbort";
-  }
-  return "Unknown";
+// The state a loaded record leaves: a fence Kafka was preparing ends as an abort; Dead is never
+// loaded (load_partition() forgets such an id).
+TransactionState loaded_state(TransactionState state) {
+  return state == TransactionState::kPrepareEpochFence ? TransactionState::kPrepareAbort : state;
 }
+
+}  // namespace
 
 TransactionCoordinator::TransactionCoordinator(TransactionLimits limits, const Clock& clock,
                                                Cluster& cluster, ProducerRegistry& producers,
@@ -97,6 +87,7 @@ InitProducerIdResult TransactionCoordinator::init_producer_id(std::string_view t
     return {.error = ErrorCode::kInvalidTransactionTimeout};
   }
   Transaction* transaction = find(transactional_id);
+  bool retried = false;
   if (transaction == nullptr) {
     if (transactions_.size() >= limits_.max_transactional_ids && !forget_least_recently_used()) {
       return {.error = ErrorCode::kCoordinatorLoadInProgress};
@@ -113,6 +104,7 @@ InitProducerIdResult TransactionCoordinator::init_producer_id(std::string_view t
       return {.error = ErrorCode::kProducerFenced};
     }
     // A retry of the init that made the current epoch: answered again, unchanged.
+    retried = true;
   } else if (transaction->state == TransactionState::kOngoing) {
     bump_epoch(*transaction);  // fences the previous producer
     complete(*transaction, /*commit=*/false);
@@ -121,7 +113,9 @@ InitProducerIdResult TransactionCoordinator::init_producer_id(std::string_view t
   }
   transaction->state = TransactionState::kEmpty;
   transaction->timeout_ms = timeout_ms;
+  transaction->start_wall_ms = -1;
   transaction->last_used = ++use_counter_;
+  if (!retried) log_state(*transaction);
   return {.producer_id = transaction->producer_id, .producer_epoch = transaction->epoch};
 }
 
@@ -179,11 +173,10 @@ std::vector<ErrorCode> TransactionCoordinator::add_partitions(
     return repeated(partitions.size(), ErrorCode::kCoordinatorLoadInProgress);
   }
   transaction->partitions.insert(partitions.begin(), partitions.end());
-  if (transaction->state != TransactionState::kOngoing) {
-    transaction->state = TransactionState::kOngoing;
-    transaction->started = clock_.now();
-  }
+  const bool starts = transaction->state != TransactionState::kOngoing;
+  start(*transaction);
   transaction->last_used = ++use_counter_;
+  if (starts || added > 0) log_state(*transaction);
   return errors;
 }
 
@@ -198,7 +191,8 @@ ErrorCode TransactionCoordinator::add_offsets(std::string_view transactional_id,
   if (group_id.empty() || group_id.size() > limits_.max_id_length) {
     return ErrorCode::kInvalidGroupId;
   }
-  if (!transaction->groups.contains(group_id)) {
+  const bool new_group = !transaction->groups.contains(group_id);
+  if (new_group) {
     if (transaction->groups.size() >= limits_.max_partitions_per_transaction) {
       return ErrorCode::kInvalidTxnState;
     }
@@ -207,11 +201,10 @@ ErrorCode TransactionCoordinator::add_offsets(std::string_view transactional_id,
     }
     transaction->groups.emplace(group_id);
   }
-  if (transaction->state != TransactionState::kOngoing) {
-    transaction->state = TransactionState::kOngoing;
-    transaction->started = clock_.now();
-  }
+  const bool starts = transaction->state != TransactionState::kOngoing;
+  start(*transaction);
   transaction->last_used = ++use_counter_;
+  if (starts || new_group) log_state(*transaction);
   return ErrorCode::kNone;
 }
 
@@ -279,9 +272,11 @@ ErrorCode TransactionCoordinator::end_transaction(std::string_view transactional
     case TransactionState::kCompleteAbort:
       return commit ? ErrorCode::kInvalidTxnState : ErrorCode::kNone;
     case TransactionState::kEmpty:
+    case TransactionState::kDead:  // never held: a loaded Dead id is forgotten
       return ErrorCode::kInvalidTxnState;
     case TransactionState::kPrepareCommit:
     case TransactionState::kPrepareAbort:
+    case TransactionState::kPrepareEpochFence:  // never held: loaded as PrepareAbort
       return ErrorCode::kConcurrentTransactions;
   }
   return ErrorCode::kInvalidTxnState;
@@ -289,6 +284,7 @@ ErrorCode TransactionCoordinator::end_transaction(std::string_view transactional
 
 void TransactionCoordinator::complete(Transaction& transaction, bool commit) {
   transaction.state = commit ? TransactionState::kPrepareCommit : TransactionState::kPrepareAbort;
+  log_state(transaction);
   const std::int64_t now_ms = wall_clock_ms();
   const std::vector<std::uint8_t> marker =
       transaction_marker(transaction.producer_id, transaction.epoch, commit, now_ms);
@@ -337,6 +333,7 @@ void TransactionCoordinator::complete(Transaction& transaction, bool commit) {
   groups_.release_bytes(transaction.held_bytes);
   transaction.held_bytes = 0;
   transaction.state = commit ? TransactionState::kCompleteCommit : TransactionState::kCompleteAbort;
+  log_state(transaction);
 }
 
 bool TransactionCoordinator::hold(Transaction& transaction, std::size_t bytes) {
@@ -382,10 +379,25 @@ bool TransactionCoordinator::forget_least_recently_used() {
     }
   }
   if (oldest == transactions_.end()) return false;
-  by_producer_id_.erase(oldest->second.producer_id);
-  producers_.expire(oldest->second.producer_id);
-  transactions_.erase(oldest);
+  log_tombstone(oldest->first);  // Kafka's expiry of a transactional id
+  erase(oldest, /*expire_producer=*/true);
   return true;
+}
+
+void TransactionCoordinator::erase(std::map<std::string, Transaction, std::less<>>::iterator found,
+                                   bool expire_producer) {
+  Transaction& transaction = found->second;
+  groups_.release_bytes(transaction.held_bytes);
+  by_producer_id_.erase(transaction.producer_id);
+  if (expire_producer) producers_.expire(transaction.producer_id);
+  transactions_.erase(found);
+}
+
+void TransactionCoordinator::start(Transaction& transaction) {
+  if (transaction.state == TransactionState::kOngoing) return;
+  transaction.state = TransactionState::kOngoing;
+  transaction.started = clock_.now();
+  transaction.start_wall_ms = wall_clock_ms();
 }
 
 ErrorCode TransactionCoordinator::check_write(std::int64_t producer_id, std::string_view topic,
@@ -428,6 +440,135 @@ std::size_t TransactionCoordinator::abort_expired() {
     ++aborted;
   }
   return aborted;
+}
+
+void TransactionCoordinator::log_state(const Transaction& transaction) {
+  if (log_ == nullptr) return;
+  protocol::TransactionLogValue value;
+  value.producer_id = transaction.producer_id;
+  value.producer_epoch = transaction.epoch;
+  value.timeout_ms = transaction.timeout_ms;
+  value.state = transaction.state;
+  value.last_update_timestamp_ms = wall_clock_ms();
+  value.start_timestamp_ms = transaction.start_wall_ms;
+  if (transaction.state != TransactionState::kEmpty) {
+    // Kafka lists a group of the transaction as its partition of __consumer_offsets.
+    std::map<std::string_view, std::set<std::int32_t>> by_topic;
+    for (const TransactionPartition& partition : transaction.partitions) {
+      by_topic[partition.topic].insert(partition.partition);
+    }
+    if (const CoordinatorTopic* offsets = groups_.offsets_topic(); offsets != nullptr) {
+      for (const std::string& group_id : transaction.groups) {
+        by_topic[offsets->name()].insert(offsets->partition_for(group_id));
+      }
+    }
+    auto& topics = value.partitions.emplace();
+    for (const auto& [topic, ids] : by_topic) {
+      topics.push_back({std::string(topic), std::vector<std::int32_t>(ids.begin(), ids.end())});
+    }
+  }
+  const std::vector<std::uint8_t> encoded = value.encode();
+  append_to_log(transaction.transactional_id, &encoded);
+}
+
+void TransactionCoordinator::log_tombstone(std::string_view transactional_id) {
+  if (log_ != nullptr) append_to_log(transactional_id, nullptr);
+}
+
+void TransactionCoordinator::append_to_log(std::string_view transactional_id,
+                                           const std::vector<std::uint8_t>* value) {
+  CoordinatorTopicRecord record{.key = protocol::TransactionLogKey::encode(transactional_id),
+                                .value = std::nullopt};
+  if (value != nullptr) record.value = *value;
+  const std::int32_t partition = log_->partition_for(transactional_id);
+  const ErrorCode error = log_->append(partition, {record}, wall_clock_ms());
+  if (error != ErrorCode::kNone) {
+    log_warn("transaction " + quote(transactional_id) + ": its record was not written to " +
+             std::string(log_->name()) + "-" + std::to_string(partition) + " (" +
+             std::string(protocol::error_name(error)) + "); kept in memory only");
+  }
+}
+
+TransactionLoadResult TransactionCoordinator::load_partition(std::int32_t partition,
+                                                             const LoadedTransactions& loaded) {
+  TransactionLoadResult result;
+  if (log_ == nullptr) return result;
+  for (auto it = transactions_.begin(); it != transactions_.end();) {
+    const auto next = std::next(it);
+    if (log_->partition_for(it->first) == partition && !loaded.contains(it->first)) {
+      erase(it, /*expire_producer=*/true);
+      ++result.dropped;
+    }
+    it = next;
+  }
+  for (const auto& [id, value] : loaded) {
+    if (log_->partition_for(id) != partition) continue;
+    if (value.state == TransactionState::kDead) {
+      if (const auto found = transactions_.find(id); found != transactions_.end()) {
+        erase(found, /*expire_producer=*/true);
+      }
+      continue;
+    }
+    Transaction& transaction = transactions_[id];
+    transaction.transactional_id = id;
+    restore(transaction, value);
+    ++result.ids;
+    if (transaction.state == TransactionState::kPrepareCommit ||
+        transaction.state == TransactionState::kPrepareAbort) {
+      complete(transaction, transaction.state == TransactionState::kPrepareCommit);
+      ++result.completed;
+    }
+  }
+  return result;
+}
+
+void TransactionCoordinator::restore(Transaction& transaction,
+                                     const protocol::TransactionLogValue& value) {
+  const TransactionState state = loaded_state(value.state);
+  const bool known = transaction.producer_id >= 0 && transaction.producer_id == value.producer_id &&
+                     transaction.epoch == value.producer_epoch && transaction.state == state;
+  if (!known) {
+    // Memory holds another transaction than the log: the log's stands, without groups or
+    // pending offsets (the log does not hold them).
+    groups_.release_bytes(transaction.held_bytes);
+    transaction.held_bytes = 0;
+    transaction.groups.clear();
+    transaction.pending_offsets.clear();
+    transaction.previous_producer_id = -1;
+    transaction.previous_epoch = -1;
+    if (transaction.producer_id >= 0 && transaction.producer_id != value.producer_id) {
+      by_producer_id_.erase(transaction.producer_id);
+      producers_.expire(transaction.producer_id);
+    }
+  }
+  transaction.producer_id = value.producer_id;
+  transaction.epoch = value.producer_epoch;
+  transaction.timeout_ms = value.timeout_ms;
+  transaction.state = state;
+  std::set<TransactionPartition> partitions;
+  if (value.partitions && state != TransactionState::kEmpty) {
+    for (const protocol::TransactionLogTopic& topic : *value.partitions) {
+      if (topic.topic == kOffsetsTopicName) continue;  // the groups, kept from memory
+      for (const std::int32_t id : topic.partitions) partitions.insert({topic.topic, id});
+    }
+  }
+  if (!known) {
+    std::size_t bytes = 0;
+    for (const TransactionPartition& partition : partitions) {
+      bytes += partition_entry_bytes(partition);
+    }
+    (void)hold(transaction, bytes);  // bounded by the partitions a transaction may hold
+  }
+  transaction.partitions = std::move(partitions);
+  transaction.start_wall_ms = value.start_timestamp_ms;
+  const std::int64_t open_ms =
+      value.start_timestamp_ms < 0
+          ? 0
+          : std::max<std::int64_t>(0, wall_clock_ms() - value.start_timestamp_ms);
+  transaction.started = clock_.now() - std::chrono::milliseconds(open_ms);
+  transaction.last_used = ++use_counter_;
+  by_producer_id_[transaction.producer_id] = &transaction;
+  producers_.adopt_transactional(transaction.producer_id, transaction.epoch);
 }
 
 }  // namespace kgroups::broker

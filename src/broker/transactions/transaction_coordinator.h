@@ -1,17 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // TransactionCoordinator: kgroupsd's transaction coordinator (Kafka's TransactionCoordinator
-// and TransactionStateManager, in memory). Per transactional id: its producer id and epoch,
-// its state (Empty, Ongoing, PrepareCommit/PrepareAbort, CompleteCommit/CompleteAbort), the
-// partitions and groups of its ongoing transaction, the offsets TxnOffsetCommit left pending,
-// and its timeout. Ending a transaction writes a control batch (transaction_marker.h) into
-// every partition of the transaction at once (one broker, so Prepare* never outlives the
-// call), tells each partition (PartitionTransactions::on_marker), wakes fetches waiting on
-// them, and commits or drops the pending offsets.
+// and TransactionStateManager, served from memory, logged to __transaction_state). One object
+// serves every broker of a --brokers N cluster: the handlers send each transactional id's
+// requests only to the broker leading its __transaction_state partition. Per transactional id:
+// its producer id and epoch, its state (Empty, Ongoing, PrepareCommit/PrepareAbort,
+// CompleteCommit/CompleteAbort), the partitions and groups of its ongoing transaction, the
+// offsets TxnOffsetCommit left pending, and its timeout. Ending a transaction writes a control
+// batch (transaction_marker.h) into every partition of the transaction at once (Prepare* never
+// outlives the call; only a log whose Complete record could not be appended keeps it, and a
+// load completes it), tells each partition (PartitionTransactions::on_marker), wakes fetches
+// waiting on them, and commits or drops the pending offsets.
 // - init_producer_id(): a new id at epoch 0 the first time; later the same id with the epoch
 //   bumped: the previous producer is fenced, and its open transaction is aborted first.
 // - A transaction open longer than its timeout is aborted with the epoch bumped, so its
 //   producer is fenced (Kafka's abortTimedOutTransactions); abort_expired() does that.
+// - Its log: with set_log(), every state change Kafka logs is written to __transaction_state as
+//   Kafka's TransactionLog record (key: the id; value v0: producer id and epoch, timeout, state,
+//   partitions, timestamps): InitProducerId (Empty), AddPartitionsToTxn or AddOffsetsToTxn
+//   adding to the transaction (Ongoing, with every partition, a group as its __consumer_offsets
+//   partition as Kafka lists it), EndTxn and a timeout abort (PrepareCommit/PrepareAbort before
+//   the markers, CompleteCommit/CompleteAbort after), an id forgotten (a tombstone). A record
+//   that cannot be appended is logged; the coordinator goes on from memory.
+// - load_partition(): when a partition of __transaction_state gets a new leader, its ids are
+//   rebuilt from their newest records (transaction_log_reader.h): what memory holds and the
+//   log does not is dropped, an Ongoing transaction goes on, a PrepareCommit/PrepareAbort is
+//   completed (markers, then the Complete record). What the log does not hold (the groups of
+//   a transaction and the offsets TxnOffsetCommit left pending) is kept from memory when the
+//   loaded record is the transaction memory holds (same producer id, epoch and state).
 // - Memory: an open transaction's partitions, groups and pending offsets are charged to the
 //   groups' share of --max-memory (CoordinatorService::try_hold_bytes) as they are
 //   added, and given back when it ends; a request they do not fit in gets
@@ -37,30 +53,36 @@
 
 #include "broker/coordinator/clock.h"
 #include "broker/groups/coordinator_service.h"
+#include "broker/groups/coordinator_topic.h"
 #include "broker/runtime/log_throttle.h"
 #include "broker/storage/append_notifier.h"
 #include "broker/storage/cluster.h"
 #include "broker/storage/producer_registry.h"
+#include "protocol/coordinator_records/transaction_log_value.h"
 #include "protocol/error_code.h"
 
 namespace kgroups::broker {
 
-enum class TransactionState {
-  kEmpty,
-  kOngoing,
-  kPrepareCommit,
-  kPrepareAbort,
-  kCompleteCommit,
-  kCompleteAbort,
-};
-
-std::string_view transaction_state_name(TransactionState state);
+// Kafka's transaction states, as its log records them. The coordinator holds Empty, Ongoing,
+// PrepareCommit/PrepareAbort (only within a call) and CompleteCommit/CompleteAbort; Dead and
+// PrepareEpochFence only come from a loaded log.
+using TransactionState = protocol::TransactionLogState;
 
 struct TransactionLimits {
   std::size_t max_transactional_ids = 1000;
   std::size_t max_partitions_per_transaction = 1000;  // and pending offsets per transaction
   std::int32_t max_timeout_ms = 900000;
   std::size_t max_id_length = 1024;
+};
+
+// Each transactional id's newest record in one partition of __transaction_state (ids whose
+// newest record is a tombstone left out).
+using LoadedTransactions = std::map<std::string, protocol::TransactionLogValue, std::less<>>;
+
+struct TransactionLoadResult {
+  std::size_t ids = 0;        // ids rebuilt from their records
+  std::size_t dropped = 0;    // ids memory held that the log does not
+  std::size_t completed = 0;  // PrepareCommit/PrepareAbort transactions completed
 };
 
 struct InitProducerIdResult {
@@ -86,6 +108,13 @@ class TransactionCoordinator {
                          CoordinatorService& groups);
   TransactionCoordinator(const TransactionCoordinator&) = delete;
   TransactionCoordinator& operator=(const TransactionCoordinator&) = delete;
+
+  // Where the coordinator writes its records (__transaction_state); nullptr: nowhere (the
+  // default). `log` must outlive the coordinator or be replaced first.
+  void set_log(CoordinatorTopic* log) { log_ = log; }
+
+  // Rebuilds the ids of `partition` of the log from `loaded` (see above); needs set_log().
+  TransactionLoadResult load_partition(std::int32_t partition, const LoadedTransactions& loaded);
 
   // InitProducerId with a transactional id. `expected_producer_id`/`expected_epoch` (v3+; -1
   // when not given) must be the id's current or previous ones (PRODUCER_FENCED otherwise).
@@ -153,7 +182,8 @@ class TransactionCoordinator {
     std::int16_t previous_epoch = -1;
     TransactionState state = TransactionState::kEmpty;
     std::int32_t timeout_ms = 60000;
-    Clock::TimePoint started{};  // when it became Ongoing
+    Clock::TimePoint started{};       // when it became Ongoing
+    std::int64_t start_wall_ms = -1;  // the same on the wall clock, for the log (-1: not started)
     std::uint64_t last_used = 0;
     std::set<TransactionPartition> partitions;
     std::set<std::string, std::less<>> groups;
@@ -178,6 +208,19 @@ class TransactionCoordinator {
   void bump_epoch(Transaction& transaction);
   // Forgets the least recently used id without an open transaction; false if there is none.
   bool forget_least_recently_used();
+  // Makes the transaction Ongoing (its timeout starts) if it is not yet.
+  void start(Transaction& transaction);
+  // Appends the transaction's state to the log as Kafka's record (nothing without a log).
+  void log_state(const Transaction& transaction);
+  // Appends a tombstone of `transactional_id` to the log.
+  void log_tombstone(std::string_view transactional_id);
+  void append_to_log(std::string_view transactional_id, const std::vector<std::uint8_t>* value);
+  // Forgets `transaction` (its bytes given back, its producer id unmapped; with
+  // `expire_producer`, expired from the registry too).
+  void erase(std::map<std::string, Transaction, std::less<>>::iterator transaction,
+             bool expire_producer);
+  // The loaded record `value` as the state of `transaction`.
+  void restore(Transaction& transaction, const protocol::TransactionLogValue& value);
 
   TransactionLimits limits_;
   const Clock& clock_;
@@ -188,6 +231,7 @@ class TransactionCoordinator {
   std::map<std::string, Transaction, std::less<>> transactions_;
   std::unordered_map<std::int64_t, Transaction*> by_producer_id_;
   std::uint64_t use_counter_ = 0;
+  CoordinatorTopic* log_ = nullptr;
   LogThrottle refused_log_;  // a line a second at most about requests that do not fit
 };
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "offsets_log_record.h"
-
-#include <sstream>
+#include "coordinator_log_record.h"
 
 #include "protocol/coordinator_records/consumer_group_record_values.h"
 #include "protocol/coordinator_records/coordinator_record_key.h"
 #include "protocol/coordinator_records/group_metadata_value.h"
 #include "protocol/coordinator_records/offset_commit_value.h"
+#include "protocol/coordinator_records/transaction_log_key.h"
+#include "protocol/coordinator_records/transaction_log_value.h"
 
 namespace kgroups::cli {
 namespace {
@@ -118,6 +118,32 @@ Json value_json(CoordinatorRecordType type, protocol::ByteView bytes) {
   return undecodable;
 }
 
+Json transaction_value_json(protocol::ByteView bytes) {
+  const auto value = protocol::TransactionLogValue::decode(bytes);
+  if (!value) return {{"undecodable_bytes", bytes.size()}};
+  Json partitions = nullptr;
+  if (value->partitions) {
+    partitions = Json::array();
+    for (const protocol::TransactionLogTopic& topic : *value->partitions) {
+      partitions.push_back({{"topic", topic.topic}, {"partitions", topic.partitions}});
+    }
+  }
+  Json out = {{"producer_id", value->producer_id},
+              {"producer_epoch", value->producer_epoch},
+              {"timeout_ms", value->timeout_ms},
+              {"state", protocol::transaction_log_state_name(value->state)},
+              {"partitions", partitions},
+              {"last_update_timestamp_ms", value->last_update_timestamp_ms},
+              {"start_timestamp_ms", value->start_timestamp_ms}};
+  if (value->version >= 1) {
+    out["previous_producer_id"] = value->previous_producer_id;
+    out["next_producer_id"] = value->next_producer_id;
+    out["client_transaction_version"] = value->client_transaction_version;
+  }
+  out["version"] = value->version;
+  return out;
+}
+
 // `name=value` pairs of a JSON object, strings quoted, on one line.
 std::string fields_text(const Json& fields) {
   std::string out;
@@ -128,13 +154,30 @@ std::string fields_text(const Json& fields) {
   return out;
 }
 
+// The line of a record given as JSON: its type, its key fields, then its value's or "tombstone".
+std::string record_line(Json record) {
+  const Json fields = record["value"];
+  record.erase("value");
+  const std::string type = record["type"].get<std::string>();
+  record.erase("type");
+  std::string line = type + " " + fields_text(record) + " -> ";
+  line += fields.is_null() ? "tombstone" : fields_text(fields);
+  return line;
+}
+
+// What a key that does not decode shows.
+Json undecodable_key(std::optional<protocol::ByteView> key) {
+  if (!key) return {{"type", "undecodable"}, {"key", nullptr}};
+  return {{"type", "undecodable"}, {"key_bytes", key->size()}};
+}
+
 }  // namespace
 
 Json offsets_record_json(std::optional<protocol::ByteView> key,
                          std::optional<protocol::ByteView> value) {
-  if (!key) return {{"type", "undecodable"}, {"key", nullptr}};
+  if (!key) return undecodable_key(key);
   const auto decoded = protocol::CoordinatorRecordKey::decode(*key);
-  if (!decoded) return {{"type", "undecodable"}, {"key_bytes", key->size()}};
+  if (!decoded) return undecodable_key(key);
   Json out = {{"type", protocol::coordinator_record_type_name(decoded->type)},
               {"group", decoded->group_id}};
   switch (decoded->type) {
@@ -157,14 +200,22 @@ Json offsets_record_json(std::optional<protocol::ByteView> key,
 
 std::string describe_offsets_record(std::optional<protocol::ByteView> key,
                                     std::optional<protocol::ByteView> value) {
-  Json record = offsets_record_json(key, value);
-  const Json fields = record["value"];
-  record.erase("value");
-  const std::string type = record["type"].get<std::string>();
-  record.erase("type");
-  std::string line = type + " " + fields_text(record) + " -> ";
-  line += fields.is_null() ? "tombstone" : fields_text(fields);
-  return line;
+  return record_line(offsets_record_json(key, value));
+}
+
+Json transactions_record_json(std::optional<protocol::ByteView> key,
+                              std::optional<protocol::ByteView> value) {
+  if (!key) return undecodable_key(key);
+  const auto id = protocol::TransactionLogKey::decode(*key);
+  if (!id) return undecodable_key(key);
+  return {{"type", "TransactionLog"},
+          {"transactional_id", *id},
+          {"value", value ? transaction_value_json(*value) : Json(nullptr)}};
+}
+
+std::string describe_transactions_record(std::optional<protocol::ByteView> key,
+                                         std::optional<protocol::ByteView> value) {
+  return record_line(transactions_record_json(key, value));
 }
 
 }  // namespace kgroups::cli

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "broker/groups/offsets_topic.h"
+#include "broker/groups/coordinator_topic.h"
 
 #include <algorithm>
 
@@ -11,45 +11,46 @@
 
 namespace kgroups::broker {
 
-StoredTopic* OffsetsTopic::ensure_created() {
-  if (StoredTopic* topic = cluster_.find_topic(kOffsetsTopicName); topic != nullptr) return topic;
+StoredTopic* CoordinatorTopic::ensure_created() {
+  if (StoredTopic* topic = cluster_.find_topic(config_.name); topic != nullptr) return topic;
   TopicConfig config = cluster_.config().topic_defaults;
   config.cleanup_compact = true;
   config.cleanup_delete = false;
-  // offsets.topic.replication.factor, at most the brokers there are (Kafka refuses to create
+  // The replication factor, at most the brokers there are (Kafka refuses to create
   // the topic until enough brokers run; a test cluster is as large as it will get).
   TopicReplication replication;
   replication.replication_factor =
       std::min<std::int32_t>(config_.replication_factor, cluster_.config().brokers);
   const protocol::ErrorCode error =
-      cluster_.create_topic(kOffsetsTopicName, config_.partitions, config, replication);
+      cluster_.create_topic(config_.name, config_.partitions, config, replication);
   if (error != protocol::ErrorCode::kNone) {
     if (!creation_failure_logged_) {
       creation_failure_logged_ = true;
-      log_warn("cannot create " + std::string(kOffsetsTopicName) + " with " +
+      log_warn("cannot create " + std::string(config_.name) + " with " +
                std::to_string(config_.partitions) + " partitions (" +
-               std::string(protocol::error_name(error)) +
-               "); groups are kept in memory only. Raise --max-topics or --max-partitions, or "
-               "lower --offsets-topic-num-partitions");
+               std::string(protocol::error_name(error)) + "); " +
+               std::string(config_.kept_in_memory) +
+               " are kept in memory only. Raise --max-topics or --max-partitions, or lower " +
+               std::string(config_.partitions_flag));
     }
     return nullptr;
   }
-  StoredTopic* topic = cluster_.find_topic(kOffsetsTopicName);
+  StoredTopic* topic = cluster_.find_topic(config_.name);
   topic->internal = true;
   cluster_.set_topic_config(*topic, config, TopicConfigValues{{"cleanup.policy", "compact"}});
   return topic;
 }
 
-std::int32_t OffsetsTopic::partition_for(std::string_view group_id) const {
-  const StoredTopic* topic = cluster_.find_topic(kOffsetsTopicName);
+std::int32_t CoordinatorTopic::partition_for(std::string_view key) const {
+  const StoredTopic* topic = find();
   const std::int32_t count =
       topic == nullptr ? config_.partitions : static_cast<std::int32_t>(topic->partitions.size());
-  return offsets_partition_for(group_id, count);
+  return offsets_partition_for(key, count);
 }
 
-protocol::ErrorCode OffsetsTopic::append(std::int32_t partition,
-                                         const std::vector<OffsetsTopicRecord>& records,
-                                         std::int64_t timestamp_ms) {
+protocol::ErrorCode CoordinatorTopic::append(std::int32_t partition,
+                                             const std::vector<CoordinatorTopicRecord>& records,
+                                             std::int64_t timestamp_ms) {
   if (records.empty()) return protocol::ErrorCode::kNone;
   StoredTopic* topic = ensure_created();
   if (topic == nullptr) return protocol::ErrorCode::kCoordinatorNotAvailable;
@@ -57,7 +58,7 @@ protocol::ErrorCode OffsetsTopic::append(std::int32_t partition,
     return protocol::ErrorCode::kUnknownTopicOrPartition;
   }
   protocol::RecordBatchBuilder builder;
-  for (const OffsetsTopicRecord& record : records) {
+  for (const CoordinatorTopicRecord& record : records) {
     std::optional<protocol::ByteView> value;
     if (record.value) value = protocol::ByteView(*record.value);
     builder.add(protocol::ByteView(record.key), value, timestamp_ms);
