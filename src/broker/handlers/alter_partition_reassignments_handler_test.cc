@@ -6,15 +6,14 @@
 // replication factor per partition (INVALID_REPLICATION_FACTOR, with a message) and is echoed.
 #include <gtest/gtest.h>
 
-#include <asio/co_spawn.hpp>
-#include <asio/detached.hpp>
 #include <asio/io_context.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "broker/handlers/api_table.h"
+#include "broker/handlers/handler_test_call.h"
 #include "broker/node/broker.h"
+#include "broker/node/three_broker_config_for_tests.h"
 #include "protocol/messages/alter_partition_reassignments.h"
 
 namespace kgroups::broker {
@@ -25,8 +24,6 @@ using protocol::AlterPartitionReassignmentsResponse;
 using protocol::ErrorCode;
 using Nodes = std::vector<std::int32_t>;
 
-constexpr std::int64_t kMachineBytes = std::int64_t{8} << 30;
-
 class AlterPartitionReassignmentsHandler : public ::testing::Test {
  protected:
   AlterPartitionReassignmentsHandler() {
@@ -34,11 +31,6 @@ class AlterPartitionReassignmentsHandler : public ::testing::Test {
     EXPECT_EQ(
         broker_.cluster().create_topic("t", 2, std::nullopt, {.assignment = {{0, 1}, {1, 2}}}),
         ErrorCode::kNone);
-  }
-  static BrokerConfig three_brokers() {
-    BrokerConfig config;
-    config.brokers = 3;
-    return config;
   }
   // Partition 0 to `first`, partition 1 to `second`, at `version`.
   AlterPartitionReassignmentsResponse move(std::int16_t version, bool allow_factor_change,
@@ -52,40 +44,13 @@ class AlterPartitionReassignmentsHandler : public ::testing::Test {
   }
   AlterPartitionReassignmentsResponse call(const AlterPartitionReassignmentsRequest& request,
                                            std::int16_t version) {
-    std::vector<std::uint8_t> body;
-    protocol::WireWriter body_writer(body);
-    request.encode(body_writer, version);
-    protocol::WireReader reader(body);
-    const protocol::RequestHeader header{.api_key = AlterPartitionReassignmentsRequest::kApiKey,
-                                         .api_version = version,
-                                         .correlation_id = 1,
-                                         .client_id = "reassignments-test"};
-    std::vector<std::uint8_t> out;
-    protocol::WireWriter writer(out);
-    RequestContext ctx{.broker = broker_,
-                       .header = header,
-                       .body = reader,
-                       .response = writer,
-                       .peer = "test-peer",
-                       .failure = {}};
-    std::optional<Reply> reply;
-    asio::co_spawn(
-        io_,
-        [&]() -> asio::awaitable<void> { reply = co_await find_api(header.api_key)->handler(ctx); },
-        asio::detached);
-    io_.run();
-    io_.restart();
-    EXPECT_EQ(reply, Reply::kSend);
-    protocol::WireReader response_reader(out);
-    auto response = AlterPartitionReassignmentsResponse::decode(response_reader, version);
-    EXPECT_TRUE(response.has_value());
-    return response ? *response : AlterPartitionReassignmentsResponse{};
+    return call_handler<AlterPartitionReassignmentsResponse>(broker_, io_, request, version);
   }
   Nodes replicas(std::int32_t partition) {
     return broker_.cluster().find_partition("t", partition)->replicas().replica_nodes();
   }
 
-  Broker broker_{three_brokers(), kMachineBytes};
+  Broker broker_{testing::three_broker_config(), testing::kTestMachineBytes};
   asio::io_context io_;
 };
 

@@ -14,6 +14,7 @@
 
 #include "broker/handlers/handler_test_call.h"
 #include "broker/node/broker.h"
+#include "broker/node/three_broker_config_for_tests.h"
 #include "protocol/messages/add_offsets_to_txn.h"
 #include "protocol/messages/add_partitions_to_txn.h"
 #include "protocol/messages/end_txn.h"
@@ -25,13 +26,10 @@ namespace {
 
 using protocol::ErrorCode;
 
-constexpr std::int64_t kMachineBytes = std::int64_t{8} << 30;
 constexpr std::string_view kId = "payments-tx";
 
 BrokerConfig three_brokers() {
-  BrokerConfig config;
-  config.brokers = 3;
-  config.default_replication_factor = 3;
+  BrokerConfig config = testing::three_broker_config();
   config.transaction_state_log_num_partitions = 1;  // every id in one partition
   return config;
 }
@@ -91,7 +89,7 @@ class TransactionCoordinatorCheck : public ::testing::Test {
   // A broker that does not coordinate the id.
   std::int32_t other_than(std::int32_t node) const { return (node + 1) % 3; }
 
-  Broker broker_{three_brokers(), kMachineBytes};
+  Broker broker_{three_brokers(), testing::kTestMachineBytes};
   asio::io_context io_;            // runs the handlers
   asio::io_context broker_turns_;  // the broker's own turns: the loads of a moved partition
   std::int64_t producer_id_ = -1;

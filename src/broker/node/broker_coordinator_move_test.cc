@@ -12,20 +12,12 @@
 #include "broker/groups/coordinator_topic.h"
 #include "broker/groups/offsets_partition.h"
 #include "broker/node/broker.h"
+#include "broker/node/three_broker_config_for_tests.h"
 
 namespace kgroups::broker {
 namespace {
 
 using protocol::ErrorCode;
-
-constexpr std::int64_t kMachineBytes = std::int64_t{8} << 30;
-
-BrokerConfig three_brokers() {
-  BrokerConfig config;
-  config.brokers = 3;
-  config.default_replication_factor = 3;
-  return config;
-}
 
 void commit(Broker& broker, const std::string& group, std::int64_t offset) {
   OffsetCommitParams params;
@@ -47,7 +39,7 @@ BatchLog& offsets_partition_of(Broker& broker, const std::string& group) {
 }
 
 TEST(BrokerCoordinatorMove, TheCoordinatorMovesWithItsPartitionAndLoadsItBeforeServing) {
-  Broker broker(three_brokers(), kMachineBytes);
+  Broker broker(testing::three_broker_config(), testing::kTestMachineBytes);
   ASSERT_EQ(broker.cluster().create_topic("orders", 1), ErrorCode::kNone);
   ASSERT_NE(broker.offsets_topic().ensure_created(), nullptr);
   commit(broker, "billing", 42);
@@ -73,9 +65,9 @@ TEST(BrokerCoordinatorMove, TheCoordinatorMovesWithItsPartitionAndLoadsItBeforeS
 }
 
 TEST(BrokerCoordinatorMove, CommitsAnUncleanElectionTruncatesAreGoneAfterTheLoad) {
-  BrokerConfig config = three_brokers();
+  BrokerConfig config = testing::three_broker_config();
   config.unclean_leader_election = true;
-  Broker broker(config, kMachineBytes);
+  Broker broker(config, testing::kTestMachineBytes);
   ASSERT_EQ(broker.cluster().create_topic("orders", 1), ErrorCode::kNone);
   ASSERT_NE(broker.offsets_topic().ensure_created(), nullptr);
   commit(broker, "billing", 10);  // on every replica

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "broker/node/broker.h"
+#include "broker/node/three_broker_config_for_tests.h"
 #include "protocol/record_batch_builder.h"
 
 namespace kgroups::broker {
@@ -18,12 +19,8 @@ namespace {
 
 using protocol::ErrorCode;
 
-constexpr std::int64_t kMachineBytes = std::int64_t{8} << 30;
-
 BrokerConfig three_brokers() {
-  BrokerConfig config;
-  config.brokers = 3;
-  config.default_replication_factor = 3;
+  BrokerConfig config = testing::three_broker_config();
   config.min_insync_replicas = 2;
   return config;
 }
@@ -54,7 +51,7 @@ struct IsolatedLeader : ::testing::Test {
               ErrorCode::kNone);
   }
   BatchLog& log() { return *broker.cluster().find_partition("orders", 0); }
-  Broker broker{three_brokers(), kMachineBytes};
+  Broker broker{three_brokers(), testing::kTestMachineBytes};
   std::int64_t id = broker.producer_ids().issue(false);
   std::vector<std::uint8_t> batch;
 };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "broker/node/broker.h"
+#include "broker/node/three_broker_config_for_tests.h"
 
 namespace kgroups::broker {
 namespace {
@@ -19,19 +20,12 @@ using Json = nlohmann::json;
 using Nodes = std::vector<std::int32_t>;
 using protocol::ErrorCode;
 
-constexpr std::int64_t kMachineBytes = std::int64_t{8} << 30;
-
 // Three brokers with topic "t" of one partition on brokers 0 and 1.
 class ReassignmentEvents : public ::testing::Test {
  protected:
   ReassignmentEvents() {
     EXPECT_EQ(broker_.cluster().create_topic("t", 1, std::nullopt, {.assignment = {{0, 1}}}),
               ErrorCode::kNone);
-  }
-  static BrokerConfig three_brokers() {
-    BrokerConfig config;
-    config.brokers = 3;
-    return config;
   }
   ErrorCode reassign(const Nodes& target) {
     std::string reason;
@@ -64,7 +58,7 @@ class ReassignmentEvents : public ::testing::Test {
                 {"replicas", replicas}};
   }
 
-  Broker broker_{three_brokers(), kMachineBytes};
+  Broker broker_{testing::three_broker_config(), testing::kTestMachineBytes};
 };
 
 TEST_F(ReassignmentEvents, AMoveIsStartedThenCompletedOnceTheAddedReplicaIsInSync) {
