@@ -26,8 +26,9 @@ constexpr std::array kApis{
              "earliest (-2, the log start offset), latest (-1), by timestamp, max timestamp "
              "(-3), earliest local (-4, the log start), latest tiered (-5, none: -1)"},
     ApiEntry{ApiKey::kMetadata, 0, 12, &handlers::handle_metadata,
-             "auto-creates unknown topics when allowed; this broker is the controller; "
-             "topic ids (v10+), topics by id (v12)"},
+             "auto-creates unknown topics when allowed; every running broker, the controller "
+             "(lowest running node id), per partition its leader, epoch, replicas, ISR and "
+             "offline replicas; topic ids (v10+), topics by id (v12)"},
     ApiEntry{ApiKey::kOffsetCommit, 2, 9, &handlers::handle_offset_commit,
              "fenced by member id and generation (member epoch for consumer groups); "
              "generation -1 for groups without members; static members by instance id"},
@@ -58,7 +59,9 @@ constexpr std::array kApis{
              "v3+ logs the client's software name and version; a newer version gets "
              "UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
     ApiEntry{ApiKey::kCreateTopics, 0, 7, &handlers::handle_create_topics,
-             "replication factor 1 (or -1); every Kafka topic config checked and stored "
+             "replication factor up to --brokers (-1: --default-replication-factor) or manual "
+             "assignments, placed as Kafka's rack-unaware assignment; every Kafka topic config "
+             "checked and stored "
              "(docs/TOPIC-CONFIGS.md); the created topic's partitions, configs (v5+) and id "
              "(v7+)"},
     ApiEntry{ApiKey::kDeleteTopics, 0, 6, &handlers::handle_delete_topics,
@@ -72,8 +75,9 @@ constexpr std::array kApis{
              "transactional ids: the same id with the epoch bumped, fencing the previous "
              "producer and aborting its open transaction (at most --max-transactional-ids)"},
     ApiEntry{ApiKey::kOffsetForLeaderEpoch, 0, 4, &handlers::handle_offset_for_leader_epoch,
-             "leader epoch 0 for ever (one broker, no elections): its end offset is the "
-             "high watermark"},
+             "answered by the leader from its leader-epoch cache (its newest 64 epochs): the "
+             "end offset of the epoch asked for, so a client detects truncation; "
+             "FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH / NOT_LEADER_OR_FOLLOWER as Kafka"},
     ApiEntry{ApiKey::kAddPartitionsToTxn, 0, 3, &handlers::handle_add_partitions_to_txn,
              "the transaction becomes Ongoing; at most --max-partitions-per-transaction; v4+ "
              "(broker to broker, KIP-890) not served"},
@@ -121,7 +125,7 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kOffsetDelete, 0, 0, &handlers::handle_offset_delete,
              "GROUP_SUBSCRIBED_TO_TOPIC while a member subscribes to the topic"},
     ApiEntry{ApiKey::kDescribeCluster, 0, 1, &handlers::handle_describe_cluster,
-             "this broker is the cluster and its controller"},
+             "the running brokers and the controller (lowest running node id)"},
     ApiEntry{ApiKey::kConsumerGroupHeartbeat, 0, 1, &handlers::handle_consumer_group_heartbeat,
              "KIP-848 groups: server-side assignors uniform (default) and range, member "
              "epochs, incremental revocation; no regex subscriptions (INVALID_REQUEST)"},

@@ -281,6 +281,20 @@ ProduceOutcome ProduceService::produce(const protocol::ProduceRequest& request,
   return outcome;
 }
 
+namespace {
+
+// Whether the broker that appended `awaited` no longer leads at its epoch, so the write is not
+// acknowledged (the producer retries it at the leader): the leader changed before every
+// in-sync replica had the write (the new leader may lack it), or a fenced leader that took it
+// alone rejoined as a follower (no replica holds it).
+bool leadership_lost(const AwaitedReplication& awaited, const BatchLog& log) {
+  if (!awaited.stale_leader) return log.replicas().leader_epoch() != awaited.leader_epoch;
+  const StaleLeadership& stale = log.replicas().stale_leader();
+  return stale.node < 0 || stale.epoch != awaited.leader_epoch;
+}
+
+}  // namespace
+
 bool ProduceService::settle_replication(ProduceOutcome& outcome, bool timed_out) {
   std::erase_if(outcome.awaited, [&](const AwaitedReplication& awaited) {
     auto& answer = outcome.response.responses[awaited.topic_index]
@@ -289,14 +303,7 @@ bool ProduceService::settle_replication(ProduceOutcome& outcome, bool timed_out)
     ErrorCode error = ErrorCode::kNone;
     if (log == nullptr) {
       error = ErrorCode::kUnknownTopicOrPartition;
-    } else if (!awaited.stale_leader && log->replicas().leader_epoch() != awaited.leader_epoch) {
-      // The leader changed before every in-sync replica had the write: the new leader may
-      // lack it, so it is not acknowledged (the producer retries).
-      error = ErrorCode::kNotLeaderForPartition;
-    } else if (awaited.stale_leader &&
-               (log->replicas().stale_leader().node < 0 ||
-                log->replicas().stale_leader().epoch != awaited.leader_epoch)) {
-      // A fenced leader that rejoined as a follower: the write is not in any replica.
+    } else if (leadership_lost(awaited, *log)) {
       error = ErrorCode::kNotLeaderForPartition;
     } else if (!awaited.stale_leader && log->high_watermark() >= awaited.end_offset) {
       if (std::cmp_less(log->replicas().isr_size(), awaited.min_insync_replicas)) {

@@ -158,7 +158,7 @@ void ReplicationController::install_leader(StoredTopic& topic, std::int32_t part
     const std::int64_t old_leader = replicas.leader();
     // The old leader's own log end is the log's; the new leader has what it fetched.
     if (old_leader != node && leader->log_end_offset < log.log_end_offset()) {
-      const std::int64_t before = log.memory_bytes();
+      const auto before = static_cast<std::int64_t>(log.memory_bytes());
       lost = log.truncate_to(leader->log_end_offset);
       cluster_.record_log_memory_change(static_cast<std::int64_t>(log.memory_bytes()) - before);
       replicas.truncate_epochs(log.log_end_offset());
