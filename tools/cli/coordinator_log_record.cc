@@ -36,7 +36,7 @@ Json partitions_json(const std::vector<protocol::ConsumerGroupRecordPartitions>&
 
 // The value's fields, or {"undecodable": size} when it does not decode as its type's.
 Json value_json(CoordinatorRecordType type, protocol::ByteView bytes) {
-  const Json undecodable = {{"undecodable_bytes", bytes.size()}};
+  Json undecodable = {{"undecodable_bytes", bytes.size()}};
   switch (type) {
     case CoordinatorRecordType::kLegacyOffsetCommit:
     case CoordinatorRecordType::kOffsetCommit: {

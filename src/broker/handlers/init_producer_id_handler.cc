@@ -39,9 +39,8 @@ asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
   protocol::InitProducerIdResponse response;
   response.error_code = ctx.broker.faults().take_error(protocol::ApiKey::kInitProducerId, {});
-  if (response.error_code != protocol::ErrorCode::kNone) {
-    // An injected error (POST /v1/faults): producer id and epoch -1, nothing issued.
-  } else if (!request->transactional_id) {
+  // An injected error (POST /v1/faults) answers with producer id and epoch -1, nothing issued.
+  if (response.error_code == protocol::ErrorCode::kNone && !request->transactional_id) {
     ProducerRegistry& producers = ctx.broker.producer_ids();
     if (const RegisteredProducer* previous = producers.find(request->producer_id);
         previous != nullptr && !previous->transactional) {
@@ -49,16 +48,17 @@ asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx) {
     }
     response.producer_id = producers.issue(/*transactional=*/false);
     response.producer_epoch = 0;
-  } else if ((response.error_code = placement_error(ctx, *request->transactional_id)) !=
-             protocol::ErrorCode::kNone) {
+  } else if (response.error_code == protocol::ErrorCode::kNone) {
     // Not this broker's transactional id (or still loading it): producer id and epoch -1.
-  } else {
-    const InitProducerIdResult result = ctx.broker.transactions().init_producer_id(
-        *request->transactional_id, request->transaction_timeout_ms, request->producer_id,
-        request->producer_epoch);
-    response.error_code = fenced_for_version(result.error, ctx.version(), 4);
-    response.producer_id = result.producer_id;
-    response.producer_epoch = result.producer_epoch;
+    response.error_code = placement_error(ctx, *request->transactional_id);
+    if (response.error_code == protocol::ErrorCode::kNone) {
+      const InitProducerIdResult result = ctx.broker.transactions().init_producer_id(
+          *request->transactional_id, request->transaction_timeout_ms, request->producer_id,
+          request->producer_epoch);
+      response.error_code = fenced_for_version(result.error, ctx.version(), 4);
+      response.producer_id = result.producer_id;
+      response.producer_epoch = result.producer_epoch;
+    }
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
