@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "broker/handlers/api_table.h"
-#include "broker/handlers/handler_test_call.h"
+#include "broker/handlers/handler_call_for_tests.h"
 #include "broker/node/broker.h"
 #include "broker/node/three_broker_config_for_tests.h"
 #include "protocol/messages/alter_partition_reassignments.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "broker/handlers/handler_test_call.h"
+#include "broker/handlers/handler_call_for_tests.h"
 #include "broker/node/broker.h"
 #include "broker/node/three_broker_config_for_tests.h"
 #include "protocol/messages/add_offsets_to_txn.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "broker/handlers/handler_test_call.h"
+#include "broker/handlers/handler_call_for_tests.h"
 #include "broker/http/fault_json.h"
 #include "broker/node/broker.h"
 #include "protocol/messages/fetch.h"
