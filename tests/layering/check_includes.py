@@ -9,11 +9,11 @@ which one program links with every layer, and names the rule when it breaks.
 
 The units and what each may include (besides itself), from the bottom up:
   src/protocol                  nothing of kgroups
-  src/group, log, memory, partitioner, topic (the model) kgroups/ and each other
+  src/group, log, memory, partitioner, share, topic (the model) kgroups/ and each other
   src/broker/runtime            -
   src/broker/config             runtime, protocol
   src/broker/storage            config, runtime, protocol, memory
-  src/broker/coordinator        group (the model's range assignor)
+  src/broker/coordinator        group, share (the model's assignors and share-partition rules)
   src/broker/groups             coordinator, storage and below
   src/broker/transactions       groups and below
   src/broker/faults             protocol
@@ -31,7 +31,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-ENGINE = {"group", "log", "memory", "partitioner", "topic", "kgroups"}
+ENGINE = {"group", "log", "memory", "partitioner", "share", "topic", "kgroups"}
 
 # broker layer -> the layers it links directly (each also reaches what those reach)
 LAYERS = {
@@ -51,7 +51,7 @@ LAYERS = {
     "http": {"net", "playground"},
 }
 # what a broker layer may include outside src/broker
-OUTSIDE = {"coordinator": {"group/"}, "storage": {"memory/"}, "playground": {"group/"}}
+OUTSIDE = {"coordinator": {"group/", "share/"}, "storage": {"memory/"}, "playground": {"group/"}}
 # the layers that know nothing of the wire protocol
 WITHOUT_PROTOCOL = {"runtime", "coordinator"}
 
