@@ -11,6 +11,7 @@
 // std::runtime_error and from neither of those, so bindings can map each apart.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -41,6 +42,23 @@ class NoOffsetError : public std::runtime_error {
 
  private:
   std::vector<int> partitions_;
+};
+
+// An acknowledgement named a record the member does not hold now (never
+// acquired, acquired by another member, already acknowledged, or its lock ran
+// out). Nothing of the acknowledgement was applied.
+class NotAcquiredError : public std::runtime_error {
+ public:
+  NotAcquiredError(const std::string& message, int partition, std::int64_t offset)
+      : std::runtime_error(message), partition_(partition), offset_(offset) {}
+
+  // The first record named that the member does not hold.
+  [[nodiscard]] int partition() const noexcept { return partition_; }
+  [[nodiscard]] std::int64_t offset() const noexcept { return offset_; }
+
+ private:
+  int partition_;
+  std::int64_t offset_;
 };
 
 }  // namespace kgroups

@@ -7,5 +7,6 @@
 #include "kgroups/partitioner.h"    // IWYU pragma: export
 #include "kgroups/rebalance.h"      // IWYU pragma: export
 #include "kgroups/record.h"         // IWYU pragma: export
+#include "kgroups/share_record.h"   // IWYU pragma: export
 #include "kgroups/topic.h"          // IWYU pragma: export
 #include "kgroups/topic_options.h"  // IWYU pragma: export

@@ -25,6 +25,7 @@
 
 #include "kgroups/rebalance.h"
 #include "kgroups/record.h"
+#include "kgroups/share_record.h"
 #include "kgroups/topic_options.h"
 
 namespace kgroups {
@@ -116,6 +117,67 @@ class Topic {
   // that never existed.
   [[nodiscard]] std::vector<Rebalance> rebalances(std::string_view group) const;
   static constexpr std::size_t kRebalanceHistory = 1000;
+
+  // ---- Share groups (SPEC.md, "Share groups"; Kafka's KIP-932 queues) ----
+  // A share group's members do not own partitions: several read one partition, each record
+  // is acquired by one member under a lock that expires, and the member acknowledges it.
+  // Share groups and consumer groups have one namespace: a name used by one kind cannot be
+  // used by the other (std::invalid_argument).
+
+  // Adds the member to the share group (creating the group) and reassigns the group with
+  // Kafka's simple share assignor. A partition assigned to the group for the first time
+  // starts at share_auto_offset_reset. Does nothing if the member is already in the group.
+  void share_join(std::string_view group, std::string_view member);
+
+  // Removes the member (a clean leave or a crash: the same here) and releases every record
+  // it holds, which becomes available to the others, or archived at the delivery-count
+  // limit. Does nothing for a non-member.
+  void share_leave(std::string_view group, std::string_view member);
+
+  // The member's partitions in ascending order (several members may share one); empty for a
+  // non-member or an unknown group.
+  [[nodiscard]] std::vector<int> share_assignment(std::string_view group,
+                                                  std::string_view member) const;
+
+  // Acquires up to max_records records for the member from its partitions, in ascending
+  // partition order, each partition oldest available record first and then new records,
+  // and locks them until now + record_lock_duration_ms. Locks that ran out first release
+  // their records. Throws std::invalid_argument if max_records < 0 or the member is not in
+  // the group. The records view the log and stay valid while this Topic lives.
+  [[nodiscard]] std::vector<ShareRecord> share_poll(std::string_view group, std::string_view member,
+                                                    int max_records = kDefaultMaxRecords);
+
+  // Accepts, releases or rejects the records at {partition, offset} that the member holds.
+  // Throws NotAcquiredError, changing nothing, if one of them is not held by the member now;
+  // std::invalid_argument for kGap (the wire's value, not the model's).
+  void acknowledge(std::string_view group, std::string_view member,
+                   const std::vector<std::pair<int, std::int64_t>>& records, AcknowledgeType type);
+  // The same for every record the member holds now (Kafka's implicit acknowledgement).
+  void acknowledge(std::string_view group, std::string_view member, AcknowledgeType type);
+
+  // Moves the Topic's clock (milliseconds, starting at 0) forward; acquisition locks that run
+  // out by then release their records. Throws std::invalid_argument if milliseconds < 0.
+  void advance_clock(std::int64_t milliseconds);
+  [[nodiscard]] std::int64_t clock() const noexcept;
+
+  // The share-partition start offset: every record below it is accepted, rejected or
+  // archived. For a partition the group was never assigned: what share_auto_offset_reset
+  // would give it now. Throws std::out_of_range for a partition outside the topic.
+  [[nodiscard]] std::int64_t share_start_offset(std::string_view group, int partition) const;
+
+  // A share-partition's records in flight by state, and its totals (for learning and tests).
+  struct SharePartitionState {
+    std::int64_t start_offset = 0;
+    std::int64_t end_offset = 0;  // the first offset never acquired
+    std::int64_t available = 0;
+    std::int64_t acquired = 0;
+    std::int64_t acknowledged = 0;  // accepted and still above the start offset
+    std::int64_t archived = 0;      // rejected or archived, still above the start offset
+    std::int64_t deliveries = 0;
+    std::int64_t redeliveries = 0;
+  };
+  [[nodiscard]] SharePartitionState share_partition_state(std::string_view group,
+                                                          int partition) const;
 
  private:
   struct Impl;

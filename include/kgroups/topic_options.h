@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -32,10 +33,27 @@ inline constexpr std::array<std::string_view, 4> kAssignorChoices{"range", "roun
 inline constexpr std::array<std::string_view, 3> kAutoOffsetResetChoices{"earliest", "latest",
                                                                          "none"};
 
+// Where a share group starts on a partition when it is first assigned to one of
+// its members (share.auto.offset.reset): "latest" (the end offset then, Kafka's
+// default) or "earliest" (offset 0).
+inline constexpr std::array<std::string_view, 2> kShareAutoOffsetResetChoices{"latest", "earliest"};
+
 struct TopicOptions {
   std::string partitioner = "fnv1a";
   std::string assignor = "range";
   std::string auto_offset_reset = "earliest";
+
+  // Share groups (SPEC.md, "Share groups"), with Kafka's names and defaults.
+  std::string share_auto_offset_reset = "latest";
+  // group.share.record.lock.duration.ms: how long an acquired record stays locked to its
+  // member, on the Topic's clock (advance_clock). At least 1.
+  std::int64_t record_lock_duration_ms = 30'000;
+  // group.share.delivery.count.limit: a record released at this many deliveries is archived.
+  // 2..10.
+  int delivery_count_limit = 5;
+  // group.share.partition.max.record.locks: the most records in flight per partition and
+  // share group. 100..10000.
+  int partition_max_record_locks = 2'000;
 
   friend bool operator==(const TopicOptions&, const TopicOptions&) = default;
 };

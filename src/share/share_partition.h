@@ -25,6 +25,7 @@
 #include <span>
 #include <vector>
 
+#include "kgroups/share_record.h"
 #include "share/share_limits.h"
 
 namespace kgroups::share {
@@ -34,8 +35,7 @@ inline constexpr MemberIndex kNoMember = 0xFFFF'FFFFU;
 
 enum class RecordState : std::uint8_t { kAvailable, kAcquired, kAcknowledged, kArchived };
 
-// Kafka's acknowledge types, with their wire numbers (ShareAcknowledge's AcknowledgeTypes).
-enum class AcknowledgeType : std::uint8_t { kGap = 0, kAccept = 1, kRelease = 2, kReject = 3 };
+using kgroups::AcknowledgeType;
 
 // A run of consecutive offsets acquired in one poll with the same delivery count.
 struct AcquiredRange {
