@@ -53,6 +53,17 @@ int SharePartition::acquire(MemberIndex member, std::int64_t log_end, int max_re
   return taken;
 }
 
+std::int64_t SharePartition::next_acquirable_offset() const noexcept {
+  if (in_flight_available_ > 0) {
+    for (std::size_t i = 0; i < window_.size(); ++i) {
+      if (window_[i].state == RecordState::kAvailable) {
+        return start_offset_ + static_cast<std::int64_t>(i);
+      }
+    }
+  }
+  return end_offset();
+}
+
 bool SharePartition::held_by(MemberIndex member, std::int64_t offset) const noexcept {
   const InFlightRecord* found = record(offset);
   return found != nullptr && found->state == RecordState::kAcquired && found->member == member;

@@ -103,6 +103,10 @@ class SharePartition {
   int acquire(MemberIndex member, std::int64_t log_end, int max_records, std::int64_t now_ms,
               const ShareLimits& limits, std::vector<AcquiredRange>& out);
 
+  // The lowest offset acquire() could take now: the oldest available record of the window,
+  // else end_offset(). Where a reader of the log starts.
+  [[nodiscard]] std::int64_t next_acquirable_offset() const noexcept;
+
   // Applies the acknowledgements if every one names a record `member` holds now; otherwise
   // refuses and changes nothing. Accept acknowledges; release makes the record available
   // (archived at the delivery-count limit); reject and gap archive it.

@@ -52,6 +52,15 @@ TEST(SharePartition, ReleaseRedeliversWithAHigherDeliveryCountBeforeNewRecords) 
   EXPECT_EQ(f.partition.totals().redeliveries, 1);
 }
 
+TEST(SharePartition, TheNextAcquirableOffsetIsTheOldestAvailableRecord) {
+  Fixture f;
+  EXPECT_EQ(f.partition.next_acquirable_offset(), 0);
+  f.acquire(kAlice, 4, 4);
+  EXPECT_EQ(f.partition.next_acquirable_offset(), 4);
+  f.ack(kAlice, 2, AcknowledgeType::kRelease);
+  EXPECT_EQ(f.partition.next_acquirable_offset(), 2);
+}
+
 TEST(SharePartition, RejectNeverRedelivers) {
   Fixture f;
   f.acquire(kAlice, 1, 1);
