@@ -242,6 +242,32 @@ int run_kgroupsd(int argc, char** argv) {
                  "Heartbeat interval given to consumer-group protocol (KIP-848) members")
       ->capture_default_str()
       ->check(CLI::Range(1, 1800000));
+  app.add_option("--group-share-session-timeout-ms", config.share_group_session_timeout_ms,
+                 "Session timeout of share-group (KIP-932) members")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1800000));
+  app.add_option("--group-share-heartbeat-interval-ms", config.share_group_heartbeat_interval_ms,
+                 "Heartbeat interval given to share-group members")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1800000));
+  app.add_option("--group-share-record-lock-duration-ms",
+                 config.share_group_record_lock_duration_ms,
+                 "How long a record a share-group member acquired stays locked to it")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600000));
+  app.add_option("--group-share-delivery-count-limit", config.share_group_delivery_count_limit,
+                 "Deliveries of a share group's record before it is archived")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 10));
+  app.add_option("--group-share-partition-max-record-locks",
+                 config.share_group_partition_max_record_locks,
+                 "Records in flight per share-partition (between its start and end offsets)")
+      ->capture_default_str()
+      ->check(CLI::Range(100, 10000));
+  app.add_option("--group-share-max-size", config.share_group_max_size,
+                 "Members of one share group at most")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   add_limit_options(app, config);
   app.set_version_flag("--version", "kgroupsd " KGROUPS_VERSION);
   app.add_flag("--verbose", verbose, "Also log every request (debug level)");

@@ -50,6 +50,18 @@ struct BrokerConfig {
   // group.consumer.heartbeat.interval.ms defaults).
   std::int32_t consumer_group_session_timeout_ms = 45000;
   std::int32_t consumer_group_heartbeat_interval_ms = 5000;
+  // Share groups (KIP-932), with Kafka's names and defaults: group.share.session.timeout.ms,
+  // group.share.heartbeat.interval.ms, group.share.record.lock.duration.ms,
+  // group.share.delivery.count.limit, group.share.partition.max.record.locks (Kafka 4.1+),
+  // group.share.max.size (members per share group). A share group may override the lock
+  // duration, the delivery count limit, the record locks and share.auto.offset.reset with
+  // IncrementalAlterConfigs on its group resource.
+  std::int32_t share_group_session_timeout_ms = 45000;
+  std::int32_t share_group_heartbeat_interval_ms = 5000;
+  std::int32_t share_group_record_lock_duration_ms = 30000;
+  std::int32_t share_group_delivery_count_limit = 5;
+  std::int32_t share_group_partition_max_record_locks = 2000;
+  std::int32_t share_group_max_size = 200;
   // The internal topic __consumer_offsets, created on a group's first use: its partitions
   // (Kafka's offsets.topic.num.partitions) and the replication factor asked for it
   // (offsets.topic.replication.factor; kept for when the broker has replicas).
@@ -67,6 +79,7 @@ struct BrokerConfig {
   std::int32_t fetch_max_bytes = 57671680;        // record bytes in one Fetch response
   std::int32_t max_fetch_wait_ms = 30000;         // cap on a Fetch's max_wait_ms
   std::int32_t max_fetch_sessions = 1000;         // incremental fetch sessions (Fetch v7+)
+  std::int32_t max_share_sessions = 2000;         // share sessions (ShareFetch, KIP-932)
 
   // Memory (0: derived from max_memory_bytes by resolve_memory_plan()).
   std::int64_t max_memory_bytes = 0;          // 0: a quarter of the machine's (or cgroup's) memory

@@ -54,6 +54,11 @@ constexpr std::array kLimits{
                "is not created (session id 0: the client keeps sending full fetches); 0 "
                "disables sessions. The partitions of all sessions together are at most "
                "--max-partitions (256 B each is reserved in --max-memory)"},
+    LimitEntry{"--max-share-sessions", &BrokerConfig::max_share_sessions, LimitUnit::kCount, 0,
+               1000000, "2000", "group.share.max.share.sessions (2000)",
+               "Share sessions (ShareFetch, KIP-932) kept by the broker, one per share-group "
+               "member; a new one beyond gets SHARE_SESSION_LIMIT_REACHED. Each holds at most "
+               "--max-partitions partitions"},
     LimitEntry{"--log-retention-ms", &BrokerConfig::log_retention_ms, LimitUnit::kMilliseconds, -1,
                kInt64Max, "604800000 (7 days)", "log.retention.ms (7 days)",
                "Default retention.ms of topics: segments whose newest record is older are "

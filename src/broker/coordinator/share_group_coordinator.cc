@@ -553,7 +553,7 @@ std::vector<GroupListing> ShareGroupCoordinator::list_groups() {
   listings.reserve(groups_.size());
   for (const auto& [id, group] : groups_) {
     listings.push_back({.group_id = id,
-                        .protocol_type = "consumer",
+                        .protocol_type = "share",
                         .state = group->members().empty() ? "Empty" : "Stable"});
   }
   return listings;

@@ -131,7 +131,7 @@ class ShareGroupCoordinator {
   ShareGroupHeartbeatResult heartbeat(const ShareGroupHeartbeatParams& params);
 
   ShareGroupDescription describe_group(std::string_view group_id);
-  // ListGroups: every share group, ordered by id, protocol type "consumer", type "share".
+  // ListGroups: every share group, ordered by id, protocol type "share" (Kafka's).
   std::vector<GroupListing> list_groups();
   [[nodiscard]] bool has_group(std::string_view group_id) const;
   [[nodiscard]] std::vector<std::string> group_ids() const;

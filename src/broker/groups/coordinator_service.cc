@@ -24,13 +24,17 @@ void log_coordinator_line(std::string_view line) { log_info(line); }
 
 CoordinatorService::CoordinatorService(CoordinatorConfig config,
                                        ConsumerGroupConfig consumer_config,
-                                       const TopicCatalog& catalog, CoordinatorClock clock)
+                                       const TopicCatalog& catalog, CoordinatorClock clock,
+                                       ShareGroupConfig share_config,
+                                       ShareGroupCoordinator::LogBounds share_log_bounds)
     : stored_bytes_budget_(config.max_stored_bytes),
       clock_(clock == CoordinatorClock::kManual ? static_cast<const Clock&>(manual_clock_)
                                                 : static_cast<const Clock&>(steady_clock_)),
       created_at_(clock_.now()),
       classic_(config, clock_, log_coordinator_line),
-      consumer_(consumer_config, clock_, catalog, log_coordinator_line) {
+      consumer_(consumer_config, clock_, catalog, log_coordinator_line),
+      share_(std::move(share_config), clock_, catalog, std::move(share_log_bounds),
+             log_coordinator_line) {
   set_observer(nullptr);
   share_stored_bytes();
 }
@@ -41,12 +45,17 @@ void CoordinatorService::share_stored_bytes() {
   auto left = [this](std::size_t used) {
     return used < stored_bytes_budget_ ? stored_bytes_budget_ - used : std::size_t{1};
   };
-  classic_.set_max_stored_bytes(left(consumer_.stored_bytes() + held_bytes_));
-  consumer_.set_max_stored_bytes(left(classic_.stored_bytes() + held_bytes_));
+  const std::size_t classic = classic_.stored_bytes();
+  const std::size_t consumer = consumer_.stored_bytes();
+  const std::size_t share = share_.stored_bytes();
+  classic_.set_max_stored_bytes(left(consumer + share + held_bytes_));
+  consumer_.set_max_stored_bytes(left(classic + share + held_bytes_));
+  share_.set_max_stored_bytes(left(classic + consumer + held_bytes_));
 }
 
 bool CoordinatorService::try_hold_bytes(std::size_t bytes) {
-  const std::size_t used = classic_.stored_bytes() + consumer_.stored_bytes() + held_bytes_;
+  const std::size_t used =
+      classic_.stored_bytes() + consumer_.stored_bytes() + share_.stored_bytes() + held_bytes_;
   if (stored_bytes_budget_ != 0 &&
       (used > stored_bytes_budget_ || bytes > stored_bytes_budget_ - used)) {
     return false;
@@ -58,7 +67,8 @@ bool CoordinatorService::try_hold_bytes(std::size_t bytes) {
 
 std::size_t CoordinatorService::room_bytes() const {
   if (stored_bytes_budget_ == 0) return std::numeric_limits<std::size_t>::max();
-  const std::size_t used = classic_.stored_bytes() + consumer_.stored_bytes() + held_bytes_;
+  const std::size_t used =
+      classic_.stored_bytes() + consumer_.stored_bytes() + share_.stored_bytes() + held_bytes_;
   return used < stored_bytes_budget_ ? stored_bytes_budget_ - used : 0;
 }
 
@@ -86,6 +96,7 @@ bool CoordinatorService::advance_clock(std::chrono::milliseconds duration) {
   manual_clock_.advance(duration);
   classic_.poll_timers();
   consumer_.poll_timers();
+  share_.poll_timers();
   records_.flush(classic_, consumer_, wall_clock_ms());
   share_stored_bytes();
   return true;
@@ -93,7 +104,7 @@ bool CoordinatorService::advance_clock(std::chrono::milliseconds duration) {
 
 void CoordinatorService::join_group(JoinGroupParams params, JoinGroupCallback done) {
   share_stored_bytes();
-  if (consumer_.has_group(params.group_id)) {
+  if (consumer_.has_group(params.group_id) || share_.has_group(params.group_id)) {
     done(join_error(GroupError::kInconsistentGroupProtocol, params.member_id));
   } else {
     classic_.join_group(std::move(params), std::move(done));
@@ -137,6 +148,22 @@ LeaveGroupResult CoordinatorService::leave_group(std::string_view group_id,
 }
 
 GroupSummary CoordinatorService::describe_group(std::string_view group_id) {
+  if (share_.has_group(group_id)) {
+    // A share group is described with its type and members, without protocol bytes.
+    ShareGroupDescription description = share_.describe_group(group_id);
+    GroupSummary summary;
+    summary.group_id = std::string(group_id);
+    summary.state = std::move(description.state);
+    summary.protocol_type = "share";
+    for (ShareGroupMemberDescription& member : description.members) {
+      MemberSummary& summarized = summary.members.emplace_back();
+      summarized.member_id = std::move(member.member_id);
+      summarized.client_id = std::move(member.client_id);
+      summarized.client_host = std::move(member.client_host);
+    }
+    finish_call();
+    return summary;
+  }
   // A consumer group is not a classic group: Kafka describes it as Dead here.
   GroupSummary summary = classic_.describe_group(group_id);
   finish_call();
@@ -147,6 +174,13 @@ ConsumerGroupHeartbeatResult CoordinatorService::consumer_group_heartbeat(
     const ConsumerGroupHeartbeatParams& params) {
   share_stored_bytes();
   ConsumerGroupHeartbeatResult result;
+  if (share_.has_group(params.group_id)) {
+    result.error = GroupError::kGroupIdNotFound;
+    result.error_message = "Group " + params.group_id + " is not a consumer group";
+    result.member_id = params.member_id;
+    finish_call();
+    return result;
+  }
   if (!consumer_.has_group(params.group_id) && classic_.has_group(params.group_id)) {
     std::optional<std::vector<PartitionOffset>> offsets =
         classic_.release_empty_group(params.group_id);
@@ -176,6 +210,26 @@ ConsumerGroupDescription CoordinatorService::describe_consumer_group(std::string
   if (description.error == GroupError::kGroupIdNotFound && classic_.has_group(group_id)) {
     description.error_message = "Group " + std::string(group_id) + " is not a consumer group.";
   }
+  finish_call();
+  return description;
+}
+
+ShareGroupHeartbeatResult CoordinatorService::share_group_heartbeat(
+    const ShareGroupHeartbeatParams& params) {
+  share_stored_bytes();
+  ShareGroupHeartbeatResult result;
+  if (classic_.has_group(params.group_id) || consumer_.has_group(params.group_id)) {
+    result.error = GroupError::kGroupIdNotFound;
+    result.error_message = "Group " + params.group_id + " is not a share group";
+  } else {
+    result = share_.heartbeat(params);
+  }
+  finish_call();
+  return result;
+}
+
+ShareGroupDescription CoordinatorService::describe_share_group(std::string_view group_id) {
+  ShareGroupDescription description = share_.describe_group(group_id);
   finish_call();
   return description;
 }
@@ -220,6 +274,9 @@ std::vector<CoordinatorService::Listing> CoordinatorService::list_groups() {
   for (GroupListing& group : consumer_.list_groups()) {
     listings.push_back({std::move(group), "consumer"});
   }
+  for (GroupListing& group : share_.list_groups()) {
+    listings.push_back({std::move(group), "share"});
+  }
   std::sort(listings.begin(), listings.end(),
             [](const Listing& a, const Listing& b) { return a.group.group_id < b.group.group_id; });
   finish_call();
@@ -227,11 +284,12 @@ std::vector<CoordinatorService::Listing> CoordinatorService::list_groups() {
 }
 
 std::optional<Clock::TimePoint> CoordinatorService::next_deadline() const {
-  const std::optional<Clock::TimePoint> classic = classic_.next_deadline();
-  const std::optional<Clock::TimePoint> consumer = consumer_.next_deadline();
-  if (!classic) return consumer;
-  if (!consumer) return classic;
-  return std::min(*classic, *consumer);
+  std::optional<Clock::TimePoint> earliest;
+  for (const std::optional<Clock::TimePoint> deadline :
+       {classic_.next_deadline(), consumer_.next_deadline(), share_.next_deadline()}) {
+    if (deadline && (!earliest || *deadline < *earliest)) earliest = deadline;
+  }
+  return earliest;
 }
 
 void CoordinatorService::rearm() {
@@ -258,6 +316,7 @@ asio::awaitable<void> CoordinatorService::run_expiries() {
     co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
     classic_.poll_timers();
     consumer_.poll_timers();
+    share_.poll_timers();
     records_.flush(classic_, consumer_, wall_clock_ms());
   }
 }

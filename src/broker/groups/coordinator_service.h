@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// CoordinatorService: the one entry point of the broker's group handlers. It owns both group
-// coordinators — the classic one (JoinGroup/SyncGroup/Heartbeat/LeaveGroup) and the
-// consumer-group protocol's (KIP-848, ConsumerGroupHeartbeat) — on the real clock, and for
+// CoordinatorService: the one entry point of the broker's group handlers. It owns the group
+// coordinators — the classic one (JoinGroup/SyncGroup/Heartbeat/LeaveGroup), the
+// consumer-group protocol's (KIP-848, ConsumerGroupHeartbeat) and the share groups'
+// (KIP-932, ShareGroupHeartbeat, ShareFetch, ShareAcknowledge) — on the real clock, and for
 // every call:
 // - routes it to the coordinator that holds the group id (a group id belongs to one protocol
 //   at a time; an empty classic group is handed over to a consumer-protocol member with its
 //   offsets, as Kafka does; a classic member of a consumer group, or a consumer member of a
-//   classic group with members, is refused);
+//   classic group with members, is refused; a share group id is a share group's only);
 // - re-arms the expiry timer (sessions, rebalance and sync timeouts of both coordinators), so
 //   no handler has to remember to;
 // - shares the groups' memory (CoordinatorConfig::max_stored_bytes) between the two: before a
@@ -33,6 +34,7 @@
 #include "broker/coordinator/coordinator_config.h"
 #include "broker/coordinator/group_coordinator.h"
 #include "broker/coordinator/group_observer_list.h"
+#include "broker/coordinator/share_group_coordinator.h"
 #include "broker/coordinator/topic_catalog.h"
 #include "broker/groups/coordinator_topic.h"
 #include "broker/groups/group_record_writer.h"
@@ -62,7 +64,9 @@ class CoordinatorService {
   // `catalog` must outlive the service.
   CoordinatorService(CoordinatorConfig config, ConsumerGroupConfig consumer_config,
                      const TopicCatalog& catalog,
-                     CoordinatorClock clock = CoordinatorClock::kSteady);
+                     CoordinatorClock clock = CoordinatorClock::kSteady,
+                     ShareGroupConfig share_config = {},
+                     ShareGroupCoordinator::LogBounds share_log_bounds = {});
   CoordinatorService(const CoordinatorService&) = delete;
   CoordinatorService& operator=(const CoordinatorService&) = delete;
 
@@ -160,6 +164,17 @@ class CoordinatorService {
   GroupCoordinator& classic() { return classic_; }
   ConsumerGroupCoordinator& consumer() { return consumer_; }
 
+  // Share groups (KIP-932). A group id held by a classic or consumer group gets
+  // GROUP_ID_NOT_FOUND ("not a share group"), and a share group's id is refused by the
+  // other protocols. The other calls on share groups go to share() directly, between
+  // begin_share_call() and finish_call() (ShareFetch acquires partition by partition).
+  ShareGroupHeartbeatResult share_group_heartbeat(const ShareGroupHeartbeatParams& params);
+  ShareGroupDescription describe_share_group(std::string_view group_id);
+  ShareGroupCoordinator& share() { return share_; }
+  void begin_share_call() { share_stored_bytes(); }
+  // Ends every public call: writes the records the call produced, then rearm().
+  void finish_call();
+
  private:
   // Wakes the expiry timer if a deadline moved earlier than the one it waits for.
   void rearm();
@@ -168,8 +183,6 @@ class CoordinatorService {
   [[nodiscard]] std::optional<Clock::TimePoint> next_deadline() const;
   // Sets each coordinator's bound to what the other leaves of the shared groups budget.
   void share_stored_bytes();
-  // Ends every public call: writes the records the call produced, then rearm().
-  void finish_call();
   // The partitions of `group_id` with a committed offset, in either coordinator.
   [[nodiscard]] std::vector<TopicPartition> committed_partitions(std::string_view group_id) const;
   // Milliseconds since the epoch, for commit timestamps and records.
@@ -186,6 +199,7 @@ class CoordinatorService {
   GroupObserverList observers_;  // records_, then the observer set_observer() gave
   GroupCoordinator classic_;
   ConsumerGroupCoordinator consumer_;
+  ShareGroupCoordinator share_;
   bool running_ = false;                 // run_expiries() is spawned and not destroyed
   asio::steady_timer* timer_ = nullptr;  // run_expiries()'s timer, once it runs
   Clock::TimePoint armed_for_ = Clock::TimePoint::max();  // what timer_ waits for

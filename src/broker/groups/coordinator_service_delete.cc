@@ -11,6 +11,11 @@
 namespace kgroups::broker {
 
 GroupError CoordinatorService::delete_group(std::string_view group_id) {
+  if (share_.has_group(group_id)) {
+    const GroupError error = share_.delete_group(group_id);
+    finish_call();
+    return error;
+  }
   // The offsets' tombstones go before the group's (as Kafka writes them); taken back if the
   // group is not deleted.
   const std::size_t notes_before = records_.pending();

@@ -131,6 +131,23 @@ constexpr std::array kApis{
              "epochs, incremental revocation; no regex subscriptions (INVALID_REQUEST)"},
     ApiEntry{ApiKey::kConsumerGroupDescribe, 0, 0, &handlers::handle_consumer_group_describe,
              "KIP-848 groups; others get GROUP_ID_NOT_FOUND"},
+    ApiEntry{ApiKey::kShareGroupHeartbeat, 1, 1, &handlers::handle_share_group_heartbeat,
+             "KIP-932 share groups: Kafka's simple share assignor (a partition may have several "
+             "members), member epochs; leaving or timing out releases the member's records"},
+    ApiEntry{ApiKey::kShareGroupDescribe, 1, 1, &handlers::handle_share_group_describe,
+             "share groups; others get GROUP_ID_NOT_FOUND"},
+    ApiEntry{ApiKey::kShareFetch, 1, 2, &handlers::handle_share_fetch,
+             "share sessions; acknowledgements, then acquisition of whole batches with "
+             "acquired ranges and delivery counts; long polling; type 4 (renew) refused"},
+    ApiEntry{ApiKey::kShareAcknowledge, 1, 2, &handlers::handle_share_acknowledge,
+             "INVALID_RECORD_STATE for records the member does not hold; -1 closes the session"},
+    ApiEntry{ApiKey::kDescribeShareGroupOffsets, 0, 1,
+             &handlers::handle_describe_share_group_offsets,
+             "each share-partition's start offset; v1: lag"},
+    ApiEntry{ApiKey::kAlterShareGroupOffsets, 0, 0, &handlers::handle_alter_share_group_offsets,
+             "NON_EMPTY_GROUP while the group has members"},
+    ApiEntry{ApiKey::kDeleteShareGroupOffsets, 0, 0, &handlers::handle_delete_share_group_offsets,
+             "NON_EMPTY_GROUP while the group has members"},
 };
 
 static_assert(std::is_sorted(kApis.begin(), kApis.end(),

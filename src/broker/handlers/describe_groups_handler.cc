@@ -10,6 +10,9 @@
 //   ("not computed": kgroupsd has no ACLs). v4: each member's group_instance_id. v5: flexible.
 // - A group of the consumer-group protocol (KIP-848) is not a classic group: Dead here, as
 //   Kafka describes it; ConsumerGroupDescribe describes it.
+// - A share group (KIP-932) is answered with protocol type "share", its state ("Empty" or
+//   "Stable") and its members' ids, client ids and hosts, without metadata or assignments
+//   (ShareGroupDescribe gives those).
 // - Injected errors (POST /v1/faults): a group an armed DescribeGroups or coordinator fault
 //   matches is answered with that error and nothing else.
 #include <string>

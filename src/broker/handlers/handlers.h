@@ -48,5 +48,12 @@ asio::awaitable<Reply> handle_alter_partition_reassignments(RequestContext& ctx)
 asio::awaitable<Reply> handle_list_partition_reassignments(RequestContext& ctx);
 asio::awaitable<Reply> handle_consumer_group_heartbeat(RequestContext& ctx);
 asio::awaitable<Reply> handle_consumer_group_describe(RequestContext& ctx);
+asio::awaitable<Reply> handle_share_group_heartbeat(RequestContext& ctx);
+asio::awaitable<Reply> handle_share_group_describe(RequestContext& ctx);
+asio::awaitable<Reply> handle_share_fetch(RequestContext& ctx);
+asio::awaitable<Reply> handle_share_acknowledge(RequestContext& ctx);
+asio::awaitable<Reply> handle_describe_share_group_offsets(RequestContext& ctx);
+asio::awaitable<Reply> handle_alter_share_group_offsets(RequestContext& ctx);
+asio::awaitable<Reply> handle_delete_share_group_offsets(RequestContext& ctx);
 
 }  // namespace kgroups::broker::handlers

@@ -2,10 +2,10 @@
 //
 // ListGroups (key 16): v0-5.
 // - v0: every group the broker holds (with members, or with committed offsets), with its
-//   protocol type; groups of both protocols, classic and consumer (KIP-848).
+//   protocol type; classic, consumer (KIP-848) and share (KIP-932, protocol type "share") groups.
 // - v1: throttle_time_ms (0). v2: same layout. v3: flexible.
 // - v4: a filter by state (Kafka's state names, any case) and each group's state.
-// - v5: a filter by type ("classic" or "consumer", any case) and each group's type.
+// - v5: a filter by type ("classic", "consumer" or "share", any case) and each group's type.
 // - The filters are read into sets first, so their length adds to the work once, not once
 //   per group.
 #include <algorithm>

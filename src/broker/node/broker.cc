@@ -60,6 +60,19 @@ ConsumerGroupConfig consumer_group_config(const BrokerConfig& config) {
   return consumer;
 }
 
+ShareGroupConfig share_group_config(const BrokerConfig& config) {
+  ShareGroupConfig share;
+  share.session_timeout_ms = config.share_group_session_timeout_ms;
+  share.heartbeat_interval_ms = config.share_group_heartbeat_interval_ms;
+  share.settings.limits.record_lock_duration_ms = config.share_group_record_lock_duration_ms;
+  share.settings.limits.delivery_count_limit = config.share_group_delivery_count_limit;
+  share.settings.limits.partition_max_record_locks = config.share_group_partition_max_record_locks;
+  share.max_groups = static_cast<std::size_t>(config.max_groups);
+  share.max_members = static_cast<std::size_t>(config.share_group_max_size);
+  share.max_id_length = static_cast<std::size_t>(config.max_id_length);
+  return share;
+}
+
 }  // namespace
 
 Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
@@ -71,9 +84,20 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
       events_(EventLogLimits{.max_events = static_cast<std::size_t>(config_.max_events),
                              .max_bytes = static_cast<std::size_t>(config_.max_event_bytes)}),
       cluster_(cluster_config(config_, memory_plan_)),
-      groups_(coordinator_config(config_, memory_plan_), consumer_group_config(config_),
-              topic_catalog_,
-              config_.manual_clock ? CoordinatorClock::kManual : CoordinatorClock::kSteady),
+      groups_(
+          coordinator_config(config_, memory_plan_), consumer_group_config(config_), topic_catalog_,
+          config_.manual_clock ? CoordinatorClock::kManual : CoordinatorClock::kSteady,
+          share_group_config(config_),
+          [this](const TopicId& id,
+                 std::int32_t partition) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+            const StoredTopic* topic = cluster_.find_topic(id);
+            if (topic == nullptr || partition < 0 ||
+                static_cast<std::size_t>(partition) >= topic->partitions.size()) {
+              return std::nullopt;
+            }
+            const BatchLog& log = topic->partitions[static_cast<std::size_t>(partition)];
+            return std::pair(log.log_start_offset(), log.high_watermark());
+          }),
       retention_timer_(std::chrono::milliseconds(config_.log_retention_check_interval_ms),
                        [this] { return retention_pass(cluster_); }),
       log_cleaner_(LogCleanerOptions{
@@ -108,6 +132,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   replication_.add_observer(&coordinator_moves_);
   if (config_.brokers > 1) {
     fetches_.set_replication(&replication_);
+    share_fetches_.set_replication(&replication_);
     producer_.set_replication(&replication_);
   }
   if (config_.default_partitions < 1) {

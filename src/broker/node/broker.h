@@ -32,6 +32,7 @@
 #include "broker/runtime/memory_waiters.h"
 #include "broker/services/fetch_service.h"
 #include "broker/services/produce_service.h"
+#include "broker/services/share_fetch_service.h"
 #include "broker/storage/append_notifier.h"
 #include "broker/storage/cluster.h"
 #include "broker/storage/log_cleaner.h"
@@ -129,6 +130,8 @@ class Broker {
   // Fetch's work: fetch sessions (at most --max-fetch-sessions, holding at most
   // --max-partitions partitions together), byte limits and long polling.
   FetchService& fetches() { return fetches_; }
+  // ShareFetch's and ShareAcknowledge's work (KIP-932): share sessions, acquisition, waits.
+  ShareFetchService& share_fetches() { return share_fetches_; }
   // Produce's work: validation, auto-creation, appends, waking fetches.
   ProduceService& producer() { return producer_; }
   // The producer ids this broker issued (InitProducerId) and their per-partition state.
@@ -181,6 +184,7 @@ class Broker {
   PeriodicTask log_cleaner_timer_;
   protocol::RecordValidator record_validator_;
   FetchService fetches_{config_, cluster_, append_notifier_, response_memory_};
+  ShareFetchService share_fetches_{config_, cluster_, append_notifier_, response_memory_, groups_};
   ProducerRegistry producer_ids_{static_cast<std::size_t>(config_.max_producer_ids),
                                  static_cast<std::size_t>(config_.max_producer_states)};
   ProducerWrites producer_writes_{cluster_, producer_ids_};
