@@ -8,15 +8,13 @@
 // exclusively. A Group's state is guarded by its own mutex, which callers hold.
 #pragma once
 
-#include <cstddef>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
+#include "group/group_name_map.h"
 #include "group/group_policy.h"
 #include "group/group_state.h"
 
@@ -42,17 +40,10 @@ class GroupRegistry {
   Group& find_or_create(std::string_view name);
 
  private:
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view name) const noexcept {
-      return std::hash<std::string_view>{}(name);
-    }
-  };
-
   int num_partitions_;
   GroupPolicy policy_;
   mutable std::shared_mutex mutex_;  // guards groups_ (the map, not the groups)
-  std::unordered_map<std::string, std::unique_ptr<Group>, NameHash, std::equal_to<>> groups_;
+  GroupNameMap<Group> groups_;
 };
 
 }  // namespace kgroups

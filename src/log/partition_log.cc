@@ -136,8 +136,8 @@ Record PartitionLog::read(std::int64_t offset) const {
   return record;
 }
 
-void PartitionLog::read_into(std::int64_t from, std::int64_t count,
-                             std::vector<Record>& out) const {
+template <typename Emit>
+void PartitionLog::read_each(std::int64_t from, std::int64_t count, Emit emit) const {
   if (count <= 0) return;
   Record record;
   record.partition = partition_;
@@ -145,8 +145,20 @@ void PartitionLog::read_into(std::int64_t from, std::int64_t count,
   for (std::int64_t offset = from; offset < from + count; ++offset) {
     record.offset = offset;
     stored = decode(stored, record);
-    out.push_back(record);
+    emit(record);
   }
+}
+
+void PartitionLog::read_into(std::int64_t from, std::int64_t count,
+                             std::vector<Record>& out) const {
+  read_each(from, count, [&out](const Record& record) { out.push_back(record); });
+}
+
+void PartitionLog::read_into(std::int64_t from, std::int64_t count, int delivery_count,
+                             std::vector<ShareRecord>& out) const {
+  read_each(from, count, [&out, delivery_count](const Record& record) {
+    out.push_back(ShareRecord{record, delivery_count});
+  });
 }
 
 std::size_t PartitionLog::memory_bytes() const noexcept {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "kgroups/record.h"
+#include "kgroups/share_record.h"
 #include "log/record_arena.h"
 
 namespace kgroups {
@@ -49,6 +50,9 @@ class PartitionLog {
   // Appends the records at offsets [from, from + count) to `out`; requires
   // 0 <= from, 0 <= count and from + count <= end_offset().
   void read_into(std::int64_t from, std::int64_t count, std::vector<Record>& out) const;
+  // The same as ShareRecords delivered delivery_count times.
+  void read_into(std::int64_t from, std::int64_t count, int delivery_count,
+                 std::vector<ShareRecord>& out) const;
 
   // Bytes held for records and their index (capacities, not just the used parts).
   [[nodiscard]] std::size_t memory_bytes() const noexcept;
@@ -56,6 +60,9 @@ class PartitionLog {
  private:
   // The stored bytes of the record at `offset`, reached from its run's start.
   [[nodiscard]] const char* find(std::int64_t offset) const noexcept;
+  // Calls emit(record) for each record at offsets [from, from + count).
+  template <typename Emit>
+  void read_each(std::int64_t from, std::int64_t count, Emit emit) const;
 
   int partition_;
   std::int64_t end_offset_ = 0;          // offset of the next record

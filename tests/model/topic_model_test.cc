@@ -10,7 +10,6 @@
 // rerun one sequence with KGROUPS_MODEL_SEED=<seed> KGROUPS_MODEL_SEQUENCES=1.
 
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -21,6 +20,7 @@
 #include "kgroups/kgroups.h"
 #include "oracle.h"
 #include "random_sequence.h"
+#include "seeded_runs.h"
 
 namespace {
 
@@ -28,27 +28,12 @@ using kgroups_model::Mix;
 using kgroups_model::Oracle;
 using kgroups_model::Sequence;
 
-std::uint64_t env_or(const char* name, std::uint64_t fallback) {
-  // Read on the test's main thread before any other thread exists.
-  const char* text = std::getenv(name);  // NOLINT(concurrency-mt-unsafe)
-  return text == nullptr ? fallback : std::strtoull(text, nullptr, 10);
-}
-
 // Runs the sequences; stops at the first mismatch and reports its seed.
 void run_sequences(std::uint64_t default_seed, std::uint64_t default_count, int steps,
                    const Mix& mix, bool random_options = false) {
-  const std::uint64_t base_seed = env_or("KGROUPS_MODEL_SEED", default_seed);
-  const std::uint64_t count = env_or("KGROUPS_MODEL_SEQUENCES", default_count);
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const std::uint64_t seed = base_seed + i;
-    std::string mismatch = Sequence(seed, mix, random_options).run(steps);
-    if (!mismatch.empty()) {
-      ADD_FAILURE() << "sequence seed " << seed << " (rerun: KGROUPS_MODEL_SEED=" << seed
-                    << " KGROUPS_MODEL_SEQUENCES=1)\n"
-                    << mismatch;
-      return;
-    }
-  }
+  kgroups_model::run_seeded(default_seed, default_count, [&](std::uint64_t seed) {
+    return Sequence(seed, mix, random_options).run(steps);
+  });
 }
 
 TEST(TopicModel, OracleFollowsTheSpecExamples) {
