@@ -80,6 +80,20 @@ std::string_view api_name(ApiKey key) {
       return "ConsumerGroupHeartbeat";
     case ApiKey::kConsumerGroupDescribe:
       return "ConsumerGroupDescribe";
+    case ApiKey::kShareGroupHeartbeat:
+      return "ShareGroupHeartbeat";
+    case ApiKey::kShareGroupDescribe:
+      return "ShareGroupDescribe";
+    case ApiKey::kShareFetch:
+      return "ShareFetch";
+    case ApiKey::kShareAcknowledge:
+      return "ShareAcknowledge";
+    case ApiKey::kDescribeShareGroupOffsets:
+      return "DescribeShareGroupOffsets";
+    case ApiKey::kAlterShareGroupOffsets:
+      return "AlterShareGroupOffsets";
+    case ApiKey::kDeleteShareGroupOffsets:
+      return "DeleteShareGroupOffsets";
   }
   return "Unknown";
 }

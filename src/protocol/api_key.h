@@ -49,6 +49,13 @@ enum class ApiKey : std::int16_t {
   kDescribeCluster = 60,
   kConsumerGroupHeartbeat = 68,
   kConsumerGroupDescribe = 69,
+  kShareGroupHeartbeat = 76,
+  kShareGroupDescribe = 77,
+  kShareFetch = 78,
+  kShareAcknowledge = 79,
+  kDescribeShareGroupOffsets = 90,
+  kAlterShareGroupOffsets = 91,
+  kDeleteShareGroupOffsets = 92,
 };
 
 // Kafka's name of the API ("JoinGroup"), or "Unknown" for a key this enum does not list.

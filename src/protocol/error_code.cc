@@ -174,6 +174,16 @@ std::string_view error_name(ErrorCode code) {
       return "MISMATCHED_ENDPOINT_TYPE";
     case ErrorCode::kUnsupportedEndpointType:
       return "UNSUPPORTED_ENDPOINT_TYPE";
+    case ErrorCode::kInvalidRecordState:
+      return "INVALID_RECORD_STATE";
+    case ErrorCode::kShareSessionNotFound:
+      return "SHARE_SESSION_NOT_FOUND";
+    case ErrorCode::kInvalidShareSessionEpoch:
+      return "INVALID_SHARE_SESSION_EPOCH";
+    case ErrorCode::kFencedStateEpoch:
+      return "FENCED_STATE_EPOCH";
+    case ErrorCode::kShareSessionLimitReached:
+      return "SHARE_SESSION_LIMIT_REACHED";
   }
   return "UNKNOWN_ERROR_CODE";
 }

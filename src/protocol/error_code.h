@@ -183,6 +183,20 @@ enum class ErrorCode : std::int16_t {
   kMismatchedEndpointType = 114,
   // DescribeCluster v1: an endpoint_type that is neither brokers (1) nor controllers (2).
   kUnsupportedEndpointType = 115,
+  // Share groups (KIP-932): an acknowledgement named a record this member does not hold
+  // (not acquired by it, or its acquisition lock ran out), so it was not applied.
+  kInvalidRecordState = 121,
+  // Share groups: the broker has no share session for this member (ShareFetch or
+  // ShareAcknowledge with a non-zero share_session_epoch); the member opens a new one.
+  kShareSessionNotFound = 122,
+  // Share groups: the share_session_epoch is not the next one of the member's session.
+  kInvalidShareSessionEpoch = 123,
+  // Share groups: the share coordinator refused a state write whose state epoch is not the
+  // share-partition's current one.
+  kFencedStateEpoch = 124,
+  // Share groups: the broker holds as many share sessions as it allows; ShareFetch cannot
+  // open another.
+  kShareSessionLimitReached = 133,
 };
 
 // Kafka's name of `code` ("UNKNOWN_MEMBER_ID"), or "UNKNOWN_ERROR_CODE" for a number this
