@@ -11,14 +11,16 @@
 //
 //   poll N TIMEOUT_MS      polls until N records arrived or TIMEOUT_MS passed (in explicit
 //                          mode it stops after the first non-empty batch, since librdkafka
-//                          refuses the next poll until each of its records is acknowledged);
+//                          refuses the next poll until each of its records is acknowledged;
+//                          in implicit mode each further poll accepts the records before it);
 //                          one line per record: PARTITION OFFSET DELIVERY_COUNT KEY VALUE
 //   ack all|OFFSET|PARTITION:OFFSET accept|release|reject
 //                          acknowledges records of the last poll; replies "acked COUNT"
 //   commit                 rd_kafka_share_commit_sync: one line per partition,
 //                          "committed PARTITION ERROR_NAME"
 //   commit_async           rd_kafka_share_commit_async: no lines
-//   close                  closes the consumer (leaves the group) and exits 0
+//   close                  closes the consumer (leaves the group) and exits: 0, or 1 when
+//                          closing failed
 //
 // KEY and VALUE are "-" when null, else their bytes with '%', '-' as the whole value,
 // whitespace and bytes outside printable ASCII written as %XX. A failure anywhere is a line
