@@ -26,5 +26,13 @@ TEST(IsKnownErrorCode, KnowsTheListedCodesOnly) {
   EXPECT_FALSE(is_known_error_code(30000));
 }
 
+TEST(ErrorCodeFromName, KnowsTheShareGroupCodesByKafkasNumbers) {
+  EXPECT_EQ(error_code_from_name("INVALID_RECORD_STATE"), static_cast<ErrorCode>(121));
+  EXPECT_EQ(error_code_from_name("SHARE_SESSION_NOT_FOUND"), static_cast<ErrorCode>(122));
+  EXPECT_EQ(error_code_from_name("INVALID_SHARE_SESSION_EPOCH"), static_cast<ErrorCode>(123));
+  EXPECT_EQ(error_code_from_name("FENCED_STATE_EPOCH"), static_cast<ErrorCode>(124));
+  EXPECT_EQ(error_code_from_name("SHARE_SESSION_LIMIT_REACHED"), static_cast<ErrorCode>(133));
+}
+
 }  // namespace
 }  // namespace kgroups::protocol
