@@ -41,6 +41,16 @@ Napi::Error no_offset_error(Napi::Env env, const kgroups::NoOffsetError& error) 
   return {env, instance};
 }
 
+Napi::Error not_acquired_error(Napi::Env env, const kgroups::NotAcquiredError& error) {
+  const Napi::FunctionReference& constructor = addon_state(env).not_acquired_error;
+  if (constructor.IsEmpty()) return Napi::Error::New(env, error.what());
+  Napi::Object instance =
+      constructor.New({Napi::String::New(env, error.what()),
+                       Napi::Number::New(env, static_cast<double>(error.partition())),
+                       Napi::Number::New(env, static_cast<double>(error.offset()))});
+  return {env, instance};
+}
+
 }  // namespace
 
 void rethrow_as_js_error(Napi::Env env) {
@@ -50,6 +60,8 @@ void rethrow_as_js_error(Napi::Env env) {
     throw not_assigned_error(env, error);
   } catch (const kgroups::NoOffsetError& error) {
     throw no_offset_error(env, error);
+  } catch (const kgroups::NotAcquiredError& error) {
+    throw not_acquired_error(env, error);
   } catch (const std::invalid_argument& error) {
     throw Napi::RangeError::New(env, error.what());
   } catch (const std::out_of_range& error) {

@@ -4,6 +4,7 @@
 //   kgroups::NotAssignedError -> NotAssignedError (errors.js), with .partition
 //   kgroups::NoOffsetError    -> NoOffsetError (errors.js), with .partitions
 //                                (the message spells auto_offset_reset autoOffsetReset)
+//   kgroups::NotAcquiredError -> NotAcquiredError (errors.js), with .partition and .offset
 //   std::invalid_argument     -> RangeError
 //   std::out_of_range         -> RangeError
 // always with the C++ message. Wrong argument types are TypeErrors raised while
