@@ -36,6 +36,11 @@ auto call_guarded(Napi::Env env, Fn&& fn) -> decltype(fn()) {
   }
 }
 
+// Throws the NotAcquiredError of errors.js (an Error if index.js did not hand it over)
+// with the message, partition and offset.
+[[noreturn]] void throw_not_acquired_error(Napi::Env env, const std::string& message,
+                                           double partition, double offset);
+
 // Throws a TypeError with the message, e.g. "poll: group must be a string, got number".
 [[noreturn]] void throw_type_error(Napi::Env env, const std::string& message);
 

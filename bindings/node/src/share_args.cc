@@ -3,8 +3,11 @@
 // acknowledge's arguments and sharePartitionState's result; see share_args.h.
 #include "share_args.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+
+#include "kgroups/errors.h"
 
 #include "convert.h"
 #include "errors.h"
@@ -53,18 +56,43 @@ void check_acknowledge_records(Napi::Value records) {
   }
 }
 
-std::vector<std::pair<int, std::int64_t>> to_acknowledge_records(Napi::Value records) {
+AcknowledgeRecords to_acknowledge_records(Napi::Value records) {
   const auto array = records.As<Napi::Array>();
-  std::vector<std::pair<int, std::int64_t>> result;
-  result.reserve(array.Length());
+  AcknowledgeRecords result;
+  result.records.reserve(array.Length());
+  result.partitions.reserve(array.Length());
   for (std::uint32_t i = 0; i < array.Length(); ++i) {
     const auto pair = array.Get(i).As<Napi::Array>();
     const std::string what = "acknowledge: records[" + std::to_string(i) + "]";
     const int partition = to_clamped_int(pair.Get(0u), (what + "[0] (partition)").c_str());
     const std::int64_t offset = to_safe_integer(pair.Get(1u), (what + "[1] (offset)").c_str());
-    result.emplace_back(partition, offset);
+    result.records.emplace_back(partition, offset);
+    result.partitions.push_back(pair.Get(0u).As<Napi::Number>().DoubleValue());
   }
   return result;
+}
+
+void rethrow_not_acquired(Napi::Env env, const AcknowledgeRecords& given) {
+  try {
+    throw;
+  } catch (const kgroups::NotAcquiredError& error) {
+    for (std::size_t i = 0; i < given.records.size(); ++i) {
+      const auto [partition, offset] = given.records[i];
+      if (partition != error.partition() || offset != error.offset() ||
+          static_cast<double>(partition) == given.partitions[i]) {
+        continue;
+      }
+      std::string message = error.what();
+      const std::string engine_text = "partition " + std::to_string(partition) + " ";
+      const std::size_t at = message.find(engine_text);
+      const auto as_given = static_cast<std::int64_t>(given.partitions[i]);
+      if (at != std::string::npos) {
+        message.replace(at, engine_text.size(), "partition " + std::to_string(as_given) + " ");
+      }
+      throw_not_acquired_error(env, message, given.partitions[i], static_cast<double>(offset));
+    }
+    throw;
+  }
 }
 
 Napi::Object share_partition_state_to_js(Napi::Env env, const Topic::SharePartitionState& state) {

@@ -29,10 +29,20 @@ void check_acknowledge_type(Napi::Value type);
 // numbers.
 void check_acknowledge_records(Napi::Value records);
 
+struct AcknowledgeRecords {
+  // The pairs in order; a partition beyond the int range is clamped to it (no topic has
+  // partition INT_MAX, so such a record is never held).
+  std::vector<std::pair<int, std::int64_t>> records;
+  std::vector<double> partitions;  // the partitions as given, in the same order
+};
+
 // The pairs of an array checked by check_acknowledge_records. Throws a RangeError for a
-// number that is not a safe integer. A partition beyond the int range is clamped to it
-// (never held, so NotAcquiredError names the clamped value).
-[[nodiscard]] std::vector<std::pair<int, std::int64_t>> to_acknowledge_records(Napi::Value records);
+// number that is not a safe integer.
+[[nodiscard]] AcknowledgeRecords to_acknowledge_records(Napi::Value records);
+
+// Rethrows the engine's NotAcquiredError being handled, naming the partition as the
+// caller gave it where the binding clamped it. Call only inside a catch block.
+[[noreturn]] void rethrow_not_acquired(Napi::Env env, const AcknowledgeRecords& given);
 
 // { startOffset, endOffset, available, acquired, acknowledged, archived, deliveries,
 // redeliveries }: numbers, in that order.

@@ -13,6 +13,7 @@
 #include "errors.h"
 #include "js_array.h"
 #include "key_value.h"
+#include "kgroups/errors.h"
 #include "rebalance_history.h"
 #include "record_batch.h"
 #include "share_args.h"
@@ -263,8 +264,12 @@ Napi::Value TopicWrap::acknowledge(const Napi::CallbackInfo& info) {
     if (implicit) {
       topic_->acknowledge(group.view(), member.view(), checked_type);
     } else {
-      topic_->acknowledge(group.view(), member.view(), to_acknowledge_records(records),
-                          checked_type);
+      const AcknowledgeRecords given = to_acknowledge_records(records);
+      try {
+        topic_->acknowledge(group.view(), member.view(), given.records, checked_type);
+      } catch (const kgroups::NotAcquiredError&) {
+        rethrow_not_acquired(info.Env(), given);
+      }
     }
     return info.Env().Undefined();
   });
