@@ -20,6 +20,10 @@ namespace {
 
 constexpr const char* kChoices = R"("accept", "release" or "reject")";
 
+constexpr const char* kWhat =
+    "acknowledge: records must be an iterable of (partition, offset) pairs such as "
+    "[(0, 5), (1, 2)], not ";
+
 std::int64_t clamp(const Int64Arg& arg, std::int64_t min, std::int64_t max, bool& clamped) {
   if (arg.overflow < 0 || (arg.overflow == 0 && arg.value < min)) {
     clamped = true;
@@ -53,9 +57,6 @@ kgroups::AcknowledgeType acknowledge_type_arg(py::handle type) {
 }
 
 AcknowledgeRecordsArg acknowledge_records_arg(py::handle records) {
-  const char* const kWhat =
-      "acknowledge: records must be an iterable of (partition, offset) pairs such as "
-      "[(0, 5), (1, 2)], not ";
   if (PyUnicode_Check(records.ptr()) || PyBytes_Check(records.ptr()) ||
       PyByteArray_Check(records.ptr()) || is_mapping(records)) {
     throw py::type_error(std::string(kWhat) + Py_TYPE(records.ptr())->tp_name);

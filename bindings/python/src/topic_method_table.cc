@@ -23,8 +23,6 @@ namespace py = pybind11;
 namespace kgroups::python {
 namespace {
 
-using kgroups::Topic;
-
 constexpr std::array<const char*, 2> kKeyValue{"key", "value"};
 constexpr std::array<const char*, 1> kPartition{"partition"};
 constexpr std::array<const char*, 2> kGroupConsumer{"group", "consumer_id"};
