@@ -220,6 +220,31 @@ struct Topic::Impl final : EndOffsets {
     return share_latest ? end_offset(index) : 0;
   }
 
+  // A share-partition's state (a valid partition), or what share_auto_offset_reset would
+  // give it now if the group was never assigned it.
+  [[nodiscard]] Topic::SharePartitionState share_state(std::string_view group, int index) const {
+    Topic::SharePartitionState state;
+    share::LockedShareGroup* entry = share_groups.find(group);
+    const std::unique_lock lock =
+        entry != nullptr ? std::unique_lock(entry->mutex) : std::unique_lock<std::mutex>();
+    const share::SharePartition* share = entry != nullptr ? entry->group.partition(index) : nullptr;
+    if (share == nullptr) {
+      state.start_offset = share_start_offset(index);
+      state.end_offset = state.start_offset;
+      return state;
+    }
+    const share::InFlightCounts counts = share->in_flight();
+    state.start_offset = share->start_offset();
+    state.end_offset = share->end_offset();
+    state.available = counts.available;
+    state.acquired = counts.acquired;
+    state.acknowledged = counts.acknowledged;
+    state.archived = counts.archived;
+    state.deliveries = share->totals().deliveries;
+    state.redeliveries = share->totals().redeliveries;
+    return state;
+  }
+
   [[nodiscard]] std::int64_t now() const noexcept {
     return clock_ms.load(std::memory_order_acquire);
   }
@@ -566,33 +591,14 @@ void Topic::advance_clock(std::int64_t milliseconds) {
 std::int64_t Topic::clock() const noexcept { return impl_->now(); }
 
 std::int64_t Topic::share_start_offset(std::string_view group, int partition) const {
-  return share_partition_state(group, partition).start_offset;
+  impl_->check_partition("share_start_offset", partition);
+  return impl_->share_state(group, partition).start_offset;
 }
 
 Topic::SharePartitionState Topic::share_partition_state(std::string_view group,
                                                         int partition) const {
   impl_->check_partition("share_partition_state", partition);
-  SharePartitionState state;
-  share::LockedShareGroup* entry = impl_->share_groups.find(group);
-  const std::unique_lock lock =
-      entry != nullptr ? std::unique_lock(entry->mutex) : std::unique_lock<std::mutex>();
-  const share::SharePartition* share =
-      entry != nullptr ? entry->group.partition(partition) : nullptr;
-  if (share == nullptr) {
-    state.start_offset = impl_->share_start_offset(partition);
-    state.end_offset = state.start_offset;
-    return state;
-  }
-  const share::InFlightCounts counts = share->in_flight();
-  state.start_offset = share->start_offset();
-  state.end_offset = share->end_offset();
-  state.available = counts.available;
-  state.acquired = counts.acquired;
-  state.acknowledged = counts.acknowledged;
-  state.archived = counts.archived;
-  state.deliveries = share->totals().deliveries;
-  state.redeliveries = share->totals().redeliveries;
-  return state;
+  return impl_->share_state(group, partition);
 }
 
 }  // namespace kgroups
