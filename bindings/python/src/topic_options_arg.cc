@@ -41,7 +41,7 @@ std::int64_t int_option(py::handle object, const char* what, std::int64_t min, s
   } else {
     return value;
   }
-  arg.clamped.push_back({what, value, python_repr(object)});
+  arg.clamped.push_back({what, value, python_repr(object), ""});
   return value;
 }
 
@@ -55,12 +55,6 @@ TopicOptionsArg topic_options_arg(const TopicOptionArgs& args) {
   require_int_option(args.record_lock_duration_ms, "record_lock_duration_ms");
   require_int_option(args.delivery_count_limit, "delivery_count_limit");
   require_int_option(args.partition_max_record_locks, "partition_max_record_locks");
-  const Int64Arg lock_duration = int64_arg(args.record_lock_duration_ms, "record_lock_duration_ms");
-  if (lock_duration.overflow > 0) {
-    throw std::invalid_argument("Topic: record_lock_duration_ms must be at most " +
-                                std::to_string(std::numeric_limits<std::int64_t>::max()) +
-                                ", got " + python_repr(args.record_lock_duration_ms));
-  }
   TopicOptionsArg arg;
   kgroups::TopicOptions& options = arg.options;
   options.partitioner = option_text(args.partitioner, "partitioner");
@@ -71,6 +65,16 @@ TopicOptionsArg topic_options_arg(const TopicOptionArgs& args) {
   options.record_lock_duration_ms = int_option(
       args.record_lock_duration_ms, "record_lock_duration_ms",
       std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), arg);
+  if (!arg.clamped.empty() &&
+      arg.clamped.back().value == std::numeric_limits<std::int64_t>::max()) {
+    // Above INT64_MAX: 0 makes the engine reject it in its turn; the message says why.
+    TopicOptionsArg::Clamped& entry = arg.clamped.back();
+    entry.value = 0;
+    entry.message = "Topic: record_lock_duration_ms must be at least 1 and at most " +
+                    std::to_string(std::numeric_limits<std::int64_t>::max()) + ", got " +
+                    entry.given;
+    options.record_lock_duration_ms = 0;
+  }
   options.delivery_count_limit = static_cast<int>(
       int_option(args.delivery_count_limit, "delivery_count_limit", INT_MIN, INT_MAX, arg));
   options.partition_max_record_locks = static_cast<int>(int_option(
@@ -84,6 +88,9 @@ std::string TopicOptionsArg::with_given_values(std::string message) const {
     const std::size_t at = message.find(entry.option);
     if (at == std::string::npos) {
       continue;
+    }
+    if (!entry.message.empty()) {
+      return entry.message;
     }
     const std::size_t value_at = message.find(engine_value, at);
     if (value_at != std::string::npos) {

@@ -31,26 +31,27 @@ struct TopicOptionArgs {
 
 struct TopicOptionsArg {
   kgroups::TopicOptions options;
-  // An int option beyond its C++ field is clamped to the field's nearest value, which the
-  // engine rejects (delivery_count_limit, partition_max_record_locks, a negative
-  // record_lock_duration_ms); the engine's message then names that value. These are the
-  // option, the clamped value and repr() of the value given, for with_given_values.
+  // An int option beyond its C++ field is replaced by a value the engine rejects: the
+  // field's nearest value (delivery_count_limit, partition_max_record_locks, a negative
+  // record_lock_duration_ms) or 0 (a record_lock_duration_ms above INT64_MAX). The engine
+  // then checks it in SPEC.md's order, and its message names that value. These are the
+  // option, the value passed on, repr() of the value given, and for a value the engine
+  // would not name rightly the whole message to give instead.
   struct Clamped {
     const char* option;
     std::int64_t value;
     std::string given;
+    std::string message;
   };
   std::vector<Clamped> clamped;
 
-  // The engine's message about the options with each clamped value replaced by the one
-  // given.
+  // The engine's message about the options, with the values given.
   [[nodiscard]] std::string with_given_values(std::string message) const;
 };
 
 // Reads the options. Throws py::type_error ("assignor must be a str, not int",
 // "delivery_count_limit must be an int, not str") for the first one of the wrong type.
-// A bool is not taken for an int option. A record_lock_duration_ms above INT64_MAX is
-// std::invalid_argument (no lock deadline could be kept).
+// A bool is not taken for an int option.
 TopicOptionsArg topic_options_arg(const TopicOptionArgs& args);
 
 // The partitioner argument of partition_for. Throws py::type_error unless it is a str.

@@ -33,6 +33,24 @@ def require(value, kind, name):
         raise TypeError(f"{name} must be {kind.__name__}")
 
 
+def check_options(share_auto_offset_reset="latest", record_lock_duration_ms=30000,
+                  delivery_count_limit=5, partition_max_record_locks=2000):
+    """SG14: types first (str, then ints; bool is no int), then values in this order."""
+    if not isinstance(share_auto_offset_reset, str):
+        raise TypeError("share_auto_offset_reset")
+    for value in (record_lock_duration_ms, delivery_count_limit, partition_max_record_locks):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError("an int option")
+    if share_auto_offset_reset not in ("latest", "earliest"):
+        raise ValueError("share_auto_offset_reset")
+    if not 1 <= record_lock_duration_ms <= INT64_MAX:
+        raise ValueError("record_lock_duration_ms")
+    if not 2 <= delivery_count_limit <= 10:
+        raise ValueError("delivery_count_limit")
+    if not 100 <= partition_max_record_locks <= 10000:
+        raise ValueError("partition_max_record_locks")
+
+
 class Record:
     def __init__(self):
         self.state = AVAILABLE

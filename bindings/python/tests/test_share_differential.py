@@ -200,3 +200,39 @@ def test_the_reference_hashes_member_ids_as_java_does():
     assert reference_share_model.java_hash("polygenelubricants") == -2**31
     assert reference_share_model.java_hash("é") == 233
     assert reference_share_model.java_hash("\U00010000") == 0xD800 * 31 + 0xDC00
+
+
+def construct(options):
+    try:
+        kgroups.Topic(1, **options)
+    except Exception as error:  # noqa: BLE001 - the type and the option named are compared
+        return type(error), next((name for name in OPTION_CHOICES if name in str(error)), None)
+    return "ok", None
+
+
+OPTION_CHOICES = {
+    "share_auto_offset_reset": ["latest", "earliest", "none", "", "Latest", 1, None, b"latest"],
+    "record_lock_duration_ms": [1, 30000, 2**63 - 1, 0, -1, 2**63, 1.5, "5", True],
+    "delivery_count_limit": [2, 5, 10, 1, 11, -(2**40), 2**80, 3.0, None, False],
+    "partition_max_record_locks": [100, 2000, 10000, 99, 10001, 2**31, "100", True],
+}
+
+
+def test_construction_with_random_share_options_matches_the_reference():
+    rng = random.Random(21)
+    outcomes = set()
+    for _ in range(500):
+        options = {name: rng.choice(values) for name, values in OPTION_CHOICES.items()
+                   if rng.random() < 0.6}
+        try:
+            reference_share_model.check_options(**options)
+            expected = ("ok", None)
+        except (TypeError, ValueError) as error:
+            expected = (type(error), str(error) if type(error) is ValueError else None)
+        actual = construct(options)
+        if expected[0] is TypeError:
+            assert actual[0] is TypeError, f"Topic(1, **{options!r}): {actual}"
+        else:
+            assert actual == expected, f"Topic(1, **{options!r})"
+        outcomes.add(expected[0])
+    assert outcomes == {"ok", ValueError, TypeError}
