@@ -155,3 +155,41 @@ test('the model hashes member ids as Java does', () => {
   assert.equal(javaHash('polygenelubricants'), -(2 ** 31));
   assert.equal(javaHash('\u{10000}'), 0xd800 * 31 + 0xdc00);
 });
+
+// SG14 as the model states it: types first (TypeError), then values (RangeError).
+function checkOptions(options) {
+  const { shareAutoOffsetReset: reset, recordLockDurationMs: lock, deliveryCountLimit: limit,
+    partitionMaxRecordLocks: locks } = options;
+  if (reset !== undefined && typeof reset !== 'string') throw new TypeError('shareAutoOffsetReset');
+  for (const value of [lock, limit, locks]) {
+    if (value !== undefined && typeof value !== 'number') throw new TypeError('a number option');
+  }
+  const inRange = (value, min, max) => value === undefined || (Number.isSafeInteger(value) && value >= min && value <= max);
+  if (reset !== undefined && !['latest', 'earliest'].includes(reset)) throw new RangeError('shareAutoOffsetReset');
+  if (!inRange(lock, 1, Number.MAX_SAFE_INTEGER)) throw new RangeError('recordLockDurationMs');
+  if (!inRange(limit, 2, 10)) throw new RangeError('deliveryCountLimit');
+  if (!inRange(locks, 100, 10000)) throw new RangeError('partitionMaxRecordLocks');
+}
+
+test('construction with random share options matches the model', () => {
+  const rand = random(77);
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const choices = {
+    shareAutoOffsetReset: ['latest', 'earliest', 'none', '', 'Latest', 1, null, undefined],
+    recordLockDurationMs: [1, 30000, 2 ** 53 - 1, 0, -1, 2 ** 53, 1.5, '5', true, NaN, undefined],
+    deliveryCountLimit: [2, 5, 10, 1, 11, -(2 ** 40), 2 ** 40, 3.5, null, false, undefined],
+    partitionMaxRecordLocks: [100, 2000, 10000, 99, 10001, 2 ** 31, '100', Infinity, undefined],
+  };
+  const seen = new Set();
+  for (let i = 0; i < 500; i++) {
+    const options = {};
+    for (const [name, values] of Object.entries(choices)) if (rand() < 0.6) options[name] = pick(values);
+    const expected = outcome(() => checkOptions(options));
+    const actual = outcome(() => {
+      new Topic(1, options);
+    });
+    assert.deepEqual(actual, expected, `new Topic(1, ${JSON.stringify(options)})`);
+    seen.add(expected.error ?? 'ok');
+  }
+  assert.deepEqual([...seen].sort(), ['RangeError', 'TypeError', 'ok']);
+});
