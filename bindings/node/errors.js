@@ -9,6 +9,8 @@
 // - NoOffsetError: thrown by Topic#poll under autoOffsetReset "none" when the
 //   group has no committed offset for some of the consumer's partitions
 //   (SPEC.md, "auto_offset_reset").
+// - NotAcquiredError: thrown by Topic#acknowledge when a named record is not
+//   held by the member right now (SPEC.md, "Share groups", SG7).
 'use strict';
 
 class NotAssignedError extends Error {
@@ -36,4 +38,18 @@ class NoOffsetError extends Error {
   }
 }
 
-module.exports = { NotAssignedError, NoOffsetError };
+class NotAcquiredError extends Error {
+  /**
+   * @param {string} message what was wrong, from the engine
+   * @param {number} [partition] the partition of the first named record the member does not hold
+   * @param {number} [offset] its offset
+   */
+  constructor(message, partition, offset) {
+    super(message);
+    this.name = 'NotAcquiredError';
+    if (partition !== undefined) this.partition = partition;
+    if (offset !== undefined) this.offset = offset;
+  }
+}
+
+module.exports = { NotAssignedError, NoOffsetError, NotAcquiredError };

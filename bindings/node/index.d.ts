@@ -17,6 +17,49 @@ export interface ConsumerRecord<K extends KeyOrValue = KeyOrValue, V extends Key
   value: V;
 }
 
+/** One record returned by {@link Topic.sharePoll}: a record acquired by the member. */
+export interface ShareRecord<K extends KeyOrValue = KeyOrValue, V extends KeyOrValue = KeyOrValue>
+  extends ConsumerRecord<K, V> {
+  /** How many times the record has been delivered (acquired), 1 on the first delivery. */
+  deliveryCount: number;
+}
+
+/**
+ * What a share group's member did with records ({@link Topic.acknowledge}): `"accept"`
+ * (processed: never delivered again), `"release"` (give it back: delivered again, with a
+ * higher delivery count) or `"reject"` (unprocessable: archived, never delivered again).
+ */
+export type AcknowledgeType = 'accept' | 'release' | 'reject';
+
+/** A record named by its place, `[partition, offset]`, for {@link Topic.acknowledge}. */
+export type RecordPosition = [partition: number, offset: number];
+
+/**
+ * Where a share group starts on a partition first assigned to it: `"latest"` (its end
+ * offset then; the default, Kafka's) or `"earliest"` (offset 0).
+ */
+export type ShareAutoOffsetReset = 'latest' | 'earliest';
+
+/** A share-partition's state, as {@link Topic.sharePartitionState} returns it. */
+export interface SharePartitionState {
+  /** The share-partition start offset: every record below it is accepted, rejected or archived. */
+  startOffset: number;
+  /** The first offset never acquired. */
+  endOffset: number;
+  /** Records in flight available to be acquired (released earlier). */
+  available: number;
+  /** Records in flight acquired by a member, under a lock. */
+  acquired: number;
+  /** Records accepted, at or above the start offset. */
+  acknowledged: number;
+  /** Records rejected or archived, at or above the start offset. */
+  archived: number;
+  /** Deliveries since the partition was first assigned to the group. */
+  deliveries: number;
+  /** Of those, deliveries of a record delivered before. */
+  redeliveries: number;
+}
+
 /** A {partition: offset} map for {@link Topic.commit}, such as `{ 0: 5, 1: 2 }`. */
 export type Offsets = { [partition: number]: number };
 
@@ -48,6 +91,17 @@ export interface TopicOptions {
   assignor?: Assignor | undefined;
   /** Where a group starts on a partition it never committed; default `"earliest"`. */
   autoOffsetReset?: AutoOffsetReset | undefined;
+  /** Where a share group starts on a partition first assigned to it; default `"latest"`. */
+  shareAutoOffsetReset?: ShareAutoOffsetReset | undefined;
+  /**
+   * How long a record acquired by {@link Topic.sharePoll} stays locked to its member, in
+   * milliseconds of the topic's clock ({@link Topic.advanceClock}); at least 1, default 30000.
+   */
+  recordLockDurationMs?: number | undefined;
+  /** A record released after this many deliveries is archived instead; 2..10, default 5. */
+  deliveryCountLimit?: number | undefined;
+  /** The most records in flight per partition and share group; 100..10000, default 2000. */
+  partitionMaxRecordLocks?: number | undefined;
 }
 
 /** {partition: lag} for every partition of the topic, as {@link Topic.lag} returns it. */
@@ -162,6 +216,76 @@ export class Topic {
    * the membership (the most recent 1,000); `[]` for a group that never existed.
    */
   rebalances(group: string): Rebalance[];
+
+  // ---- Share groups (SPEC.md, "Share groups"; Kafka's KIP-932 queues) ----
+
+  /**
+   * Adds the member to the share group (creating it) and reassigns the group with
+   * Kafka's simple share assignor: several members may share a partition. A partition
+   * first assigned to the group starts where shareAutoOffsetReset says. Nothing if
+   * already a member.
+   * @throws RangeError if a consumer group has this name.
+   */
+  shareJoin(group: string, memberId: string): void;
+
+  /**
+   * Removes the member (a clean leave or a crash: the same) and releases every record it
+   * holds, to be delivered again to the others (or archived at deliveryCountLimit).
+   * Nothing for a non-member.
+   */
+  shareLeave(group: string, memberId: string): void;
+
+  /** The member's partitions, ascending (others may share them); `[]` for a non-member. */
+  shareAssignment(group: string, memberId: string): number[];
+
+  /**
+   * Acquires up to maxRecords records for the member, partitions ascending, each
+   * partition's released records first, then new ones, and locks them to the member
+   * until `clock() + recordLockDurationMs`. Commits nothing.
+   * @throws RangeError if maxRecords is negative, then if the member is not in the group.
+   */
+  sharePoll(group: string, memberId: string, maxRecords?: number): ShareRecord[];
+
+  /**
+   * Accepts, releases or rejects the records at `[partition, offset]` that the member
+   * holds. An empty array does nothing.
+   * @throws TypeError if records is not an array of [partition, offset] pairs or type not a string.
+   * @throws RangeError if type is not "accept", "release" or "reject".
+   * @throws NotAcquiredError if one of them is not held by the member now; then nothing
+   *   is acknowledged.
+   */
+  acknowledge(group: string, memberId: string, records: RecordPosition[] | null | undefined,
+              type: AcknowledgeType): void;
+  /**
+   * The same for every record the member holds now (Kafka's implicit acknowledgement);
+   * nothing for a member holding nothing or a non-member.
+   */
+  acknowledge(group: string, memberId: string, type: AcknowledgeType): void;
+
+  /**
+   * Moves the topic's clock forward by `ms` milliseconds; locks that run out by then
+   * release their records.
+   * @throws RangeError if ms is negative (or not a safe integer), or the clock would
+   *   pass the largest value at which a lock deadline still fits in 64 bits.
+   */
+  advanceClock(ms: number): void;
+
+  /** The topic's clock in milliseconds: 0 at creation, moved only by {@link advanceClock}. */
+  clock(): number;
+
+  /**
+   * The share-partition start offset: every record below it is accepted, rejected or
+   * archived. For a partition the group was never assigned: where shareAutoOffsetReset
+   * would start it now.
+   * @throws RangeError for a partition outside 0..numPartitions-1.
+   */
+  shareStartOffset(group: string, partition: number): number;
+
+  /**
+   * The share-partition's records in flight by state, and its totals.
+   * @throws RangeError for a partition outside 0..numPartitions-1.
+   */
+  sharePartitionState(group: string, partition: number): SharePartitionState;
 }
 
 /**
@@ -179,6 +303,20 @@ export class NotAssignedError extends Error {
   readonly name: 'NotAssignedError';
   /** The first named partition that is not assigned to the consumer. */
   readonly partition?: number;
+}
+
+/**
+ * Thrown by {@link Topic.acknowledge} when a named record is not held by the member
+ * now (never acquired, acquired by another member, already acknowledged, or its lock
+ * ran out). Nothing was acknowledged.
+ */
+export class NotAcquiredError extends Error {
+  constructor(message: string, partition?: number, offset?: number);
+  readonly name: 'NotAcquiredError';
+  /** The partition of the first named record the member does not hold. */
+  readonly partition?: number;
+  /** Its offset. */
+  readonly offset?: number;
 }
 
 /**

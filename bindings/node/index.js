@@ -2,15 +2,15 @@
 //
 // kgroups: Kafka's consumer-group model on a C++ engine (SPEC.md). CommonJS
 // entry point; index.mjs re-exports it for ESM. Exports Topic, partitionFor,
-// NotAssignedError and NoOffsetError.
+// NotAssignedError, NoOffsetError and NotAcquiredError.
 'use strict';
 
-const { NotAssignedError, NoOffsetError } = require('./errors.js');
+const { NotAssignedError, NoOffsetError, NotAcquiredError } = require('./errors.js');
 const { loadAddon } = require('./load_addon.js');
 const { defineTopic } = require('./topic.js');
 
 const addon = loadAddon();
-addon.setErrorClasses({ NotAssignedError, NoOffsetError });
+addon.setErrorClasses({ NotAssignedError, NoOffsetError, NotAcquiredError });
 
 const Topic = defineTopic(addon);
 
@@ -27,4 +27,4 @@ function partitionFor(key, numPartitions, partitioner) {
   return addon.partitionFor(key, numPartitions, partitioner);
 }
 
-module.exports = { Topic, partitionFor, NotAssignedError, NoOffsetError };
+module.exports = { Topic, partitionFor, NotAssignedError, NoOffsetError, NotAcquiredError };

@@ -3,8 +3,9 @@
 // Topic: the public class of SPEC.md's JavaScript section. It forwards every
 // call to the native NativeTopic (which checks and converts arguments, options
 // included, and calls the C++ engine), turns poll's compact batch
-// (src/record_batch.h, with the Topic's table of recent strings) into { partition, offset, key, value } objects and
-// append's two result slots into [partition, offset]. No rules here.
+// (src/record_batch.h, with the Topic's table of recent strings) into { partition, offset, key, value } objects
+// (sharePoll's with deliveryCount too) and append's two result slots into [partition,
+// offset]. No rules here.
 'use strict';
 
 /** @param {{ NativeTopic: Function }} addon */
@@ -19,8 +20,8 @@ function defineTopic(addon) {
   // entries per record (key, value): a string table slot, -2 - i for new
   // string i, or -1 for bytes: a Buffer view of the next byteLengths entry's
   // count of bytes. runs holds (partition, first offset, count) triples in
-  // record order.
-  function recordsFromBatch(batch, strings) {
+  // record order. deliveryCounts (sharePoll's) holds each record's delivery count.
+  function recordsFromBatch(batch, strings, deliveryCounts) {
     const byteLengths = batch[batch.length - 1];
     const bytes = batch[batch.length - 2];
     const runs = batch[batch.length - 3];
@@ -44,7 +45,13 @@ function defineTopic(addon) {
       const count = runs[run + 2];
       for (let i = 0; i < count; i++, index += 2) {
         const key = take(refs[index]);
-        records.push({ partition, offset: firstOffset + i, key, value: take(refs[index + 1]) });
+        const value = take(refs[index + 1]);
+        if (deliveryCounts === undefined) {
+          records.push({ partition, offset: firstOffset + i, key, value });
+        } else {
+          const deliveryCount = deliveryCounts[index / 2];
+          records.push({ partition, offset: firstOffset + i, key, value, deliveryCount });
+        }
       }
     }
     return records;
@@ -100,6 +107,46 @@ function defineTopic(addon) {
 
     rebalances(group) {
       return this.#native.rebalances(group);
+    }
+
+    shareJoin(group, memberId) {
+      this.#native.shareJoin(group, memberId);
+    }
+
+    shareLeave(group, memberId) {
+      this.#native.shareLeave(group, memberId);
+    }
+
+    shareAssignment(group, memberId) {
+      return this.#native.shareAssignment(group, memberId);
+    }
+
+    sharePoll(group, memberId, maxRecords = 100) {
+      const [batch, deliveryCounts] = this.#native.sharePoll(group, memberId, maxRecords);
+      this.#strings ??= new Array(pollStringSlots).fill('');
+      return recordsFromBatch(batch, this.#strings, deliveryCounts);
+    }
+
+    // acknowledge(group, memberId, records, type) or acknowledge(group, memberId, type).
+    acknowledge(group, memberId, records, type) {
+      if (arguments.length <= 3) this.#native.acknowledge(group, memberId, records);
+      else this.#native.acknowledge(group, memberId, records, type);
+    }
+
+    advanceClock(ms) {
+      this.#native.advanceClock(ms);
+    }
+
+    clock() {
+      return this.#native.clock();
+    }
+
+    shareStartOffset(group, partition) {
+      return this.#native.shareStartOffset(group, partition);
+    }
+
+    sharePartitionState(group, partition) {
+      return this.#native.sharePartitionState(group, partition);
     }
   }
 

@@ -41,6 +41,16 @@ Napi::Error no_offset_error(Napi::Env env, const kgroups::NoOffsetError& error) 
   return {env, instance};
 }
 
+Napi::Error not_acquired_error(Napi::Env env, const std::string& message, double partition,
+                               double offset) {
+  const Napi::FunctionReference& constructor = addon_state(env).not_acquired_error;
+  if (constructor.IsEmpty()) return Napi::Error::New(env, message);
+  Napi::Object instance =
+      constructor.New({Napi::String::New(env, message), Napi::Number::New(env, partition),
+                       Napi::Number::New(env, offset)});
+  return {env, instance};
+}
+
 }  // namespace
 
 void rethrow_as_js_error(Napi::Env env) {
@@ -50,6 +60,9 @@ void rethrow_as_js_error(Napi::Env env) {
     throw not_assigned_error(env, error);
   } catch (const kgroups::NoOffsetError& error) {
     throw no_offset_error(env, error);
+  } catch (const kgroups::NotAcquiredError& error) {
+    throw not_acquired_error(env, error.what(), static_cast<double>(error.partition()),
+                             static_cast<double>(error.offset()));
   } catch (const std::invalid_argument& error) {
     throw Napi::RangeError::New(env, error.what());
   } catch (const std::out_of_range& error) {
@@ -57,6 +70,11 @@ void rethrow_as_js_error(Napi::Env env) {
   } catch (const std::exception& error) {
     throw Napi::Error::New(env, std::string("kgroups: internal error: ") + error.what());
   }
+}
+
+void throw_not_acquired_error(Napi::Env env, const std::string& message, double partition,
+                              double offset) {
+  throw not_acquired_error(env, message, partition, offset);
 }
 
 void throw_type_error(Napi::Env env, const std::string& message) {

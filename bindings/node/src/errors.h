@@ -4,6 +4,7 @@
 //   kgroups::NotAssignedError -> NotAssignedError (errors.js), with .partition
 //   kgroups::NoOffsetError    -> NoOffsetError (errors.js), with .partitions
 //                                (the message spells auto_offset_reset autoOffsetReset)
+//   kgroups::NotAcquiredError -> NotAcquiredError (errors.js), with .partition and .offset
 //   std::invalid_argument     -> RangeError
 //   std::out_of_range         -> RangeError
 // always with the C++ message. Wrong argument types are TypeErrors raised while
@@ -34,6 +35,11 @@ auto call_guarded(Napi::Env env, Fn&& fn) -> decltype(fn()) {
     rethrow_as_js_error(env);
   }
 }
+
+// Throws the NotAcquiredError of errors.js (an Error if index.js did not hand it over)
+// with the message, partition and offset.
+[[noreturn]] void throw_not_acquired_error(Napi::Env env, const std::string& message,
+                                           double partition, double offset);
 
 // Throws a TypeError with the message, e.g. "poll: group must be a string, got number".
 [[noreturn]] void throw_type_error(Napi::Env env, const std::string& message);

@@ -38,13 +38,17 @@ Napi::Value partition_for_js(const Napi::CallbackInfo& info) {
   });
 }
 
-// setErrorClasses({ NotAssignedError, NoOffsetError }): the JS classes to throw
-// for kgroups::NotAssignedError, constructed as new NotAssignedError(message,
-// partition), and kgroups::NoOffsetError, as new NoOffsetError(message, partitions).
+// setErrorClasses({ NotAssignedError, NoOffsetError, NotAcquiredError }): the JS
+// classes to throw for kgroups::NotAssignedError, constructed as new
+// NotAssignedError(message, partition), kgroups::NoOffsetError, as new
+// NoOffsetError(message, partitions), and kgroups::NotAcquiredError, as new
+// NotAcquiredError(message, partition, offset).
 Napi::Value set_error_classes(const Napi::CallbackInfo& info) {
   const Napi::Value classes = info[0];
   if (!classes.IsObject()) {
-    throw_type_error(info.Env(), "setErrorClasses: expected { NotAssignedError, NoOffsetError }");
+    throw_type_error(info.Env(),
+                     "setErrorClasses: expected { NotAssignedError, NoOffsetError, "
+                     "NotAcquiredError }");
   }
   const auto error_class = [&](const char* name) {
     const Napi::Value value = classes.As<Napi::Object>().Get(name);
@@ -55,9 +59,11 @@ Napi::Value set_error_classes(const Napi::CallbackInfo& info) {
   };
   Napi::FunctionReference not_assigned = error_class("NotAssignedError");
   Napi::FunctionReference no_offset = error_class("NoOffsetError");
+  Napi::FunctionReference not_acquired = error_class("NotAcquiredError");
   AddonState& state = addon_state(info.Env());
   state.not_assigned_error = std::move(not_assigned);
   state.no_offset_error = std::move(no_offset);
+  state.not_acquired_error = std::move(not_acquired);
   return info.Env().Undefined();
 }
 

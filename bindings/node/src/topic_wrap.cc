@@ -3,6 +3,7 @@
 // NativeTopic's methods: check argument types, convert, call the engine.
 #include "topic_wrap.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -12,8 +13,10 @@
 #include "errors.h"
 #include "js_array.h"
 #include "key_value.h"
+#include "kgroups/errors.h"
 #include "rebalance_history.h"
 #include "record_batch.h"
+#include "share_args.h"
 #include "topic_options_arg.h"
 
 namespace kgroups::node {
@@ -31,6 +34,15 @@ Napi::Function TopicWrap::define_class(Napi::Env env) {
                          InstanceMethod<&TopicWrap::committed>("committed"),
                          InstanceMethod<&TopicWrap::lag>("lag"),
                          InstanceMethod<&TopicWrap::rebalances>("rebalances"),
+                         InstanceMethod<&TopicWrap::share_join>("shareJoin"),
+                         InstanceMethod<&TopicWrap::share_leave>("shareLeave"),
+                         InstanceMethod<&TopicWrap::share_assignment>("shareAssignment"),
+                         InstanceMethod<&TopicWrap::share_poll>("sharePoll"),
+                         InstanceMethod<&TopicWrap::acknowledge>("acknowledge"),
+                         InstanceMethod<&TopicWrap::advance_clock>("advanceClock"),
+                         InstanceMethod<&TopicWrap::clock>("clock"),
+                         InstanceMethod<&TopicWrap::share_start_offset>("shareStartOffset"),
+                         InstanceMethod<&TopicWrap::share_partition_state>("sharePartitionState"),
                      });
 }
 
@@ -121,12 +133,16 @@ Napi::Value TopicWrap::poll(const Napi::CallbackInfo& info) {
         has_max ? to_clamped_int(info[2], "poll: maxRecords") : kDefaultMaxRecords;
     const std::vector<Record> records =
         topic_->poll(Utf8(info[0]).view(), Utf8(info[1]).view(), max_records);
-    if (!key_strings_) {
-      key_strings_ = std::make_unique<PollStrings>(0);
-      value_strings_ = std::make_unique<PollStrings>(PollStrings::kMaxEntries);
-    }
-    return records_to_batch(info.Env(), records, *key_strings_, *value_strings_);
+    return batch_of(info.Env(), records);
   });
+}
+
+Napi::Array TopicWrap::batch_of(Napi::Env env, const std::vector<Record>& records) {
+  if (!key_strings_) {
+    key_strings_ = std::make_unique<PollStrings>(0);
+    value_strings_ = std::make_unique<PollStrings>(PollStrings::kMaxEntries);
+  }
+  return records_to_batch(env, records, *key_strings_, *value_strings_);
 }
 
 Napi::Value TopicWrap::commit(const Napi::CallbackInfo& info) {
@@ -172,6 +188,122 @@ Napi::Value TopicWrap::rebalances(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_string(info[0], "rebalances: group");
     return rebalances_to_js(info.Env(), topic_->rebalances(Utf8(info[0]).view()));
+  });
+}
+
+Napi::Value TopicWrap::share_join(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "shareJoin: group");
+    check_string(info[1], "shareJoin: memberId");
+    topic_->share_join(Utf8(info[0]).view(), Utf8(info[1]).view());
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Value TopicWrap::share_leave(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "shareLeave: group");
+    check_string(info[1], "shareLeave: memberId");
+    topic_->share_leave(Utf8(info[0]).view(), Utf8(info[1]).view());
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Value TopicWrap::share_assignment(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "shareAssignment: group");
+    check_string(info[1], "shareAssignment: memberId");
+    const std::vector<int> partitions =
+        topic_->share_assignment(Utf8(info[0]).view(), Utf8(info[1]).view());
+    std::vector<napi_value> result;
+    result.reserve(partitions.size());
+    for (const int partition : partitions) {
+      result.push_back(Napi::Number::New(info.Env(), partition));
+    }
+    return new_js_array(info.Env(), result);
+  });
+}
+
+Napi::Value TopicWrap::share_poll(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "sharePoll: group");
+    check_string(info[1], "sharePoll: memberId");
+    const bool has_max = !info[2].IsUndefined();
+    if (has_max) check_number(info[2], "sharePoll: maxRecords");
+    const int max_records =
+        has_max ? to_clamped_int(info[2], "sharePoll: maxRecords") : kDefaultMaxRecords;
+    const std::vector<ShareRecord> acquired =
+        topic_->share_poll(Utf8(info[0]).view(), Utf8(info[1]).view(), max_records);
+    std::vector<Record> records;
+    records.reserve(acquired.size());
+    auto delivery_counts = Napi::Int32Array::New(info.Env(), acquired.size());
+    for (std::size_t i = 0; i < acquired.size(); ++i) {
+      records.push_back(acquired[i].record);
+      delivery_counts[i] = acquired[i].delivery_count;
+    }
+    const Napi::Array batch = batch_of(info.Env(), records);
+    const napi_value pair[] = {batch, delivery_counts};
+    return new_js_array(info.Env(), pair);
+  });
+}
+
+Napi::Value TopicWrap::acknowledge(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "acknowledge: group");
+    check_string(info[1], "acknowledge: memberId");
+    // acknowledge(group, memberId, type): the type third and nothing fourth.
+    const bool type_third = info[2].IsString() && info[3].IsUndefined();
+    const Napi::Value records = type_third ? info.Env().Undefined() : info[2];
+    const Napi::Value type = type_third ? info[2] : info[3];
+    const bool implicit = records.IsUndefined() || records.IsNull();
+    check_acknowledge_type(type);
+    if (!implicit) check_acknowledge_records(records);
+    const AcknowledgeType checked_type = to_acknowledge_type(type);
+    const Utf8 group(info[0]);
+    const Utf8 member(info[1]);
+    if (implicit) {
+      topic_->acknowledge(group.view(), member.view(), checked_type);
+    } else {
+      const AcknowledgeRecords given = to_acknowledge_records(records);
+      try {
+        topic_->acknowledge(group.view(), member.view(), given.records, checked_type);
+      } catch (const kgroups::NotAcquiredError&) {
+        rethrow_not_acquired(info.Env(), given);
+      }
+    }
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Value TopicWrap::advance_clock(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_number(info[0], "advanceClock: ms");
+    topic_->advance_clock(to_safe_integer(info[0], "advanceClock: ms"));
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Value TopicWrap::clock(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(topic_->clock()));
+}
+
+Napi::Value TopicWrap::share_start_offset(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "shareStartOffset: group");
+    check_number(info[1], "shareStartOffset: partition");
+    const int partition = to_clamped_int(info[1], "shareStartOffset: partition");
+    return Napi::Number::New(info.Env(), static_cast<double>(topic_->share_start_offset(
+                                             Utf8(info[0]).view(), partition)));
+  });
+}
+
+Napi::Value TopicWrap::share_partition_state(const Napi::CallbackInfo& info) {
+  return call_guarded(info.Env(), [&]() -> Napi::Value {
+    check_string(info[0], "sharePartitionState: group");
+    check_number(info[1], "sharePartitionState: partition");
+    const int partition = to_clamped_int(info[1], "sharePartitionState: partition");
+    return share_partition_state_to_js(
+        info.Env(), topic_->share_partition_state(Utf8(info[0]).view(), partition));
   });
 }
 

@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "kgroups/topic.h"
 #include "poll_strings.h"
@@ -39,6 +40,23 @@ class TopicWrap : public Napi::ObjectWrap<TopicWrap> {
   Napi::Value committed(const Napi::CallbackInfo& info);
   Napi::Value lag(const Napi::CallbackInfo& info);
   Napi::Value rebalances(const Napi::CallbackInfo& info);
+
+  // Share groups (SPEC.md, "Share groups"). sharePoll returns [batch, deliveryCounts]:
+  // the records as poll's batch (record_batch.h) and an Int32Array of their delivery
+  // counts in the same order. acknowledge(group, memberId, records, type) or
+  // acknowledge(group, memberId, type) (records undefined or null: all it holds).
+  Napi::Value share_join(const Napi::CallbackInfo& info);
+  Napi::Value share_leave(const Napi::CallbackInfo& info);
+  Napi::Value share_assignment(const Napi::CallbackInfo& info);
+  Napi::Value share_poll(const Napi::CallbackInfo& info);
+  Napi::Value acknowledge(const Napi::CallbackInfo& info);
+  Napi::Value advance_clock(const Napi::CallbackInfo& info);
+  Napi::Value clock(const Napi::CallbackInfo& info);
+  Napi::Value share_start_offset(const Napi::CallbackInfo& info);
+  Napi::Value share_partition_state(const Napi::CallbackInfo& info);
+
+  // The records as a poll batch, made with this Topic's string tables.
+  Napi::Array batch_of(Napi::Env env, const std::vector<Record>& records);
 
   std::optional<Topic> topic_;       // set by the constructor unless it throws
   double* append_result_ = nullptr;  // [partition, offset] of the last append

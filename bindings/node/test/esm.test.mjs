@@ -5,17 +5,19 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import kgroups, { Topic, NotAssignedError, NoOffsetError, partitionFor } from 'kgroups';
+import kgroups, { Topic, NotAssignedError, NoOffsetError, NotAcquiredError, partitionFor } from 'kgroups';
 
 const require = createRequire(import.meta.url);
 
-test('import and require give the same Topic, partitionFor, NotAssignedError and NoOffsetError', () => {
+test('import and require give the same Topic, partitionFor and error classes', () => {
   const cjs = require('kgroups');
   assert.equal(Topic, cjs.Topic);
   assert.equal(partitionFor, cjs.partitionFor);
   assert.equal(NotAssignedError, cjs.NotAssignedError);
   assert.equal(NoOffsetError, cjs.NoOffsetError);
+  assert.equal(NotAcquiredError, cjs.NotAcquiredError);
   assert.equal(typeof NoOffsetError, 'function');
+  assert.equal(typeof NotAcquiredError, 'function');
   assert.equal(kgroups, cjs);
 });
 

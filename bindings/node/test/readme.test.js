@@ -36,6 +36,31 @@ test('the README example fails when an assertion in it is wrong', () => {
   assert.throws(() => execFileSync(process.execPath, [file], { stdio: 'pipe' }), /AssertionError/);
 });
 
+// The ```js block of README.md's "### Share groups" part of "Beyond the lab".
+function shareGroupsExample() {
+  const text = fs.readFileSync(readme, 'utf8');
+  const part = text.split(/^#{2,3} /m).find((section) => section.startsWith('Share groups'));
+  assert.ok(part, 'README.md has a "### Share groups" section');
+  const block = /```js\n([\s\S]*?)```/.exec(part);
+  assert.ok(block, 'the section has a ```js example');
+  return block[1];
+}
+
+test('the README share-group example runs and its assertions hold', () => {
+  const file = path.join(packageDir, 'build', 'readme_share_groups_example.mjs');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, shareGroupsExample());
+  execFileSync(process.execPath, [file], { stdio: 'pipe' });
+});
+
+test('the README share-group example fails when an assertion in it is wrong', () => {
+  const file = path.join(packageDir, 'build', 'readme_share_groups_example_broken.mjs');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const broken = shareGroupsExample().replace("shareStartOffset('payments', 0), 4)", "shareStartOffset('payments', 0), 3)");
+  fs.writeFileSync(file, broken);
+  assert.throws(() => execFileSync(process.execPath, [file], { stdio: 'pipe' }), /AssertionError/);
+});
+
 test('the README three-broker example runs: stopping the leader elects another', () => {
   const file = path.join(packageDir, 'build', 'readme_cluster_example.mjs');
   fs.mkdirSync(path.dirname(file), { recursive: true });

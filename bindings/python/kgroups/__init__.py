@@ -24,15 +24,36 @@ auto_offset_reset="none" makes poll raise NoOffsetError (with .partitions)
 for partitions the group never committed. help(kgroups.Topic) lists the
 choices.
 
+Share groups (Kafka's queues, KIP-932) read the same topic record by record:
+share_join, share_poll (records locked to the member, with "delivery_count"),
+acknowledge(group, member_id, [(partition, offset), ...], "accept" | "release" |
+"reject"), and the topic's own clock (advance_clock) on which locks expire.
+NotAcquiredError (with .partition and .offset) is raised by an acknowledgement of
+a record the member does not hold.
+
 Broker starts a kgroupsd (the Kafka-protocol broker shipped with this package) for a
 test, with fault injection, a manual clock and group inspection; BrokerError is what its
 control endpoint raises. The pytest plugin kgroups.pytest_plugin gives the kgroups_broker
 fixture.
 """
 
-from kgroups._kgroups import NoOffsetError, NotAssignedError, Topic, partition_for
+from kgroups._kgroups import (
+    NoOffsetError,
+    NotAcquiredError,
+    NotAssignedError,
+    Topic,
+    partition_for,
+)
 
-__all__ = ["Broker", "BrokerError", "NoOffsetError", "NotAssignedError", "Topic", "partition_for"]
+__all__ = [
+    "Broker",
+    "BrokerError",
+    "NoOffsetError",
+    "NotAcquiredError",
+    "NotAssignedError",
+    "Topic",
+    "partition_for",
+]
 
 for _exported in (Topic, partition_for):
     _exported.__module__ = __name__

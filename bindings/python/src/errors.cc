@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <exception>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,10 +29,18 @@ constexpr const char* kNoOffsetErrorDoc =
     "changed: no record was returned and no position moved. Commit an offset for\n"
     "them (commit(group, consumer_id, {partition: offset})) and poll again.";
 
+constexpr const char* kNotAcquiredErrorDoc =
+    "Raised by Topic.acknowledge when a record named is not held by the member\n"
+    "right now: never acquired, acquired by another member, already acknowledged,\n"
+    "or its lock ran out (also for a partition outside the topic or a non-member).\n"
+    ".partition and .offset (ints) name the first such record. Nothing was\n"
+    "acknowledged.";
+
 // The class objects, created once and alive for the rest of the process (the
 // module holds a reference too).
 PyObject* not_assigned_error_type = nullptr;
 PyObject* no_offset_error_type = nullptr;
+PyObject* not_acquired_error_type = nullptr;
 
 PyObject* new_exception_type(const char* name, const char* doc) {
   PyObject* type = PyErr_NewExceptionWithDoc(name, doc, PyExc_Exception, nullptr);
@@ -68,7 +77,31 @@ void raise_no_offset_error(const kgroups::NoOffsetError& error) {
   PyErr_SetObject(no_offset_error_type, instance.ptr());
 }
 
-// Sets the Python error for the engine's four exception types; rethrows any other.
+// Sets kgroups.NotAcquiredError(message) with .partition and .offset as the Python
+// error. If building the instance fails, that failure is the Python error instead.
+void set_not_acquired_error(const char* message, py::handle partition, py::handle offset) {
+  auto instance = py::reinterpret_steal<py::object>(
+      PyObject_CallFunction(not_acquired_error_type, "s", message));
+  if (!instance) {
+    return;
+  }
+  if (PyObject_SetAttrString(instance.ptr(), "partition", partition.ptr()) != 0 ||
+      PyObject_SetAttrString(instance.ptr(), "offset", offset.ptr()) != 0) {
+    return;
+  }
+  PyErr_SetObject(not_acquired_error_type, instance.ptr());
+}
+
+void raise_engine_not_acquired_error(const kgroups::NotAcquiredError& error) {
+  auto partition = py::reinterpret_steal<py::object>(PyLong_FromLong(error.partition()));
+  auto offset = py::reinterpret_steal<py::object>(PyLong_FromLongLong(error.offset()));
+  if (!partition || !offset) {
+    return;
+  }
+  set_not_acquired_error(error.what(), partition, offset);
+}
+
+// Sets the Python error for the engine's five exception types; rethrows any other.
 void translate_engine_error(std::exception_ptr error) {
   try {
     if (error) {
@@ -78,6 +111,8 @@ void translate_engine_error(std::exception_ptr error) {
     PyErr_SetString(not_assigned_error_type, e.what());
   } catch (const kgroups::NoOffsetError& e) {
     raise_no_offset_error(e);
+  } catch (const kgroups::NotAcquiredError& e) {
+    raise_engine_not_acquired_error(e);
   } catch (const std::invalid_argument& e) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const std::out_of_range& e) {
@@ -94,9 +129,18 @@ void register_errors(py::module_& module) {
   if (no_offset_error_type == nullptr) {
     no_offset_error_type = new_exception_type("kgroups.NoOffsetError", kNoOffsetErrorDoc);
   }
+  if (not_acquired_error_type == nullptr) {
+    not_acquired_error_type = new_exception_type("kgroups.NotAcquiredError", kNotAcquiredErrorDoc);
+  }
   module.add_object("NotAssignedError", py::handle(not_assigned_error_type));
   module.add_object("NoOffsetError", py::handle(no_offset_error_type));
+  module.add_object("NotAcquiredError", py::handle(not_acquired_error_type));
   py::register_local_exception_translator(&translate_engine_error);
+}
+
+void raise_not_acquired_error(const std::string& message, py::handle partition, py::handle offset) {
+  set_not_acquired_error(message.c_str(), partition, offset);
+  throw py::error_already_set();
 }
 
 void raise_current_exception() noexcept {
@@ -111,6 +155,8 @@ void raise_current_exception() noexcept {
     } catch (const kgroups::NotAssignedError&) {
       translate_engine_error(std::current_exception());
     } catch (const kgroups::NoOffsetError&) {
+      translate_engine_error(std::current_exception());
+    } catch (const kgroups::NotAcquiredError&) {
       translate_engine_error(std::current_exception());
     } catch (const std::invalid_argument&) {
       translate_engine_error(std::current_exception());

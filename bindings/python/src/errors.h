@@ -2,26 +2,35 @@
 //
 // The one place where the module maps C++ errors to Python's (SPEC.md, "Errors"):
 // std::invalid_argument -> ValueError, std::out_of_range -> IndexError,
-// kgroups::NotAssignedError -> kgroups.NotAssignedError and kgroups::NoOffsetError
-// -> kgroups.NoOffsetError (direct subclasses of Exception; a NoOffsetError
-// raised by the engine carries .partitions, a list of ints). Wrong argument types never reach the
-// engine: the argument readers throw py::type_error (TypeError) before any engine call. All
-// functions here must be called with the GIL held.
+// kgroups::NotAssignedError -> kgroups.NotAssignedError, kgroups::NoOffsetError
+// -> kgroups.NoOffsetError and kgroups::NotAcquiredError -> kgroups.NotAcquiredError
+// (direct subclasses of Exception; a NoOffsetError raised by the engine carries
+// .partitions, a list of ints; a NotAcquiredError .partition and .offset, ints). Wrong argument
+// types never reach the engine: the argument readers throw py::type_error (TypeError) before any
+// engine call. All functions here must be called with the GIL held.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 namespace kgroups::python {
 
-// Creates the exception classes kgroups.NotAssignedError and kgroups.NoOffsetError,
-// adds them to `module` and
+// Creates the exception classes kgroups.NotAssignedError, kgroups.NoOffsetError and
+// kgroups.NotAcquiredError, adds them to `module` and
 // registers the mapping with pybind11, for this module only (for the functions
 // pybind11 dispatches: the constructor).
 // Call once, from the module's init function.
 void register_errors(pybind11::module_& module);
 
+// Raises kgroups.NotAcquiredError(message) with .partition and .offset set to the given
+// Python ints (for records whose numbers do not fit the C++ types), as a pending Python
+// error: throws py::error_already_set.
+[[noreturn]] void raise_not_acquired_error(const std::string& message, pybind11::handle partition,
+                                           pybind11::handle offset);
+
 // Sets the Python error for the C++ exception being handled. Call only inside a
-// catch block. Besides the four above: a pybind11 error (error_already_set,
+// catch block. Besides the five above: a pybind11 error (error_already_set,
 // type_error, ...) becomes its own Python error; anything else RuntimeError.
 void raise_current_exception() noexcept;
 

@@ -6,9 +6,11 @@
 #include "records.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "key_value.h"
 
@@ -115,6 +117,24 @@ py::list records_to_python(const std::vector<kgroups::Record>& records) {
     set_field(dict.ptr(), names.key, keys.get(record.key, record.key_encoding));
     set_field(dict.ptr(), names.value, key_value_to_python(record.value, record.value_encoding));
     PyList_SET_ITEM(list.ptr(), index++, dict.release().ptr());
+  }
+  return list;
+}
+
+py::list share_records_to_python(const std::vector<kgroups::ShareRecord>& records) {
+  static PyObject* const kDeliveryCount = PyUnicode_InternFromString("delivery_count");
+  if (kDeliveryCount == nullptr) {
+    throw py::error_already_set();
+  }
+  std::vector<kgroups::Record> plain;
+  plain.reserve(records.size());
+  for (const kgroups::ShareRecord& record : records) {
+    plain.push_back(record.record);
+  }
+  py::list list = records_to_python(plain);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    set_field(PyList_GET_ITEM(list.ptr(), static_cast<Py_ssize_t>(i)), kDeliveryCount,
+              PyLong_FromLong(records[i].delivery_count));
   }
   return list;
 }

@@ -23,22 +23,6 @@ namespace py = pybind11;
 namespace kgroups::python {
 namespace {
 
-using kgroups::Topic;
-
-// The C++ Topic inside `self`, which the method descriptor has checked to be a
-// kgroups.Topic. py::cast would look the C++ type up in a hash map on every call
-// (a quarter of a small call's time); the type_info is looked up once instead.
-Topic& topic_of(PyObject* self) {
-  static const py::detail::type_info* const kTopicType = py::detail::get_type_info(typeid(Topic));
-  auto* instance = reinterpret_cast<py::detail::instance*>(self);
-  const py::detail::value_and_holder holder =
-      instance->get_value_and_holder(kTopicType, /*throw_if_missing=*/false);
-  if (!holder || !holder.holder_constructed()) {
-    throw py::type_error("kgroups.Topic.__init__() was not called on this object");
-  }
-  return *static_cast<Topic*>(holder.value_ptr());
-}
-
 constexpr std::array<const char*, 2> kKeyValue{"key", "value"};
 constexpr std::array<const char*, 1> kPartition{"partition"};
 constexpr std::array<const char*, 2> kGroupConsumer{"group", "consumer_id"};
@@ -154,8 +138,7 @@ PyObject* partition_for_function(PyObject* /*module*/, PyObject* const* args, Py
 
 template <auto kFunction>
 PyMethodDef method(const char* name, const char* doc) noexcept {
-  return {name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(kFunction)),
-          METH_FASTCALL | METH_KEYWORDS, doc};
+  return fastcall_method<kFunction>(name, doc);
 }
 
 // The first lines of each docstring are its __text_signature__ (up to "--").
@@ -269,9 +252,25 @@ other types.)doc");
 
 }  // namespace
 
-void add_topic_methods(py::handle topic_class) {
+// py::cast would look the C++ type up in a hash map on every call (a quarter of a small
+// call's time); the type_info is looked up once instead.
+kgroups::Topic& topic_of(PyObject* self) {
+  static const py::detail::type_info* const kTopicType =
+      py::detail::get_type_info(typeid(kgroups::Topic));
+  auto* instance = reinterpret_cast<py::detail::instance*>(self);
+  const py::detail::value_and_holder holder =
+      instance->get_value_and_holder(kTopicType, /*throw_if_missing=*/false);
+  if (!holder || !holder.holder_constructed()) {
+    throw py::type_error("kgroups.Topic.__init__() was not called on this object");
+  }
+  return *static_cast<kgroups::Topic*>(holder.value_ptr());
+}
+
+void add_topic_methods(py::handle topic_class) { add_methods(topic_class, topic_methods); }
+
+void add_methods(py::handle topic_class, PyMethodDef* methods) {
   auto* type = reinterpret_cast<PyTypeObject*>(topic_class.ptr());
-  for (PyMethodDef* def = topic_methods; def->ml_name != nullptr; ++def) {
+  for (PyMethodDef* def = methods; def->ml_name != nullptr; ++def) {
     auto descriptor = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, def));
     if (!descriptor) {
       throw py::error_already_set();

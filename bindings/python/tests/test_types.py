@@ -25,9 +25,11 @@ class Index:
 
 def test_module_exports_exactly_the_spec_names():
     assert sorted(kgroups.__all__) == ["Broker", "BrokerError", "NoOffsetError",
-                                      "NotAssignedError", "Topic", "partition_for"]
+                                      "NotAcquiredError", "NotAssignedError", "Topic",
+                                      "partition_for"]
     assert kgroups.BrokerError.__module__ == "kgroups"
     assert kgroups.NoOffsetError.__module__ == "kgroups"
+    assert kgroups.NotAcquiredError.__module__ == "kgroups"
     assert kgroups.Topic.__module__ == "kgroups"
     assert kgroups.partition_for.__module__ == "kgroups"
 
@@ -211,6 +213,15 @@ def test_help_shows_signatures_and_docstrings():
         "committed": "(group, partition)",
         "lag": "(group)",
         "rebalances": "(group)",
+        "share_join": "(group, member_id)",
+        "share_leave": "(group, member_id)",
+        "share_assignment": "(group, member_id)",
+        "share_poll": "(group, member_id, max_records=100)",
+        "acknowledge": "(group, member_id, records=None, type=None)",
+        "advance_clock": "(ms)",
+        "clock": "()",
+        "share_start_offset": "(group, partition)",
+        "share_partition_state": "(group, partition)",
     }
     t = kgroups.Topic(1)
     for name, signature in expected.items():
@@ -243,23 +254,36 @@ def test_type_stub_matches_the_runtime_api():
     init = next(node for node in classes["Topic"].body
                 if isinstance(node, ast.FunctionDef) and node.name == "__init__")
     assert [a.arg for a in init.args.args] == ["self", "num_partitions"]
-    assert [a.arg for a in init.args.kwonlyargs] == ["partitioner", "assignor",
-                                                     "auto_offset_reset"]
-    assert [ast.literal_eval(d) for d in init.args.kw_defaults] == ["fnv1a", "range", "earliest"]
-    stub_methods = {
-        node.name: [a.arg for a in node.args.args][1:]
-        for node in classes["Topic"].body
-        if isinstance(node, ast.FunctionDef)
-    }
+    assert [a.arg for a in init.args.kwonlyargs] == [
+        "partitioner", "assignor", "auto_offset_reset", "share_auto_offset_reset",
+        "record_lock_duration_ms", "delivery_count_limit", "partition_max_record_locks"]
+    assert [ast.literal_eval(d) for d in init.args.kw_defaults] == [
+        "fnv1a", "range", "earliest", "latest", 30000, 5, 2000]
+    assert "NotAcquiredError" in classes
+
+    def is_overload(node):
+        return any(isinstance(d, ast.Name) and d.id == "overload" for d in node.decorator_list)
+
+    defs = [node for node in classes["Topic"].body if isinstance(node, ast.FunctionDef)]
+    stub_methods = {node.name: [a.arg for a in node.args.args][1:]
+                    for node in defs if not is_overload(node)}
+    overloads = [(node.name, [a.arg for a in node.args.args][1:])
+                 for node in defs if is_overload(node)]
     runtime = {
         name for name in vars(kgroups.Topic) if not name.startswith("_") or name == "__init__"
     }
-    assert set(stub_methods) == runtime
+    assert set(stub_methods) | {name for name, _ in overloads} == runtime
     t = kgroups.Topic(1)
     for name, params in stub_methods.items():
         if name in ("__init__", "num_partitions"):
             continue
         assert list(inspect.signature(getattr(t, name)).parameters) == params, name
+    # acknowledge(group, member_id, records, type) and acknowledge(group, member_id, type):
+    # each overload's parameters, positionally, are the runtime's with records left out.
+    assert [name for name, _ in overloads] == ["acknowledge", "acknowledge"]
+    runtime_params = list(inspect.signature(t.acknowledge).parameters)
+    assert overloads[0][1] == runtime_params
+    assert overloads[1][1] == [p for p in runtime_params if p != "records"]
 
 
 def test_package_docstring_example_holds():

@@ -5,6 +5,7 @@
 // that index.d.ts rejects what SPEC.md calls a TypeError.
 import {
   NoOffsetError,
+  NotAcquiredError,
   NotAssignedError,
   Topic,
   partitionFor,
@@ -15,6 +16,10 @@ import {
   type Offsets,
   type Rebalance,
   type TopicOptions,
+  type AcknowledgeType,
+  type RecordPosition,
+  type ShareRecord,
+  type SharePartitionState,
 } from 'kgroups';
 
 const topic: Topic = new Topic(6);
@@ -97,3 +102,45 @@ topic.commit('billing', 'A', { 0: '5' });
 // @ts-expect-error join returns nothing
 const joined: number = topic.join('billing', 'B');
 void joined;
+
+// Share groups.
+const queue = new Topic(2, {
+  shareAutoOffsetReset: 'earliest',
+  recordLockDurationMs: 1000,
+  deliveryCountLimit: 3,
+  partitionMaxRecordLocks: 100,
+});
+queue.shareJoin('jobs', 'W1');
+const shared: ShareRecord[] = queue.sharePoll('jobs', 'W1', 10);
+const positions: RecordPosition[] = shared.map((r) => [r.partition, r.offset]);
+const deliveries: number[] = shared.map((r) => r.deliveryCount);
+const how: AcknowledgeType = 'release';
+queue.acknowledge('jobs', 'W1', positions, how);
+queue.acknowledge('jobs', 'W1', 'accept');
+queue.acknowledge('jobs', 'W1', null, 'reject');
+queue.advanceClock(1000);
+const now: number = queue.clock();
+const start: number = queue.shareStartOffset('jobs', 0);
+const state: SharePartitionState = queue.sharePartitionState('jobs', 0);
+const sharedPartitions: number[] = queue.shareAssignment('jobs', 'W1');
+queue.shareLeave('jobs', 'W1');
+try {
+  queue.acknowledge('jobs', 'W1', [[0, 0]], 'accept');
+} catch (error) {
+  if (error instanceof NotAcquiredError) {
+    const where: [number | undefined, number | undefined] = [error.partition, error.offset];
+    void where;
+  }
+}
+void [deliveries, now, start, state.startOffset + state.redeliveries, sharedPartitions];
+
+// @ts-expect-error the acknowledge types are accept, release and reject
+queue.acknowledge('jobs', 'W1', 'gap');
+// @ts-expect-error records are [partition, offset] pairs
+queue.acknowledge('jobs', 'W1', [0, 1], 'accept');
+// @ts-expect-error shareAutoOffsetReset has no "none"
+new Topic(1, { shareAutoOffsetReset: 'none' });
+// @ts-expect-error the share options are camelCase in JavaScript
+new Topic(1, { delivery_count_limit: 3 });
+// @ts-expect-error recordLockDurationMs is a number
+new Topic(1, { recordLockDurationMs: '1000' });
