@@ -44,7 +44,7 @@ void ShareGroupCoordinator::log(const std::string& line) const {
   if (logger_) logger_(line);
 }
 
-ShareGroup* ShareGroupCoordinator::find(std::string_view group_id) {
+CoordinatedShareGroup* ShareGroupCoordinator::find(std::string_view group_id) {
   const auto found = groups_.find(group_id);
   return found == groups_.end() ? nullptr : found->second.get();
 }
@@ -84,13 +84,13 @@ std::size_t ShareGroupCoordinator::stored_bytes() const {
 
 // ---- expiries ----
 
-void ShareGroupCoordinator::refile(const ShareGroup& group) {
+void ShareGroupCoordinator::refile(const CoordinatedShareGroup& group) {
   const auto found = groups_.find(group.group_id());
   if (found == groups_.end()) return;
   deadlines_.update(found->first, group.next_deadline(epoch_));
 }
 
-void ShareGroupCoordinator::expire(ShareGroup& group) {
+void ShareGroupCoordinator::expire(CoordinatedShareGroup& group) {
   const Clock::TimePoint now = clock_.now();
   std::vector<std::string> expired;
   for (const auto& [id, member] : group.members()) {
@@ -106,7 +106,7 @@ void ShareGroupCoordinator::expire(ShareGroup& group) {
 
 void ShareGroupCoordinator::apply_due() {
   for (const std::string_view id : deadlines_.due_at(clock_.now())) {
-    ShareGroup* group = find(id);
+    CoordinatedShareGroup* group = find(id);
     if (group == nullptr) continue;
     expire(*group);
     refile(*group);
@@ -158,12 +158,12 @@ ShareGroupHeartbeatResult ShareGroupCoordinator::heartbeat(
   if (auto refused = refuse(params)) return std::move(*refused);
   ShareGroupHeartbeatResult result =
       params.member_epoch == kLeaveEpoch ? leave(params) : join_or_heartbeat(params);
-  if (ShareGroup* group = find(params.group_id)) refile(*group);
+  if (CoordinatedShareGroup* group = find(params.group_id)) refile(*group);
   return result;
 }
 
 ShareGroupHeartbeatResult ShareGroupCoordinator::leave(const ShareGroupHeartbeatParams& params) {
-  ShareGroup* group = find(params.group_id);
+  CoordinatedShareGroup* group = find(params.group_id);
   if (group == nullptr || group->member(params.member_id) == nullptr) {
     return refusal(GroupError::kUnknownMemberId,
                    "member " + params.member_id + " is not in share group " + params.group_id);
@@ -177,7 +177,7 @@ ShareGroupHeartbeatResult ShareGroupCoordinator::leave(const ShareGroupHeartbeat
 
 ShareGroupHeartbeatResult ShareGroupCoordinator::join_or_heartbeat(
     const ShareGroupHeartbeatParams& params) {
-  ShareGroup* group = find(params.group_id);
+  CoordinatedShareGroup* group = find(params.group_id);
   ShareGroupMember* member = group != nullptr ? group->member(params.member_id) : nullptr;
   const bool joining = member == nullptr;
   if (joining && params.member_epoch != kJoinEpoch) {
@@ -218,7 +218,7 @@ ShareGroupHeartbeatResult ShareGroupCoordinator::join_or_heartbeat(
   }
   if (group == nullptr) {
     auto [position, inserted] =
-        groups_.emplace(params.group_id, std::make_unique<ShareGroup>(params.group_id));
+        groups_.emplace(params.group_id, std::make_unique<CoordinatedShareGroup>(params.group_id));
     group = position->second.get();
   }
   bool changed = false;
@@ -253,8 +253,8 @@ ShareGroupHeartbeatResult ShareGroupCoordinator::join_or_heartbeat(
   return result;
 }
 
-void ShareGroupCoordinator::remove_member(ShareGroup& group, const std::string& member_id,
-                                          std::string_view why) {
+void ShareGroupCoordinator::remove_member(CoordinatedShareGroup& group,
+                                          const std::string& member_id, std::string_view why) {
   const ShareGroupMember* member = group.member(member_id);
   if (member == nullptr) return;
   const share::MemberIndex index = member->index;
@@ -267,7 +267,7 @@ void ShareGroupCoordinator::remove_member(ShareGroup& group, const std::string& 
   reassign(group);
 }
 
-void ShareGroupCoordinator::reassign(ShareGroup& group) {
+void ShareGroupCoordinator::reassign(CoordinatedShareGroup& group) {
   // Every subscribed partition, topic by topic (names ascending), partitions ascending.
   std::vector<std::string> topics;
   for (const auto& [id, member] : group.members()) {
@@ -337,7 +337,7 @@ void ShareGroupCoordinator::reassign(ShareGroup& group) {
   create_share_partitions(group);
 }
 
-void ShareGroupCoordinator::create_share_partitions(ShareGroup& group) {
+void ShareGroupCoordinator::create_share_partitions(CoordinatedShareGroup& group) {
   const bool earliest = settings(group).start_at_earliest;
   for (const auto& [id, member] : group.members()) {
     for (const TopicPartitions& topic : member.assignment) {
@@ -357,7 +357,7 @@ void ShareGroupCoordinator::create_share_partitions(ShareGroup& group) {
 GroupError ShareGroupCoordinator::check_member(std::string_view group_id,
                                                std::string_view member_id) {
   apply_due();
-  const ShareGroup* group = find(group_id);
+  const CoordinatedShareGroup* group = find(group_id);
   if (group == nullptr || group->member(member_id) == nullptr) return GroupError::kUnknownMemberId;
   return GroupError::kNone;
 }
@@ -365,7 +365,7 @@ GroupError ShareGroupCoordinator::check_member(std::string_view group_id,
 share::SharePartition* ShareGroupCoordinator::share_partition(std::string_view group_id,
                                                               const TopicId& topic_id,
                                                               std::int32_t partition) {
-  ShareGroup* group = find(group_id);
+  CoordinatedShareGroup* group = find(group_id);
   if (group == nullptr) return nullptr;
   const SharePartitionKey key{topic_id, partition};
   if (share::SharePartition* found = group->partition(key)) return found;
@@ -383,7 +383,7 @@ int ShareGroupCoordinator::acquire(std::string_view group_id, std::string_view m
                                    const TopicId& topic_id, std::int32_t partition,
                                    std::int64_t log_end, int max_records,
                                    std::vector<share::AcquiredRange>& out) {
-  ShareGroup* group = find(group_id);
+  CoordinatedShareGroup* group = find(group_id);
   if (group == nullptr) return 0;
   const ShareGroupMember* member = group->member(member_id);
   share::SharePartition* state = share_partition(group_id, topic_id, partition);
@@ -407,7 +407,7 @@ int ShareGroupCoordinator::acquire(std::string_view group_id, std::string_view m
 share::AcknowledgeRefusal ShareGroupCoordinator::acknowledge(
     std::string_view group_id, std::string_view member_id, const TopicId& topic_id,
     std::int32_t partition, std::span<const share::Acknowledgement> acks) {
-  ShareGroup* group = find(group_id);
+  CoordinatedShareGroup* group = find(group_id);
   const ShareGroupMember* member = group != nullptr ? group->member(member_id) : nullptr;
   share::SharePartition* state =
       group != nullptr ? group->partition({topic_id, partition}) : nullptr;
@@ -419,7 +419,7 @@ share::AcknowledgeRefusal ShareGroupCoordinator::acknowledge(
 
 void ShareGroupCoordinator::release_member_records(std::string_view group_id,
                                                    std::string_view member_id) {
-  ShareGroup* group = find(group_id);
+  CoordinatedShareGroup* group = find(group_id);
   const ShareGroupMember* member = group != nullptr ? group->member(member_id) : nullptr;
   if (member == nullptr) return;
   const share::ShareLimits& limits = settings(*group).limits;
@@ -436,11 +436,12 @@ std::int64_t ShareGroupCoordinator::record_lock_duration_ms(std::string_view gro
 
 void ShareGroupCoordinator::set_group_settings(std::string_view group_id,
                                                ShareGroupSettings group_settings) {
-  ShareGroup* group = find(group_id);
+  CoordinatedShareGroup* group = find(group_id);
   if (group == nullptr) {
-    group =
-        groups_.emplace(std::string(group_id), std::make_unique<ShareGroup>(std::string(group_id)))
-            .first->second.get();
+    group = groups_
+                .emplace(std::string(group_id),
+                         std::make_unique<CoordinatedShareGroup>(std::string(group_id)))
+                .first->second.get();
   }
   group->own_settings() = group_settings;
 }
@@ -456,12 +457,13 @@ GroupError ShareGroupCoordinator::alter_start_offset(std::string_view group_id,
                                                      const TopicId& topic_id,
                                                      std::int32_t partition, std::int64_t offset) {
   apply_due();
-  ShareGroup* group = find(group_id);
+  CoordinatedShareGroup* group = find(group_id);
   if (group == nullptr) {
     if (groups_.size() >= config_.max_groups) return GroupError::kPolicyViolation;
-    group =
-        groups_.emplace(std::string(group_id), std::make_unique<ShareGroup>(std::string(group_id)))
-            .first->second.get();
+    group = groups_
+                .emplace(std::string(group_id),
+                         std::make_unique<CoordinatedShareGroup>(std::string(group_id)))
+                .first->second.get();
   }
   if (!group->members().empty()) return GroupError::kNonEmptyGroup;
   const SharePartitionKey key{topic_id, partition};
@@ -476,7 +478,7 @@ GroupError ShareGroupCoordinator::alter_start_offset(std::string_view group_id,
 GroupError ShareGroupCoordinator::delete_topic_state(std::string_view group_id,
                                                      const TopicId& topic_id) {
   apply_due();
-  ShareGroup* group = find(group_id);
+  CoordinatedShareGroup* group = find(group_id);
   if (group == nullptr) return GroupError::kGroupIdNotFound;
   if (!group->members().empty()) return GroupError::kNonEmptyGroup;
   std::erase_if(group->partitions(),
@@ -508,7 +510,7 @@ ShareGroupDescription ShareGroupCoordinator::describe_group(std::string_view gro
   apply_due();
   ShareGroupDescription description;
   description.group_id = std::string(group_id);
-  const ShareGroup* group = find(group_id);
+  const CoordinatedShareGroup* group = find(group_id);
   if (group == nullptr) {
     description.error = GroupError::kGroupIdNotFound;
     description.state = "Dead";

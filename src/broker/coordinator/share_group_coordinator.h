@@ -41,10 +41,10 @@
 
 #include "broker/coordinator/clock.h"
 #include "broker/coordinator/consumer_assignment.h"
+#include "broker/coordinator/coordinated_share_group.h"
 #include "broker/coordinator/deadline_index.h"
 #include "broker/coordinator/group_error.h"
 #include "broker/coordinator/group_summary.h"
-#include "broker/coordinator/share_group.h"
 #include "broker/coordinator/topic_catalog.h"
 
 namespace kgroups::broker {
@@ -190,14 +190,15 @@ class ShareGroupCoordinator {
   ShareGroupHeartbeatResult leave(const ShareGroupHeartbeatParams& params);
   [[nodiscard]] std::optional<ShareGroupHeartbeatResult> refuse(
       const ShareGroupHeartbeatParams& params) const;
-  void remove_member(ShareGroup& group, const std::string& member_id, std::string_view why);
-  void reassign(ShareGroup& group);
-  void create_share_partitions(ShareGroup& group);
-  void expire(ShareGroup& group);
-  void refile(const ShareGroup& group);
+  void remove_member(CoordinatedShareGroup& group, const std::string& member_id,
+                     std::string_view why);
+  void reassign(CoordinatedShareGroup& group);
+  void create_share_partitions(CoordinatedShareGroup& group);
+  void expire(CoordinatedShareGroup& group);
+  void refile(const CoordinatedShareGroup& group);
   void apply_due();
-  ShareGroup* find(std::string_view group_id);
-  [[nodiscard]] const ShareGroupSettings& settings(const ShareGroup& group) const {
+  CoordinatedShareGroup* find(std::string_view group_id);
+  [[nodiscard]] const ShareGroupSettings& settings(const CoordinatedShareGroup& group) const {
     return group.own_settings() ? *group.own_settings() : config_.settings;
   }
   [[nodiscard]] static std::size_t member_bytes(const ShareGroupMember& member);
@@ -209,7 +210,7 @@ class ShareGroupCoordinator {
   LogBounds log_bounds_;
   Logger logger_;
   Clock::TimePoint epoch_;
-  std::map<std::string, std::unique_ptr<ShareGroup>, std::less<>> groups_;
+  std::map<std::string, std::unique_ptr<CoordinatedShareGroup>, std::less<>> groups_;
   DeadlineIndex deadlines_;
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// ShareGroup: one share group (KIP-932) as kgroupsd's ShareGroupCoordinator keeps it —
+// CoordinatedShareGroup: one share group (KIP-932) as kgroupsd's ShareGroupCoordinator keeps it —
 // its members with their subscriptions, epochs, session deadlines and assigned
 // partitions, and its share-partitions (kgroups::share::SharePartition, the rules the
 // model's Topic uses too), created when a partition is first assigned to the group.
@@ -56,9 +56,9 @@ struct ShareGroupSettings {
   bool start_at_earliest = false;  // share.auto.offset.reset: latest (false) or earliest
 };
 
-class ShareGroup {
+class CoordinatedShareGroup {
  public:
-  explicit ShareGroup(std::string group_id) : group_id_(std::move(group_id)) {}
+  explicit CoordinatedShareGroup(std::string group_id) : group_id_(std::move(group_id)) {}
 
   [[nodiscard]] const std::string& group_id() const { return group_id_; }
   [[nodiscard]] std::int32_t group_epoch() const { return group_epoch_; }

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "broker/coordinator/share_group.h"
+#include "broker/coordinator/coordinated_share_group.h"
 
 #include <chrono>
 
 namespace kgroups::broker {
 
-ShareGroupMember* ShareGroup::member(std::string_view member_id) {
+ShareGroupMember* CoordinatedShareGroup::member(std::string_view member_id) {
   const auto found = members_.find(member_id);
   return found == members_.end() ? nullptr : &found->second;
 }
 
-const ShareGroupMember* ShareGroup::member(std::string_view member_id) const {
+const ShareGroupMember* CoordinatedShareGroup::member(std::string_view member_id) const {
   const auto found = members_.find(member_id);
   return found == members_.end() ? nullptr : &found->second;
 }
 
-ShareGroupMember& ShareGroup::add_member(std::string member_id) {
+ShareGroupMember& CoordinatedShareGroup::add_member(std::string member_id) {
   share::MemberIndex index = next_index_;
   if (!free_indices_.empty()) {
     index = free_indices_.back();
@@ -29,19 +29,20 @@ ShareGroupMember& ShareGroup::add_member(std::string member_id) {
   return member;
 }
 
-void ShareGroup::remove_member(std::string_view member_id) {
+void CoordinatedShareGroup::remove_member(std::string_view member_id) {
   const auto found = members_.find(member_id);
   if (found == members_.end()) return;
   free_indices_.push_back(found->second.index);
   members_.erase(found);
 }
 
-share::SharePartition* ShareGroup::partition(const SharePartitionKey& key) {
+share::SharePartition* CoordinatedShareGroup::partition(const SharePartitionKey& key) {
   const auto found = partitions_.find(key);
   return found == partitions_.end() ? nullptr : &found->second;
 }
 
-std::optional<Clock::TimePoint> ShareGroup::next_deadline(Clock::TimePoint lock_epoch) const {
+std::optional<Clock::TimePoint> CoordinatedShareGroup::next_deadline(
+    Clock::TimePoint lock_epoch) const {
   std::optional<Clock::TimePoint> earliest;
   auto consider = [&earliest](Clock::TimePoint at) {
     if (!earliest || at < *earliest) earliest = at;
