@@ -57,8 +57,10 @@ constexpr std::array kLimits{
     LimitEntry{"--max-share-sessions", &BrokerConfig::max_share_sessions, LimitUnit::kCount, 0,
                1000000, "2000", "group.share.max.share.sessions (2000)",
                "Share sessions (ShareFetch, KIP-932) kept by the broker, one per share-group "
-               "member; a new one beyond gets SHARE_SESSION_LIMIT_REACHED. Each holds at most "
-               "--max-partitions partitions"},
+               "member; when all are taken, those of members no longer in their group make room, "
+               "else a new one gets SHARE_SESSION_LIMIT_REACHED, as does a session "
+               "that would take the partitions of all share sessions together past "
+               "--max-partitions (20 B each)"},
     LimitEntry{"--log-retention-ms", &BrokerConfig::log_retention_ms, LimitUnit::kMilliseconds, -1,
                kInt64Max, "604800000 (7 days)", "log.retention.ms (7 days)",
                "Default retention.ms of topics: segments whose newest record is older are "

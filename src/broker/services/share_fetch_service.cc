@@ -186,6 +186,12 @@ asio::awaitable<std::optional<ShareFetchResponse>> ShareFetchService::fetch(
       forgotten.push_back({topic.topic_id, partition});
     }
   }
+  if (request.share_session_epoch == kOpenShareSessionEpoch && sessions_.full()) {
+    // Sessions of members that left their group (or whose session timed out) make room.
+    sessions_.forget_if([this](std::string_view group_id, std::string_view member_id) {
+      return groups_.share().check_member(group_id, member_id) != GroupError::kNone;
+    });
+  }
   ShareSessionCache::Update session =
       sessions_.apply(call.group_id, call.member_id, request.share_session_epoch, added, forgotten);
   if (session.error != ErrorCode::kNone) {

@@ -41,9 +41,12 @@ ShareSessionCache::Update ShareSessionCache::apply(
                      "the broker holds its most share sessions already");
     }
     std::vector<SharePartitionRef> partitions = merged({}, added, forgotten);
-    if (partitions.size() > max_partitions_) {
-      return refused(ErrorCode::kInvalidRequest, "too many partitions in one share session");
+    const std::size_t kept = found == sessions_.end() ? 0 : found->second.partitions.size();
+    if (partitions_ - kept + partitions.size() > max_partitions_) {
+      return refused(ErrorCode::kShareSessionLimitReached,
+                     "the share sessions hold --max-partitions partitions already");
     }
+    partitions_ = partitions_ - kept + partitions.size();
     Session& session = sessions_[key];
     session.next_epoch = 1;
     session.partitions = std::move(partitions);
@@ -59,6 +62,7 @@ ShareSessionCache::Update ShareSessionCache::apply(
   Session& session = found->second;
   if (epoch == kCloseShareSessionEpoch) {
     Update update;
+    partitions_ -= session.partitions.size();
     update.partitions = std::move(session.partitions);
     update.closed = true;
     sessions_.erase(found);
@@ -70,9 +74,11 @@ ShareSessionCache::Update ShareSessionCache::apply(
                        std::to_string(session.next_epoch));
   }
   std::vector<SharePartitionRef> partitions = merged(session.partitions, added, forgotten);
-  if (partitions.size() > max_partitions_) {
-    return refused(ErrorCode::kInvalidRequest, "too many partitions in one share session");
+  if (partitions_ - session.partitions.size() + partitions.size() > max_partitions_) {
+    return refused(ErrorCode::kShareSessionLimitReached,
+                   "the share sessions hold --max-partitions partitions already");
   }
+  partitions_ = partitions_ - session.partitions.size() + partitions.size();
   session.partitions = std::move(partitions);
   session.next_epoch =
       session.next_epoch == std::numeric_limits<std::int32_t>::max() ? 1 : session.next_epoch + 1;
@@ -82,7 +88,10 @@ ShareSessionCache::Update ShareSessionCache::apply(
 }
 
 void ShareSessionCache::forget(std::string_view group_id, std::string_view member_id) {
-  sessions_.erase(std::make_pair(std::string(group_id), std::string(member_id)));
+  const auto found = sessions_.find(std::make_pair(std::string(group_id), std::string(member_id)));
+  if (found == sessions_.end()) return;
+  partitions_ -= found->second.partitions.size();
+  sessions_.erase(found);
 }
 
 }  // namespace kgroups::broker

@@ -7,8 +7,8 @@
 // INT32_MAX, 1 again), adds its partitions and drops its forgotten ones; -1 closes it.
 // A request for a session that does not exist gets SHARE_SESSION_NOT_FOUND, one with another
 // epoch INVALID_SHARE_SESSION_EPOCH, and a new session beyond max_sessions
-// SHARE_SESSION_LIMIT_REACHED; a refused request changes nothing. A session holds at most
-// max_partitions partitions (more: INVALID_REQUEST).
+// SHARE_SESSION_LIMIT_REACHED; a refused request changes nothing. All sessions together hold
+// at most max_partitions partitions (more: SHARE_SESSION_LIMIT_REACHED), 20 bytes each.
 // Not thread-safe: the broker's network thread owns it.
 #pragma once
 
@@ -59,7 +59,27 @@ class ShareSessionCache {
   // Forgets every session of the group's member (it left the group).
   void forget(std::string_view group_id, std::string_view member_id);
 
+  // Forgets the sessions for which is_gone(group id, member id) is true (members no longer in
+  // their group). Returns how many went. O(sessions).
+  template <class IsGone>
+  std::size_t forget_if(IsGone&& is_gone) {
+    std::size_t gone = 0;
+    for (auto it = sessions_.begin(); it != sessions_.end();) {
+      if (is_gone(it->first.first, it->first.second)) {
+        partitions_ -= it->second.partitions.size();
+        it = sessions_.erase(it);
+        ++gone;
+      } else {
+        ++it;
+      }
+    }
+    return gone;
+  }
+
+  [[nodiscard]] bool full() const { return sessions_.size() >= max_sessions_; }
+
   [[nodiscard]] std::size_t size() const { return sessions_.size(); }
+  [[nodiscard]] std::size_t partitions() const { return partitions_; }
 
  private:
   struct Session {
@@ -68,6 +88,7 @@ class ShareSessionCache {
   };
   std::size_t max_sessions_;
   std::size_t max_partitions_;
+  std::size_t partitions_ = 0;  // in all sessions
   std::map<std::pair<std::string, std::string>, Session, std::less<>> sessions_;
 };
 
