@@ -1,19 +1,24 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Share groups (KIP-932) seen from outside, against kgroupsd: the HTTP API's
+"""Share groups (KIP-932) seen and configured from outside, against kgroupsd: the HTTP API's
 group views (GET /v1/groups and /v1/groups/{id}: members with the records they hold, each
 share-partition's offsets, records in flight and totals), the events of members and of
-records released for redelivery, and /metrics' share gauges. Driven by raw requests
-(share_wire.py) on the manual clock, so every count is exact."""
+records released for redelivery, /metrics' share gauges, and the share group configs through
+IncrementalAlterConfigs and DescribeConfigs on the group resource (type 32). Driven by raw
+requests (share_wire.py) on the manual clock, so every count is exact."""
 import json
 import urllib.request
 
 from confluent_kafka import Producer
 
-from kip848_wire import create_topic_v7
+from flexible_wire import Reader, Writer, exchange
+from kip848_wire import consumer_heartbeat, create_topic_v7
 from raw_client import RawConnection
 from share_wire import acquired_offsets, share_acknowledge, share_fetch, share_heartbeat
 
 ACCEPT, RELEASE = 1, 2
+SET, DELETE, APPEND = 0, 1, 2
+GROUP_RESOURCE = 32
+INVALID_CONFIG, INVALID_REQUEST = 40, 42
 
 
 def produce(bootstrap, topic, count):
@@ -145,3 +150,139 @@ def test_metrics_show_share_groups_members_records_in_flight_and_totals(start_kg
             f"kgroupsd_share_released_total{{{labels}}} 1",
             f"kgroupsd_share_archived_by_limit_total{{{labels}}} 0"]:
         assert line in lines, line
+
+
+# --- IncrementalAlterConfigs v1 and DescribeConfigs v4 on the group resource ---------------
+
+def incremental_alter(connection, resources, validate_only=False):
+    """resources: [(type, name, [(config, operation, value)])] -> [(error, message, name)]."""
+    def write_config(w, config):
+        w.string(config[0]).int8(config[1]).string(config[2]).tags()
+
+    def write_resource(w, resource):
+        w.int8(resource[0]).string(resource[1]).array(resource[2], write_config).tags()
+
+    body = Writer(True).array(resources, write_resource).boolean(validate_only).tags()
+    reader = Reader(exchange(connection, 44, 1, body.bytes(), flexible=True), True)
+    reader.int32()
+
+    def read_response(r):
+        row = (r.int16(), r.string(), r.int8(), r.string())
+        r.tags()
+        return (row[0], row[1], row[3])
+
+    responses = reader.array(read_response)
+    reader.finish()
+    return responses
+
+
+def describe_group_configs(connection, group):
+    """DescribeConfigs v4 of group resource `group` -> {"error", "message", "configs": {name:
+    (value, source, [synonyms])}}."""
+    body = (Writer(True).array([group], lambda w, name: w.int8(GROUP_RESOURCE).string(name)
+                               .array(None, Writer.string).tags())
+            .boolean(True).boolean(False).tags())
+    reader = Reader(exchange(connection, 32, 4, body.bytes(), flexible=True), True)
+    reader.int32()
+
+    def read_synonym(r):
+        synonym = (r.string(), r.string(), r.int8())
+        r.tags()
+        return synonym
+
+    def read_config(r):
+        config = (r.string(), r.string(), r.boolean(), r.int8(), r.boolean(),
+                  r.array(read_synonym), r.int8(), r.string())
+        r.tags()
+        return config
+
+    def read_result(r):
+        result = {"error": r.int16(), "message": r.string(), "type": r.int8(),
+                  "name": r.string()}
+        result["configs"] = {c[0]: (c[1], c[3], c[5]) for c in r.array(read_config)}
+        r.tags()
+        return result
+
+    [result] = reader.array(read_result)
+    reader.finish()
+    return result
+
+
+def test_group_configs_change_the_share_group_and_describe_with_their_source(start_kgroupsd):
+    broker, admin, topic_id = start(start_kgroupsd)
+    described = describe_group_configs(admin, "workers")
+    assert described["error"] == 0 and described["type"] == GROUP_RESOURCE
+    assert described["configs"]["share.record.lock.duration.ms"][:2] == ("30000", 5)
+    assert set(described["configs"]) == {
+        "share.auto.offset.reset", "share.delivery.count.limit",
+        "share.partition.max.record.locks", "share.record.lock.duration.ms"}
+
+    assert incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.record.lock.duration.ms", SET, "5000"),
+        ("share.delivery.count.limit", SET, "3"),
+        ("share.auto.offset.reset", SET, "earliest")])]) == [(0, None, "workers")]
+    configs = describe_group_configs(admin, "workers")["configs"]
+    assert configs["share.record.lock.duration.ms"] == (
+        "5000", 8, [("share.record.lock.duration.ms", "5000", 8),
+                    ("group.share.record.lock.duration.ms", "30000", 5)])
+    assert configs["share.delivery.count.limit"][:2] == ("3", 8)
+    assert configs["share.partition.max.record.locks"][:2] == ("2000", 5)
+
+    # The group obeys them: earliest starts at the log's start, locks last 5 s.
+    produce(broker.bootstrap, "jobs", 2)
+    a = RawConnection(broker.bootstrap)
+    join(a, "member-a")
+    fetched = share_fetch(a, "workers", "member-a", 0, {topic_id: [0]}, max_wait_ms=2000)
+    assert fetched["lock_ms"] == 5000
+    assert acquired_offsets(fetched, topic_id) == {0: 1, 1: 1}
+    advance(broker, 5000)
+    [released] = events(broker, "records_released")
+    assert released["reason"] == "lock_expired"
+
+    # All or nothing: one bad value refuses the resource, and nothing changes.
+    [(error, message, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.delivery.count.limit", SET, "4"),
+        ("share.record.lock.duration.ms", SET, "999")])])
+    assert error == INVALID_CONFIG and "share.record.lock.duration.ms" in message, message
+    [(error, message, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.auto.offset.reset", SET, "by_duration:PT1H")])])
+    assert error == INVALID_CONFIG and "latest, earliest" in message, message
+    [(error, message, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.delivery.count.limit", SET, "11")])])
+    assert error == INVALID_CONFIG, message
+    [(error, message, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.delivery.count", SET, "3")])])
+    assert (error, message) == (INVALID_CONFIG, "Unknown group config name: share.delivery.count")
+    [(error, _, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.delivery.count.limit", APPEND, "3")])])
+    assert error == INVALID_CONFIG
+    assert describe_group_configs(admin, "workers")["configs"]["share.delivery.count.limit"][
+        :2] == ("3", 8)
+
+    # validate_only checks and changes nothing; delete goes back to the broker's value.
+    assert incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.delivery.count.limit", SET, "7")])], validate_only=True) == [(0, None, "workers")]
+    assert describe_group_configs(admin, "workers")["configs"]["share.delivery.count.limit"][
+        :2] == ("3", 8)
+    assert incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.delivery.count.limit", DELETE, None)])]) == [(0, None, "workers")]
+    assert describe_group_configs(admin, "workers")["configs"]["share.delivery.count.limit"][
+        :2] == ("5", 5)
+    assert http(broker, "GET", "/v1/groups/workers")["share_settings"][
+        "share.record.lock.duration.ms"] == 5000
+
+
+def test_group_configs_refuse_a_consumer_groups_id_and_an_empty_id(start_kgroupsd):
+    broker, admin, topic_id = start(start_kgroupsd)
+    joined = consumer_heartbeat(admin, "orders", "consumer-1", 0, ["jobs"], owned={},
+                                rebalance_timeout_ms=30000)
+    assert joined["error"] == 0, joined
+    [(error, message, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "orders", [
+        ("share.delivery.count.limit", SET, "3")])])
+    assert error == INVALID_REQUEST and "share groups only" in message, message
+    assert describe_group_configs(admin, "orders")["error"] == INVALID_REQUEST
+    [(error, _, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "", [
+        ("share.delivery.count.limit", SET, "3")])])
+    assert error == INVALID_REQUEST
+    groups = {g["group_id"]: g["type"] for g in http(broker, "GET", "/v1/groups")["groups"]}
+    assert groups == {"orders": "consumer"}
