@@ -10,7 +10,7 @@ import { CLUSTER_EVENT_TYPES } from './cluster_events.js';
 export const EVENT_TYPES = [
   'topic_created', 'topic_deleted', 'member_joined', 'member_left', 'member_expired',
   'rebalance_started', 'rebalance_completed', 'offsets_committed', 'group_deleted',
-  'records_replayed', ...CLUSTER_EVENT_TYPES,
+  'records_replayed', 'records_released', ...CLUSTER_EVENT_TYPES,
 ];
 const KEPT = 2000; // newest events kept for catching up
 const REOPEN_DELAY_MS = 1000;

@@ -1,7 +1,8 @@
 // Groups view: every group (GET /v1/groups) as a list of buttons; the selected group in full
 // (GET /v1/groups/{id}): state, protocol, generation, members with their assignment, and per
-// partition its end offset, committed offset and lag, drawn as bars. Refreshed every 2 s and
-// soon after each event of the group.
+// partition its end offset, committed offset and lag, drawn as bars; a share group with each
+// member's records held and per share-partition its offsets, records in flight by state and
+// totals. Refreshed every 2 s and soon after each event of the group.
 
 import { getJson } from './api.js';
 import { html, svg, syncKeyed } from './dom.js';
@@ -56,7 +57,7 @@ export class GroupsView {
         button.dataset.groupId = g.group_id;
         button.replaceChildren(html('strong', { text: g.group_id }),
           html('span', { class: 'group-summary',
-            text: `${g.state} · ${g.members} member${g.members === 1 ? '' : 's'} · generation ${g.generation}` }));
+            text: `${g.type} · ${g.state} · ${g.members} member${g.members === 1 ? '' : 's'} · generation ${g.generation}` }));
       });
   }
 
@@ -84,6 +85,7 @@ export class GroupsView {
 }
 
 function renderGroup(group) {
+  if (group.type === 'share') return renderShareGroup(group);
   const facts = [
     ['State', group.state], ['Type', group.type], ['Protocol type', group.protocol_type || '—'],
     ['Assignor (protocol)', group.protocol || '—'], ['Generation', group.generation],
@@ -100,22 +102,65 @@ function renderGroup(group) {
   ];
 }
 
+// A share group (KIP-932): members with the records each holds, and per share-partition its
+// start and end offsets, the records in flight by state, and what happened to its records.
+function renderShareGroup(group) {
+  const settings = group.share_settings ?? {};
+  const facts = [
+    ['State', group.state], ['Type', group.type], ['Assignor', group.protocol || '—'],
+    ['Group epoch', group.generation],
+    ['Lock duration (ms)', settings['share.record.lock.duration.ms'] ?? '—'],
+    ['Delivery count limit', settings['share.delivery.count.limit'] ?? '—'],
+    ['Auto offset reset', settings['share.auto.offset.reset'] ?? '—'],
+  ];
+  return [
+    html('h3', { text: `Share group ${group.group_id}` }),
+    html('dl', { class: 'facts', 'data-group-id': group.group_id },
+      facts.flatMap(([name, value]) => [html('dt', { text: name }), html('dd', { text: value })])),
+    html('h4', { text: `Members (${group.members.length})` }),
+    membersTable(group.members, true),
+    html('h4', { text: 'Share-partitions' }),
+    sharePartitionsTable(group.share_partitions ?? []),
+  ];
+}
+
+function sharePartitionsTable(partitions) {
+  if (partitions.length === 0) return html('p', { class: 'muted', text: 'No share-partitions yet.' });
+  const columns = ['Topic', 'Partition', 'Start offset', 'End offset', 'Available', 'Acquired',
+    'Acknowledged', 'Archived', 'Deliveries', 'Redeliveries', 'Accepted', 'Released', 'Rejected',
+    'Archived at limit', 'Locks expired'];
+  return html('table', { class: 'data share-partitions' },
+    html('thead', {}, html('tr', {}, columns.map((name) => html('th', { scope: 'col', text: name })))),
+    html('tbody', {}, partitions.map((p) => html('tr', {
+      'data-topic': p.topic, 'data-partition': p.partition,
+    }, [
+      html('td', { text: p.topic }), html('td', { class: 'num', text: p.partition }),
+      ...[p.start_offset, p.end_offset, p.in_flight.available, p.in_flight.acquired,
+        p.in_flight.acknowledged, p.in_flight.archived, p.totals.deliveries,
+        p.totals.redeliveries, p.totals.accepted, p.totals.released, p.totals.rejected,
+        p.totals.archived_by_limit, p.totals.locks_expired]
+        .map((value) => html('td', { class: 'num', text: value })),
+    ]))));
+}
+
 function assignmentText(assignment) {
   if (assignment === null) return 'not decodable';
   if (assignment.length === 0) return 'none';
   return assignment.map((t) => `${t.topic}: ${t.partitions.join(', ')}`).join('; ');
 }
 
-function membersTable(members) {
+// withHeld: a share group's members, with the records each holds (acquired, not acknowledged).
+function membersTable(members, withHeld = false) {
   if (members.length === 0) return html('p', { class: 'muted', text: 'No members.' });
+  const columns = ['Member id', 'Client id', 'Host', 'Assignment', ...(withHeld ? ['Records held'] : [])];
   return html('table', { class: 'data members' },
-    html('thead', {}, html('tr', {}, ['Member id', 'Client id', 'Host', 'Assignment']
-      .map((name) => html('th', { scope: 'col', text: name })))),
+    html('thead', {}, html('tr', {}, columns.map((name) => html('th', { scope: 'col', text: name })))),
     html('tbody', {}, members.map((m) => html('tr', {
       'data-member-id': m.member_id,
       'data-partitions': JSON.stringify(m.assignment ?? []),
     }, html('td', { class: 'mono', text: m.member_id }), html('td', { text: m.client_id }),
-    html('td', { text: m.host }), html('td', { class: 'assignment', text: assignmentText(m.assignment) })))));
+    html('td', { text: m.host }), html('td', { class: 'assignment', text: assignmentText(m.assignment) }),
+    ...(withHeld ? [html('td', { class: 'num records-held', text: m.records_held ?? 0 })] : [])))));
 }
 
 function offsetsTable(offsets) {

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The kgroups CLI (tools/cli) against kgroupsd, with confluent-kafka making the state it
-inspects: `groups describe` shows the lag the clients left, `groups list` and `topics
+inspects: `groups describe` shows the lag the clients left (and a share group's members and
+share-partitions, driven with raw share requests), `groups list` and `topics
 list|describe` what they created, and `groups reset-offsets` moves a group's offsets (dry
 run by default, refused while the group has members) so that a consumer then starts there.
 
@@ -16,6 +17,9 @@ import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 
 from kgroupsd_process import ROOT
+from kip848_wire import create_topic_v7
+from raw_client import RawConnection
+from share_wire import acquired_offsets, share_acknowledge, share_fetch, share_heartbeat
 
 TIMEOUT_S = 30
 PARTITIONS = 6  # kgroupsd's default for auto-created topics
@@ -162,11 +166,44 @@ def test_describe_shows_an_active_member_and_reset_is_refused(kgroupsd):
 
 def test_groups_list_lists_the_group(kgroupsd, lagging_group):
     listed = cli_json(kgroupsd, "groups", "list")
-    assert {"group_id": "billing", "protocol_type": "consumer", "state": "Empty"} in \
-        listed["groups"]
+    assert {"group_id": "billing", "protocol_type": "consumer", "state": "Empty",
+            "type": "classic"} in listed["groups"]
     table = run_cli("groups", "list", "--bootstrap-server", kgroupsd.bootstrap)
     assert table.returncode == 0, table.stderr
-    assert ["billing", "Empty", "consumer"] in [line.split() for line in table.stdout.splitlines()]
+    assert ["billing", "Empty", "consumer", "classic"] in [
+        line.split() for line in table.stdout.splitlines()]
+
+
+def test_share_group_is_listed_with_its_type_and_described_per_share_partition(kgroupsd):
+    connection = RawConnection(kgroupsd.bootstrap)
+    created = create_topic_v7(connection, "jobs", 1)
+    assert created["error"] == 0, created
+    topic_id = created["id"]
+    assert share_heartbeat(connection, "workers", "member-a", 0, ["jobs"])["error"] == 0
+    produce(kgroupsd.bootstrap, "jobs", [5])
+    fetched = share_fetch(connection, "workers", "member-a", 0, {topic_id: [0]}, max_records=2,
+                          max_wait_ms=2000)
+    assert len(acquired_offsets(fetched, topic_id)) == 2
+    share_acknowledge(connection, "workers", "member-a", 1, {topic_id: {0: [(0, 1, [1])]}})
+
+    listed = cli_json(kgroupsd, "groups", "list")
+    assert {"group_id": "workers", "protocol_type": "share", "state": "Stable",
+            "type": "share"} in listed["groups"]
+    table = run_cli("groups", "list", "--bootstrap-server", kgroupsd.bootstrap)
+    assert ["workers", "Stable", "share", "share"] in [
+        line.split() for line in table.stdout.splitlines()]
+
+    described = cli_json(kgroupsd, "groups", "describe", "workers")
+    assert (described["type"], described["state"], described["protocol"]) == (
+        "share", "Stable", "simple")
+    assert [(m["member_id"], m["assignment"]) for m in described["members"]] == [
+        ("member-a", [{"topic": "jobs", "partitions": [0]}])]
+    assert described["partitions"] == [
+        {"topic": "jobs", "partition": 0, "start_offset": 2, "end_offset": 5, "lag": 3}]
+    text = run_cli("groups", "describe", "workers", "--bootstrap-server", kgroupsd.bootstrap)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("Share group workers: state Stable")
+    assert ["jobs", "0", "2", "5", "3"] in [line.split() for line in text.stdout.splitlines()]
 
 
 def test_topics_list_and_describe_show_partitions_and_end_offsets(kgroupsd):

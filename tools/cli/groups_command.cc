@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "groups_command.h"
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -40,23 +42,107 @@ int run_list(const CommandOptions& options, std::ostream& out) {
       listed.push_back({{"group_id", group.group_id},
                         {"protocol_type", group.protocol_type},
                         {"state", group.state.empty() ? nlohmann::ordered_json(nullptr)
-                                                      : nlohmann::ordered_json(group.state)}});
+                                                      : nlohmann::ordered_json(group.state)},
+                        {"type", group.type.empty() ? nlohmann::ordered_json(nullptr)
+                                                    : nlohmann::ordered_json(group.type)}});
     }
     out << nlohmann::ordered_json{{"groups", listed}}.dump(2) << "\n";
     return 0;
   }
-  TextTable table({"GROUP", "STATE", "PROTOCOL-TYPE"});
+  TextTable table({"GROUP", "STATE", "PROTOCOL-TYPE", "TYPE"});
   for (const ListedGroup& group : groups) {
     table.add_row({group.group_id, group.state.empty() ? "-" : group.state,
-                   group.protocol_type.empty() ? "-" : group.protocol_type});
+                   group.protocol_type.empty() ? "-" : group.protocol_type,
+                   group.type.empty() ? "-" : group.type});
   }
   out << table.render();
+  return 0;
+}
+
+// A share group (KIP-932): its members and assignment, and per share-partition the start
+// offset (the first record not finished with), the end offset and the records between.
+int run_describe_share(const CommandOptions& options, AdminClient& client,
+                       const std::string& group_id, std::ostream& out) {
+  const DescribedShareGroup group = client.describe_share_group(group_id);
+  const std::map<TopicPartitionId, ShareStartOffset> starts = client.share_start_offsets(group_id);
+  std::vector<TopicPartitionId> partitions;
+  for (const auto& [partition, start] : starts) partitions.push_back(partition);
+  const PartitionOffsets end_offsets = client.list_offsets(partitions, OffsetSpec::kLatest);
+  struct Row {
+    TopicPartitionId partition;
+    std::optional<std::int64_t> start_offset;
+    std::optional<std::int64_t> end_offset;
+    std::optional<std::int64_t> lag;
+  };
+  std::vector<Row> rows;
+  for (const auto& [partition, start] : starts) {
+    Row& row = rows.emplace_back();
+    row.partition = partition;
+    if (start.start_offset >= 0) row.start_offset = start.start_offset;
+    const auto end = end_offsets.find(partition);
+    if (end != end_offsets.end()) row.end_offset = end->second;
+    if (start.lag >= 0) {
+      row.lag = start.lag;
+    } else if (row.start_offset && row.end_offset) {
+      row.lag = std::max<std::int64_t>(0, *row.end_offset - *row.start_offset);
+    }
+  }
+  if (options.json) {
+    nlohmann::ordered_json members = nlohmann::ordered_json::array();
+    for (const DescribedShareMember& member : group.members) {
+      nlohmann::ordered_json assignment = nlohmann::ordered_json::array();
+      for (const AssignedTopic& topic : member.assignment) {
+        assignment.push_back({{"topic", topic.topic}, {"partitions", topic.partitions}});
+      }
+      members.push_back({{"member_id", member.member_id},
+                         {"member_epoch", member.member_epoch},
+                         {"client_id", member.client_id},
+                         {"host", member.host},
+                         {"assignment", assignment}});
+    }
+    nlohmann::ordered_json listed = nlohmann::ordered_json::array();
+    for (const Row& row : rows) {
+      listed.push_back({{"topic", row.partition.topic},
+                        {"partition", row.partition.partition},
+                        {"start_offset", optional_json(row.start_offset)},
+                        {"end_offset", optional_json(row.end_offset)},
+                        {"lag", optional_json(row.lag)}});
+    }
+    out << nlohmann::ordered_json{{"group_id", group_id},       {"type", "share"},
+                                  {"state", group.state},       {"protocol_type", "share"},
+                                  {"protocol", group.assignor}, {"group_epoch", group.group_epoch},
+                                  {"members", members},         {"partitions", listed}}
+               .dump(2)
+        << "\n";
+    return 0;
+  }
+  out << "Share group " << group_id << ": state " << group.state << ", assignor "
+      << (group.assignor.empty() ? "-" : group.assignor) << ", group epoch " << group.group_epoch
+      << ", " << group.members.size() << (group.members.size() == 1 ? " member" : " members")
+      << "\n\n";
+  TextTable table({"TOPIC", "PARTITION", "START-OFFSET", "END-OFFSET", "LAG"});
+  for (const Row& row : rows) {
+    table.add_row({row.partition.topic, std::to_string(row.partition.partition),
+                   cell(row.start_offset), cell(row.end_offset), cell(row.lag)});
+  }
+  out << table.render();
+  if (!group.members.empty()) {
+    TextTable members({"MEMBER-ID", "CLIENT-ID", "HOST", "ASSIGNMENT"});
+    for (const DescribedShareMember& member : group.members) {
+      members.add_row(
+          {member.member_id, member.client_id, member.host, assignment_text(member.assignment)});
+    }
+    out << "\n" << members.render();
+  }
+  out << "\n(records in flight per state: GET /v1/groups/" << group_id
+      << " on kgroupsd's --http address)\n";
   return 0;
 }
 
 int run_describe(const CommandOptions& options, const std::string& group_id, std::ostream& out) {
   AdminClient client(options.bootstrap(), options.deadline());
   const GroupDescription group = client.describe_group(group_id);
+  if (group.protocol_type == "share") return run_describe_share(options, client, group_id, out);
   const PartitionOffsets committed = client.committed_offsets(group_id);
   if (group.state == "Dead" && group.members.empty() && committed.empty()) {
     throw std::runtime_error("group '" + group_id + "' does not exist (its coordinator, " +
@@ -141,7 +227,10 @@ int run_describe(const CommandOptions& options, const std::string& group_id, std
 }  // namespace
 
 void add_groups_command(CLI::App& app, CommandAction& action) {
-  CLI::App* groups = app.add_subcommand("groups", "list, describe and reset consumer groups");
+  CLI::App* groups =
+      app.add_subcommand("groups",
+                         "list, describe and reset consumer groups; list and describe "
+                         "share groups");
   groups->require_subcommand(1);
 
   auto list_options = std::make_shared<CommandOptions>();
@@ -156,7 +245,8 @@ void add_groups_command(CLI::App& app, CommandAction& action) {
   CLI::App* describe = groups->add_subcommand(
       "describe",
       "show a group's members and assignment, and per partition the committed offset, the "
-      "end offset and the lag");
+      "end offset and the lag (a share group's: the start offset, the end offset and the "
+      "records between)");
   describe->add_option("GROUP", *group_id, "the group id")->required();
   add_command_options(*describe, *describe_options);
   describe->callback([&action, describe_options, group_id] {

@@ -29,6 +29,7 @@ enum class ConfigSource : std::int8_t {
   kDynamicDefaultBroker = 3,  // DYNAMIC_DEFAULT_BROKER_CONFIG: set at run time cluster-wide
   kStaticBroker = 4,          // STATIC_BROKER_CONFIG: the broker's command line differs from Kafka
   kDefault = 5,               // DEFAULT_CONFIG: Kafka's default
+  kGroup = 8,                 // GROUP_CONFIG: set on the group
 };
 
 struct ConfigSynonym {

@@ -54,6 +54,12 @@ struct SharePartitionKeyHash {
 struct ShareGroupSettings {
   share::ShareLimits limits;
   bool start_at_earliest = false;  // share.auto.offset.reset: latest (false) or earliest
+  // Which of the settings the group set itself (kOwn* bits); the others are the broker's.
+  std::uint8_t own = 0;
+  static constexpr std::uint8_t kOwnRecordLockDuration = 1;
+  static constexpr std::uint8_t kOwnAutoOffsetReset = 2;
+  static constexpr std::uint8_t kOwnDeliveryCountLimit = 4;
+  static constexpr std::uint8_t kOwnPartitionMaxRecordLocks = 8;
 };
 
 class CoordinatedShareGroup {

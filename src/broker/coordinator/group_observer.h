@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// GroupObserver: what the group coordinators (GroupCoordinator, ConsumerGroupCoordinator)
-// tell whoever watches their groups — members joining, leaving and expiring, rebalances
-// starting and completing with their assignment, offsets committed, groups deleted or
-// forgotten. The coordinators call it at the moment each thing happens, in the order it
-// happens, and stay plain logic: the broker's EventRecorder (broker/events/) turns
-// observations into events, its ReplayTracker follows assignments.
+// GroupObserver: what the group coordinators (GroupCoordinator, ConsumerGroupCoordinator,
+// ShareGroupCoordinator) tell whoever watches their groups — members joining, leaving and
+// expiring, rebalances starting and completing with their assignment, offsets committed,
+// groups deleted or forgotten, and a share group's records released for redelivery. The
+// coordinators call it at the moment each thing happens, in the order it happens, and stay
+// plain logic: the broker's EventRecorder (broker/events/) turns observations into events,
+// its ReplayTracker follows assignments.
 // Every method is a no-op by default, so an observer overrides only what it wants.
 //
 // Lifetimes: every view (string_view, span, reference) an observation carries is valid only
@@ -25,12 +26,22 @@
 
 namespace kgroups::broker {
 
-// Which protocol a group speaks: classic (JoinGroup/SyncGroup) or consumer (KIP-848).
-enum class GroupType { kClassic, kConsumer };
+// Which protocol a group speaks: classic (JoinGroup/SyncGroup), consumer (KIP-848) or share
+// (KIP-932). A share group reports members joining, leaving and expiring and its records
+// released (on_records_released), never rebalances, offsets or deletions.
+enum class GroupType { kClassic, kConsumer, kShare };
 
-// "classic" or "consumer", as ListGroups' types and the HTTP API name them.
+// "classic", "consumer" or "share", as ListGroups' types and the HTTP API name them.
 constexpr std::string_view group_type_name(GroupType type) {
-  return type == GroupType::kClassic ? "classic" : "consumer";
+  switch (type) {
+    case GroupType::kClassic:
+      return "classic";
+    case GroupType::kConsumer:
+      return "consumer";
+    case GroupType::kShare:
+      return "share";
+  }
+  return "classic";
 }
 
 struct ObservedMember {
@@ -57,6 +68,26 @@ struct ObservedRebalance {
   std::string_view protocol;   // classic: the selected assignor; consumer: the server assignor
   std::string_view leader_id;  // classic: the leader; consumer groups have none ("")
   std::vector<ObservedAssignment> assignment;  // every member, in member id order
+};
+
+// Records of one share-partition that went back to be delivered again (or were archived at
+// the delivery-count limit) without their member acknowledging them.
+struct ObservedReleasedPartition {
+  std::string_view topic;  // "" when the topic is no longer known
+  std::int32_t partition = 0;
+  std::int64_t released = 0;  // available again: the next acquisition redelivers them
+  std::int64_t archived = 0;  // at the delivery-count limit: never delivered again
+};
+
+// A share group's records released for redelivery, in one go.
+struct ObservedRelease {
+  std::string_view group_id;
+  // The member that held them, or "" for expired locks (which may be of several members).
+  std::string_view member_id;
+  // Why: "lock_expired" (a lock ran out), "member_left", "member_expired" (its session timed
+  // out) or "session_closed" (its share session ended).
+  std::string_view reason;
+  std::vector<ObservedReleasedPartition> partitions;  // those with records released, in order
 };
 
 class GroupObserver {
@@ -92,6 +123,9 @@ class GroupObserver {
   // The coordinator dropped a group that has neither members nor committed offsets (it keeps
   // no state for it; a later join creates it anew). May follow on_group_deleted.
   virtual void on_group_forgotten(GroupType /*type*/, std::string_view /*group_id*/) {}
+  // A share group's records went back without being acknowledged (never called with no
+  // records).
+  virtual void on_records_released(const ObservedRelease& /*release*/) {}
 };
 
 }  // namespace kgroups::broker

@@ -55,6 +55,9 @@ class GroupObserverList : public GroupObserver {
   void on_group_forgotten(GroupType type, std::string_view group_id) override {
     for (GroupObserver* observer : observers_) observer->on_group_forgotten(type, group_id);
   }
+  void on_records_released(const ObservedRelease& release) override {
+    for (GroupObserver* observer : observers_) observer->on_records_released(release);
+  }
 
  private:
   std::vector<GroupObserver*> observers_;  // in the order added; none is nullptr

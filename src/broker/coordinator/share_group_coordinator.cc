@@ -17,6 +17,13 @@ constexpr std::int32_t kLeaveEpoch = -1;
 constexpr std::size_t kMemberOverheadBytes = 256;
 constexpr std::size_t kSharePartitionOverheadBytes = 128;
 
+ObservedMember observed(const ShareGroupMember& member) {
+  return {.member_id = member.member_id,
+          .client_id = member.client_id,
+          .client_host = member.client_host,
+          .instance_id = std::nullopt};
+}
+
 ShareGroupHeartbeatResult refusal(GroupError error, std::string message) {
   ShareGroupHeartbeatResult result;
   result.error = error;
@@ -96,12 +103,51 @@ void ShareGroupCoordinator::expire(CoordinatedShareGroup& group) {
   for (const auto& [id, member] : group.members()) {
     if (member.session_deadline <= now) expired.push_back(id);
   }
-  for (const std::string& id : expired) {
-    remove_member(group, id, "its session timed out");
-  }
+  for (const std::string& id : expired) remove_member(group, id, true);
   const std::int64_t now_in_ms = now_ms();
   const share::ShareLimits& limits = settings(group).limits;
-  for (auto& [key, partition] : group.partitions()) partition.expire_locks(now_in_ms, limits);
+  release_and_report(group, "", "lock_expired", [&](share::SharePartition& partition) {
+    partition.expire_locks(now_in_ms, limits);
+  });
+}
+
+template <typename Release>
+void ShareGroupCoordinator::release_and_report(CoordinatedShareGroup& group,
+                                               std::string_view member_id, std::string_view reason,
+                                               Release release) {
+  std::vector<std::pair<SharePartitionKey, ObservedReleasedPartition>> released;
+  for (auto& [key, partition] : group.partitions()) {
+    const share::ShareTotals before = partition.totals();
+    release(partition);
+    const share::ShareTotals& after = partition.totals();
+    const std::int64_t archived = after.archived_by_limit - before.archived_by_limit;
+    const std::int64_t total = after.released - before.released;
+    if (total > 0) {
+      released.push_back({key,
+                          {.topic = {},
+                           .partition = key.partition,
+                           .released = total - archived,
+                           .archived = archived}});
+    }
+  }
+  if (observer_ == nullptr || released.empty()) return;
+  std::vector<std::string> names;  // owns the topic names the observation views
+  names.reserve(released.size());
+  for (auto& [key, partition] : released) {
+    const auto topic = catalog_.find_by_id(key.topic_id);
+    names.push_back(topic ? topic->name : std::string());
+  }
+  ObservedRelease observation{
+      .group_id = group.group_id(), .member_id = member_id, .reason = reason, .partitions = {}};
+  for (std::size_t i = 0; i < released.size(); ++i) {
+    released[i].second.topic = names[i];
+    observation.partitions.push_back(released[i].second);
+  }
+  std::sort(observation.partitions.begin(), observation.partitions.end(),
+            [](const ObservedReleasedPartition& a, const ObservedReleasedPartition& b) {
+              return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
+            });
+  observer_->on_records_released(observation);
 }
 
 void ShareGroupCoordinator::apply_due() {
@@ -168,7 +214,7 @@ ShareGroupHeartbeatResult ShareGroupCoordinator::leave(const ShareGroupHeartbeat
     return refusal(GroupError::kUnknownMemberId,
                    "member " + params.member_id + " is not in share group " + params.group_id);
   }
-  remove_member(*group, params.member_id, "it left the group");
+  remove_member(*group, params.member_id, false);
   ShareGroupHeartbeatResult result;
   result.member_id = params.member_id;
   result.member_epoch = kLeaveEpoch;
@@ -228,6 +274,9 @@ ShareGroupHeartbeatResult ShareGroupCoordinator::join_or_heartbeat(
     member->client_host = params.client_host;
     changed = true;
     log("share group " + params.group_id + ": member " + params.member_id + " joined");
+    if (observer_ != nullptr) {
+      observer_->on_member_joined(GroupType::kShare, group->group_id(), observed(*member));
+    }
   } else if (params.member_epoch == kJoinEpoch) {
     member->assignment_pending = true;  // a rejoin gets its assignment again
   }
@@ -254,12 +303,24 @@ ShareGroupHeartbeatResult ShareGroupCoordinator::join_or_heartbeat(
 }
 
 void ShareGroupCoordinator::remove_member(CoordinatedShareGroup& group,
-                                          const std::string& member_id, std::string_view why) {
+                                          const std::string& member_id, bool expired) {
   const ShareGroupMember* member = group.member(member_id);
   if (member == nullptr) return;
+  const std::string_view why = expired ? "its session timed out" : "it left the group";
+  if (observer_ != nullptr) {
+    if (expired) {
+      observer_->on_member_expired(GroupType::kShare, group.group_id(), observed(*member),
+                                   "session timeout");
+    } else {
+      observer_->on_member_left(GroupType::kShare, group.group_id(), observed(*member),
+                                "left the group (member epoch -1)");
+    }
+  }
   const share::MemberIndex index = member->index;
   const share::ShareLimits& limits = settings(group).limits;
-  for (auto& [key, partition] : group.partitions()) partition.release_member(index, limits);
+  release_and_report(
+      group, member_id, expired ? "member_expired" : "member_left",
+      [&](share::SharePartition& partition) { partition.release_member(index, limits); });
   group.remove_member(member_id);
   log("share group " + group.group_id() + ": member " + member_id + " removed because " +
       std::string(why));
@@ -423,8 +484,10 @@ void ShareGroupCoordinator::release_member_records(std::string_view group_id,
   const ShareGroupMember* member = group != nullptr ? group->member(member_id) : nullptr;
   if (member == nullptr) return;
   const share::ShareLimits& limits = settings(*group).limits;
-  for (auto& [key, partition] : group->partitions())
-    partition.release_member(member->index, limits);
+  const share::MemberIndex index = member->index;
+  release_and_report(*group, member_id, "session_closed", [&](share::SharePartition& partition) {
+    partition.release_member(index, limits);
+  });
   refile(*group);
 }
 

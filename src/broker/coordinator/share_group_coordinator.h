@@ -24,6 +24,11 @@
 // partition_max_record_locks records of state::SharePartition::InFlightRecord bytes);
 // a call that would pass a bound is refused before it changes anything.
 //
+// Observation: with an observer set (set_observer()), members joining, leaving and expiring
+// are reported as the other coordinators report theirs (GroupType::kShare), and records that
+// go back without an acknowledgement (an expired lock, a member leaving, expiring or closing
+// its share session) through on_records_released().
+//
 // Not thread-safe: the broker calls it from one strand only. `clock`, `catalog` and
 // `log_bounds` must outlive it.
 #pragma once
@@ -44,6 +49,7 @@
 #include "broker/coordinator/coordinated_share_group.h"
 #include "broker/coordinator/deadline_index.h"
 #include "broker/coordinator/group_error.h"
+#include "broker/coordinator/group_observer.h"
 #include "broker/coordinator/group_summary.h"
 #include "broker/coordinator/topic_catalog.h"
 
@@ -174,6 +180,10 @@ class ShareGroupCoordinator {
   // The topic was deleted: its share-partitions go from every group.
   void forget_topic(const TopicId& topic_id);
 
+  // Tells `observer` (nullptr: no one) what happens to the share groups from now on. It must
+  // outlive the coordinator, or be replaced first.
+  void set_observer(GroupObserver* observer) { observer_ = observer; }
+
   // Bytes kept: members and in-flight record state.
   [[nodiscard]] std::size_t stored_bytes() const;
   void set_max_stored_bytes(std::size_t bytes) { config_.max_stored_bytes = bytes; }
@@ -190,8 +200,14 @@ class ShareGroupCoordinator {
   ShareGroupHeartbeatResult leave(const ShareGroupHeartbeatParams& params);
   [[nodiscard]] std::optional<ShareGroupHeartbeatResult> refuse(
       const ShareGroupHeartbeatParams& params) const;
-  void remove_member(CoordinatedShareGroup& group, const std::string& member_id,
-                     std::string_view why);
+  // Removes the member, releasing its records; `expired`: for missing its session deadline
+  // (else it left).
+  void remove_member(CoordinatedShareGroup& group, const std::string& member_id, bool expired);
+  // Applies `release` to every share-partition of the group and reports the records it
+  // released, if any, to the observer with `member_id` and `reason` (ObservedRelease).
+  template <typename Release>
+  void release_and_report(CoordinatedShareGroup& group, std::string_view member_id,
+                          std::string_view reason, Release release);
   void reassign(CoordinatedShareGroup& group);
   void create_share_partitions(CoordinatedShareGroup& group);
   void expire(CoordinatedShareGroup& group);
@@ -212,6 +228,7 @@ class ShareGroupCoordinator {
   Clock::TimePoint epoch_;
   std::map<std::string, std::unique_ptr<CoordinatedShareGroup>, std::less<>> groups_;
   DeadlineIndex deadlines_;
+  GroupObserver* observer_ = nullptr;
 };
 
 }  // namespace kgroups::broker

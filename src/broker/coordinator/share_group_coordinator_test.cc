@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <string>
 #include <vector>
 
 #include "broker/coordinator/in_memory_topic_catalog.h"
@@ -123,6 +124,84 @@ TEST_F(ShareCoordinatorFixture, TheMemoryBoundRefusesANewMember) {
   coordinator.set_max_stored_bytes(1);
   EXPECT_EQ(heartbeat("a", 0).error, GroupError::kCoordinatorLoadInProgress);
   EXPECT_FALSE(coordinator.has_group("workers"));
+}
+
+}  // namespace
+}  // namespace kgroups::broker
+
+namespace kgroups::broker {
+namespace {
+
+// Writes each observation as one line.
+struct RecordingObserver : GroupObserver {
+  std::vector<std::string> lines;
+  void on_member_joined(GroupType type, std::string_view group_id,
+                        const ObservedMember& member) override {
+    lines.push_back(std::string(group_type_name(type)) + " " + std::string(group_id) + " joined " +
+                    std::string(member.member_id));
+  }
+  void on_member_left(GroupType type, std::string_view group_id, const ObservedMember& member,
+                      std::string_view /*reason*/) override {
+    lines.push_back(std::string(group_type_name(type)) + " " + std::string(group_id) + " left " +
+                    std::string(member.member_id));
+  }
+  void on_member_expired(GroupType type, std::string_view group_id, const ObservedMember& member,
+                         std::string_view /*reason*/) override {
+    lines.push_back(std::string(group_type_name(type)) + " " + std::string(group_id) + " expired " +
+                    std::string(member.member_id));
+  }
+  void on_records_released(const ObservedRelease& release) override {
+    std::string line =
+        "released " + std::string(release.reason) + " by '" + std::string(release.member_id) + "':";
+    for (const ObservedReleasedPartition& partition : release.partitions) {
+      line += " " + std::string(partition.topic) + "-" + std::to_string(partition.partition) + " " +
+              std::to_string(partition.released) + "+" + std::to_string(partition.archived);
+    }
+    lines.push_back(line);
+  }
+};
+
+TEST_F(ShareCoordinatorFixture, ReportsMembersAndTheRecordsTheirDeparturesAndLocksRelease) {
+  RecordingObserver observer;
+  coordinator.set_observer(&observer);
+  const auto a = heartbeat("a", 0);
+  heartbeat("b", 0);
+  log_end = 4;
+  acquire("a", 2);
+  acquire("b", 2);
+  heartbeat("a", -1);
+  clock.advance(std::chrono::milliseconds(30'000));  // b's locks run out
+  coordinator.poll_timers();
+  clock.advance(std::chrono::milliseconds(20'000));  // b's session too
+  coordinator.poll_timers();
+  EXPECT_EQ(observer.lines, (std::vector<std::string>{
+                                "share workers joined a",
+                                "share workers joined b",
+                                "share workers left a",
+                                "released member_left by 'a': orders-0 2+0",
+                                "released lock_expired by '': orders-0 2+0",
+                                "share workers expired b",
+                            }));
+  EXPECT_EQ(a.error, GroupError::kNone);
+}
+
+TEST_F(ShareCoordinatorFixture, ARecordAtTheDeliveryLimitIsReportedArchived) {
+  ShareGroupSettings settings = coordinator.settings_of("workers");
+  settings.limits.delivery_count_limit = 2;
+  coordinator.set_group_settings("workers", settings);
+  RecordingObserver observer;
+  coordinator.set_observer(&observer);
+  heartbeat("a", 0);
+  log_end = 1;
+  acquire("a", 1);
+  coordinator.release_member_records("workers", "a");
+  acquire("a", 1);
+  coordinator.release_member_records("workers", "a");
+  EXPECT_EQ(observer.lines, (std::vector<std::string>{
+                                "share workers joined a",
+                                "released session_closed by 'a': orders-0 1+0",
+                                "released session_closed by 'a': orders-0 0+1",
+                            }));
 }
 
 }  // namespace

@@ -92,6 +92,28 @@ void EventRecorder::on_group_deleted(GroupType type, std::string_view group_id) 
   log_.publish("group_deleted", group_id, group_fields(type, group_id));
 }
 
+void EventRecorder::on_records_released(const ObservedRelease& release) {
+  Json payload = group_fields(GroupType::kShare, release.group_id);
+  payload["member_id"] = release.member_id.empty() ? Json(nullptr) : Json(release.member_id);
+  payload["reason"] = release.reason;
+  std::int64_t released = 0;
+  std::int64_t archived = 0;
+  Json partitions = Json::array();
+  for (const ObservedReleasedPartition& partition : release.partitions) {
+    released += partition.released;
+    archived += partition.archived;
+    partitions.push_back(Json{{"topic", partition.topic},
+                              {"partition", partition.partition},
+                              {"released", partition.released},
+                              {"archived", partition.archived}});
+  }
+  payload["records"] = released + archived;
+  payload["released"] = released;
+  payload["archived"] = archived;
+  payload["partitions"] = std::move(partitions);
+  log_.publish("records_released", release.group_id, payload);
+}
+
 void EventRecorder::on_topic_created(const StoredTopic& topic) {
   log_.publish("topic_created", {},
                Json{{"topic", topic.name}, {"partitions", topic.partitions.size()}});

@@ -3,7 +3,8 @@
 // EventRecorder: turns what the group coordinators and the Cluster observe into the EventLog's
 // events, one JSON object each (the event types and their fields are docs/HTTP-API.md's
 // "Events"): member_joined, member_left, member_expired, rebalance_started,
-// rebalance_completed, offsets_committed, group_deleted, topic_created, topic_deleted, and of
+// rebalance_completed, offsets_committed, group_deleted, records_released (a share group's
+// records going back for redelivery), topic_created, topic_deleted, and of
 // the cluster (--brokers): broker_stopped, broker_started, broker_isolated, leader_elected,
 // isr_shrunk, isr_expanded, reassignment_started, reassignment_completed,
 // reassignment_cancelled. The Broker connects it to both coordinators, its Cluster and its
@@ -34,6 +35,7 @@ class EventRecorder : public GroupObserver, public TopicObserver, public Replica
   void on_offsets_committed(GroupType type, std::string_view group_id, std::string_view member_id,
                             std::span<const PartitionOffset> offsets) override;
   void on_group_deleted(GroupType type, std::string_view group_id) override;
+  void on_records_released(const ObservedRelease& release) override;
 
   void on_topic_created(const StoredTopic& topic) override;
   void on_topic_deleted(const StoredTopic& topic) override;

@@ -44,6 +44,8 @@ ReplayTracker::TrackedGroup& ReplayTracker::group_for(GroupType type, std::strin
 
 void ReplayTracker::on_member_joined(GroupType type, std::string_view group_id,
                                      const ObservedMember& member) {
+  // A share group has no rebalances to replay from: its redeliveries are records_released.
+  if (type == GroupType::kShare) return;
   TrackedGroup& group = group_for(type, group_id);
   auto same = std::find_if(group.members.begin(), group.members.end(), [&](const Member& known) {
     return known.member_id == member.member_id;

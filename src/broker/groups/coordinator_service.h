@@ -137,8 +137,8 @@ class CoordinatorService {
                                     const std::vector<TopicPartition>& partitions);
   void delete_topic_offsets(std::string_view topic);
 
-  // Tells `observer` (nullptr: no one) what happens to the groups of both coordinators from
-  // now on (group_observer.h). It must outlive the service, or be replaced first.
+  // Tells `observer` (nullptr: no one) what happens to the groups of the three coordinators
+  // from now on (group_observer.h). It must outlive the service, or be replaced first.
   void set_observer(GroupObserver* observer);
 
   // Writes the groups' records to `topic` from now on (nullptr: nowhere, the default). It

@@ -35,6 +35,7 @@ void CoordinatorService::set_observer(GroupObserver* observer) {
   if (observer != nullptr) observers_.add(observer);
   classic_.set_observer(&observers_);
   consumer_.set_observer(&observers_);
+  share_.set_observer(&observers_);
 }
 
 void CoordinatorService::finish_call() {

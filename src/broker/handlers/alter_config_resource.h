@@ -54,10 +54,11 @@ std::vector<bool> repeated_resources(const Resources& resources) {
 
 // The response to an AlterConfigs or IncrementalAlterConfigs `request`: each resource altered
 // as `mode` says, with `change_of(config)` giving each config's ConfigChange; a resource
-// named more than once gets INVALID_REQUEST and changes nothing.
-template <typename Response, typename Request, typename ChangeOf>
+// named more than once gets INVALID_REQUEST and changes nothing. A group resource (type 32)
+// goes to `alter_group(name, changes, validate_only)`, which returns an AlterOutcome.
+template <typename Response, typename Request, typename ChangeOf, typename AlterGroup>
 Response alter_resources(Cluster& cluster, std::int32_t node_id, const Request& request,
-                         AlterMode mode, ChangeOf change_of) {
+                         AlterMode mode, ChangeOf change_of, AlterGroup alter_group) {
   const std::vector<bool> repeated = repeated_resources(request.resources);
   Response response;
   std::vector<ConfigChange> changes;
@@ -73,9 +74,13 @@ Response alter_resources(Cluster& cluster, std::int32_t node_id, const Request& 
     }
     changes.clear();
     for (const auto& config : resource.configs) changes.push_back(change_of(config));
+    constexpr std::int8_t kGroupResourceType = 32;
     AlterOutcome outcome =
-        alter_config_resource(cluster, node_id, resource.resource_type, resource.resource_name,
-                              changes, mode, request.validate_only);
+        resource.resource_type == kGroupResourceType
+            ? alter_group(resource.resource_name, std::span<const ConfigChange>(changes),
+                          request.validate_only)
+            : alter_config_resource(cluster, node_id, resource.resource_type,
+                                    resource.resource_name, changes, mode, request.validate_only);
     out.error_code = outcome.error;
     if (outcome.error != protocol::ErrorCode::kNone) out.error_message = std::move(outcome.message);
   }

@@ -9,7 +9,8 @@
 // - Errors per resource: UNKNOWN_TOPIC_OR_PARTITION, INVALID_TOPIC_EXCEPTION, INVALID_CONFIG
 //   (a name that is not a topic config, an invalid value, contradicting values),
 //   INVALID_REQUEST (a null value, a config named twice, a resource named twice in one
-//   request, a resource type other than topic and broker, another broker's id).
+//   request, a resource type other than topic and broker, another broker's id; a group
+//   resource, type 32, whose configs only IncrementalAlterConfigs changes).
 // - Broker resources (type 4; a broker's id, or "" for the cluster-wide default): the
 //   broker configs that set topic defaults (log.retention.ms, message.max.bytes,
 //   log.cleanup.policy, ...: alter_broker_config.h) replace that resource's dynamic configs
@@ -27,8 +28,14 @@ asio::awaitable<Reply> handle_alter_configs(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
 
   const auto response = alter_resources<protocol::AlterConfigsResponse>(
-      ctx.broker.cluster(), ctx.node_id, *request, AlterMode::kReplace, [](const auto& config) {
+      ctx.broker.cluster(), ctx.node_id, *request, AlterMode::kReplace,
+      [](const auto& config) {
         return ConfigChange{config.name, 0, config.value};
+      },
+      [](std::string_view, std::span<const ConfigChange>, bool) {
+        return AlterOutcome{protocol::ErrorCode::kInvalidRequest,
+                            "AlterConfigs does not change group configs: use "
+                            "IncrementalAlterConfigs."};
       });
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

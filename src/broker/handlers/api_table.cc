@@ -92,12 +92,14 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kDescribeConfigs, 0, 4, &handlers::handle_describe_configs,
              "topics (every Kafka topic config, with source, synonyms, type and "
              "documentation), this broker (its flags, read-only; the topic defaults, with "
-             "their dynamic values) and \"\" (what is set cluster-wide); a repeated resource "
-             "is described once"},
+             "their dynamic values), \"\" (what is set cluster-wide) and share groups (type "
+             "32: share.* group configs, source GROUP_CONFIG when the group set them); a "
+             "repeated resource is described once"},
     ApiEntry{ApiKey::kAlterConfigs, 0, 2, &handlers::handle_alter_configs,
              "replaces a topic's configs (what is not named returns to its default), "
              "validate_only; brokers and \"\": the broker configs that set topic defaults "
-             "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic)"},
+             "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic); "
+             "groups (type 32) INVALID_REQUEST: IncrementalAlterConfigs changes them"},
     ApiEntry{ApiKey::kDescribeLogDirs, 0, 4, &handlers::handle_describe_log_dirs,
              "one made-up log dir per broker (/kgroupsd/broker-<id>) with its replicas: "
              "size, offset lag behind the leader's log end; answered by the broker asked"},
@@ -112,7 +114,10 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kIncrementalAlterConfigs, 0, 1, &handlers::handle_incremental_alter_configs,
              "set, delete, append and subtract (list configs) on topic configs, "
              "validate_only; brokers and \"\": the broker configs that set topic defaults "
-             "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic)"},
+             "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic); "
+             "groups (type 32): a share group's share.record.lock.duration.ms, "
+             "share.auto.offset.reset, share.delivery.count.limit and "
+             "share.partition.max.record.locks, INVALID_CONFIG for a bad value"},
     ApiEntry{ApiKey::kAlterPartitionReassignments, 0, 1,
              &handlers::handle_alter_partition_reassignments,
              "Kafka's moves: the union of replicas, added ones catch up and join the ISR, then "

@@ -32,8 +32,9 @@ ResourceLookup find_config_resource(Cluster& cluster, std::int32_t node_id, std:
     }
   } else {
     found.error = ErrorCode::kInvalidRequest;
-    found.message = "Resource type " + std::to_string(type) +
-                    " is not supported: kgroupsd has configs for topics (2) and brokers (4).";
+    found.message =
+        "Resource type " + std::to_string(type) +
+        " is not supported: kgroupsd has configs for topics (2), brokers (4) and groups (32).";
   }
   return found;
 }

@@ -15,9 +15,12 @@
 //   this broker (type 4, named by its id): its command-line settings under Kafka's broker
 //   config names, read-only, and the broker configs that set topic defaults (log.retention.ms,
 //   ...), writable, with their dynamic values; "" (the cluster-wide dynamic defaults): the
-//   configs set cluster-wide at run time.
+//   configs set cluster-wide at run time; groups (type 32): a share group's share.* configs
+//   (group_config_resource.h), writable, with source 8 (GROUP_CONFIG) when the group set
+//   them.
 // - Errors per resource: UNKNOWN_TOPIC_OR_PARTITION, INVALID_TOPIC_EXCEPTION (illegal name),
-//   INVALID_REQUEST for another broker's id or a resource type other than 2 and 4, and for
+//   INVALID_REQUEST for another broker's id, a classic or consumer group's id, a resource
+//   type other than 2, 4 and 32, and for
 //   a resource named again in the same request: a repeat is not described twice, so a
 //   request cannot make the response grow more than one description per distinct resource.
 #include <set>
@@ -26,6 +29,7 @@
 
 #include "broker/config/described_config.h"
 #include "broker/handlers/config_resource.h"
+#include "broker/handlers/group_config_resource.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/describe_configs.h"
 
@@ -87,6 +91,16 @@ asio::awaitable<Reply> handle_describe_configs(RequestContext& ctx) {
     if (!seen.emplace(resource.resource_type, resource.resource_name).second) {
       out.error_code = ErrorCode::kInvalidRequest;
       out.error_message = "Resource named more than once in the request; described once.";
+      continue;
+    }
+    if (resource.resource_type == kGroupResource) {
+      GroupConfigLookup group = describe_group_configs(ctx.broker.groups(), resource.resource_name);
+      if (group.error.error != ErrorCode::kNone) {
+        out.error_code = group.error.error;
+        out.error_message = std::move(group.error.message);
+      } else {
+        describe(out, resource, std::move(group.configs), *request);
+      }
       continue;
     }
     const ResourceLookup found =

@@ -11,13 +11,17 @@
 //   (a name that is not a topic config, an invalid value or result, append/subtract on a
 //   config that is not a list), INVALID_REQUEST (an unknown operation, a null value other
 //   than with delete, a config named twice, a resource named twice in one request, a
-//   resource type other than topic and broker, another broker's id).
+//   resource type other than topic, broker and group, another broker's id).
 // - Broker resources (type 4; a broker's id, or "" for the cluster-wide default): the
 //   broker configs that set topic defaults (log.retention.ms, message.max.bytes,
 //   log.cleanup.policy, ...: alter_broker_config.h) change as for a topic and apply at once
 //   to topics that do not set them; any other broker config gets INVALID_REQUEST "Cannot
 //   update these configs dynamically: [...]", as Kafka's read-only broker configs.
+// - Group resources (type 32): a share group's share.record.lock.duration.ms,
+//   share.auto.offset.reset, share.delivery.count.limit and share.partition.max.record.locks
+//   (group_config_resource.h); INVALID_CONFIG for another name or a value out of range.
 #include "broker/handlers/alter_config_resource.h"
+#include "broker/handlers/group_config_resource.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/incremental_alter_configs.h"
 
@@ -28,8 +32,12 @@ asio::awaitable<Reply> handle_incremental_alter_configs(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
 
   const auto response = alter_resources<protocol::IncrementalAlterConfigsResponse>(
-      ctx.broker.cluster(), ctx.node_id, *request, AlterMode::kIncremental, [](const auto& config) {
+      ctx.broker.cluster(), ctx.node_id, *request, AlterMode::kIncremental,
+      [](const auto& config) {
         return ConfigChange{config.name, config.config_operation, config.value};
+      },
+      [&ctx](std::string_view group_id, std::span<const ConfigChange> changes, bool validate_only) {
+        return alter_group_config(ctx.broker.groups(), group_id, changes, validate_only);
       });
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

@@ -47,6 +47,30 @@ void view_consumer(const ConsumerGroupDescription& group, GroupView& view) {
   }
 }
 
+void view_share(const Cluster& cluster, ShareGroupDescription& group, GroupView& view,
+                bool detailed) {
+  view.type = "share";
+  view.state = group.state;
+  view.protocol_type = "share";
+  view.protocol = "simple";  // the share assignor (Kafka's is "simple" too)
+  view.generation = group.group_epoch;
+  for (ShareGroupMemberDescription& member : group.members) {
+    GroupMemberView& out = view.members.emplace_back();
+    out.member_id = member.member_id;
+    out.client_id = member.client_id;
+    out.host = member.client_host;
+    out.records_held = member.records_held;
+    if (!detailed) continue;
+    std::vector<AssignedTopicPartitions>& assignment = out.assignment.emplace();
+    for (TopicPartitions& topic : member.assignment) {
+      const StoredTopic* stored = cluster.find_topic(topic.topic_id);
+      if (stored == nullptr) continue;  // deleted since it was assigned
+      assignment.push_back({stored->name, std::move(topic.partitions)});
+    }
+  }
+  if (detailed) view.share_partitions = std::move(group.partitions);
+}
+
 // Fills view.offsets (the first max_rows), offsets_total and lag from the committed offsets
 // and the members' assignments. The rows are ordered through views of the names those hold,
 // so only the rows listed copy a topic's name.
@@ -105,6 +129,11 @@ std::optional<GroupView> view_group_state(Broker& broker, std::string_view group
   view.group_id = std::string(group_id);
   if (const ClassicGroup* group = broker.groups().classic().group(group_id)) {
     view_classic(*group, view, detailed);
+  } else if (broker.groups().share().has_group(group_id)) {
+    ShareGroupDescription description = broker.groups().describe_share_group(group_id);
+    if (description.error != GroupError::kNone) return std::nullopt;
+    view_share(broker.cluster(), description, view, detailed);
+    if (detailed) view.share_settings = broker.groups().share().settings_of(group_id);
   } else {
     ConsumerGroupDescription description = broker.groups().describe_consumer_group(group_id);
     if (description.error != GroupError::kNone) return std::nullopt;
@@ -121,7 +150,7 @@ std::optional<GroupView> view_group_state(Broker& broker, std::string_view group
 std::optional<GroupView> view_group(Broker& broker, std::string_view group_id,
                                     std::size_t max_offset_rows) {
   std::optional<GroupView> view = view_group_state(broker, group_id, true);
-  if (view) add_offsets(broker, *view, max_offset_rows);
+  if (view && view->type != "share") add_offsets(broker, *view, max_offset_rows);
   return view;
 }
 

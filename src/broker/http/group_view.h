@@ -4,7 +4,10 @@
 // state, protocol, generation, leader, members with their assignments, and committed offsets
 // with the end offset and lag of each partition — read from both coordinators and the
 // cluster in one go, as plain values. A classic member's assignment is decoded from the
-// consumer protocol's bytes when the group's protocol type is "consumer".
+// consumer protocol's bytes when the group's protocol type is "consumer". A share group
+// (KIP-932) has no committed offsets: its view holds its share-partitions instead (start and
+// end offsets, records in flight by state, totals), its members' records held, and the
+// group's share settings.
 // Not thread-safe: build it on the broker's network thread; the result is a plain value.
 #pragma once
 
@@ -28,6 +31,8 @@ struct GroupMemberView {
   // nullopt: not known (a classic group of another protocol type, or bytes that do not
   // decode).
   std::optional<std::vector<AssignedTopicPartitions>> assignment;
+  // Share groups: records the member has acquired and not acknowledged; nullopt otherwise.
+  std::optional<std::int64_t> records_held;
 };
 
 struct GroupPartitionView {
@@ -41,7 +46,7 @@ struct GroupPartitionView {
 
 struct GroupView {
   std::string group_id;
-  std::string type;  // "classic" or "consumer"
+  std::string type;  // "classic", "consumer" or "share"
   std::string state;
   std::string protocol_type;
   std::string protocol;         // classic: the selected assignor; consumer: the server assignor
@@ -53,15 +58,19 @@ struct GroupView {
   std::vector<GroupPartitionView> offsets;
   std::size_t offsets_total = 0;  // how many there are in all
   std::int64_t lag = 0;           // the sum over all of them
+  // Share groups only: every share-partition, by topic then partition (view_group(); empty
+  // in view_groups()), and the settings the group's records obey.
+  std::vector<SharePartitionDescription> share_partitions;
+  std::optional<ShareGroupSettings> share_settings;
 };
 
-// The group, or nullopt if neither coordinator holds it. Its offsets list at most
+// The group, or nullopt if no coordinator holds it. Its offsets list at most
 // `max_offset_rows` rows (the answer's size is bounded by what the caller allows, whatever the
 // group holds); offsets_total and lag count them all.
 std::optional<GroupView> view_group(Broker& broker, std::string_view group_id,
                                     std::size_t max_offset_rows = SIZE_MAX);
 
-// Every group of both coordinators, by group id, without offsets or members' assignments
+// Every group of the coordinators, by group id, without offsets or members' assignments
 // (what GET /v1/groups summarizes): its cost does not grow with the groups' partitions.
 std::vector<GroupView> view_groups(Broker& broker);
 

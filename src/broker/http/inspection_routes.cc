@@ -75,6 +75,40 @@ Json group_summary_json(const GroupView& group) {
           {"members", group.members.size()}};
 }
 
+Json share_partitions_json(const std::vector<SharePartitionDescription>& partitions) {
+  Json out = Json::array();
+  for (const SharePartitionDescription& partition : partitions) {
+    const share::InFlightCounts& in_flight = partition.in_flight;
+    const share::ShareTotals& totals = partition.totals;
+    out.push_back({{"topic", partition.topic_name},
+                   {"partition", partition.partition},
+                   {"start_offset", partition.start_offset},
+                   {"end_offset", partition.end_offset},
+                   {"in_flight",
+                    {{"available", in_flight.available},
+                     {"acquired", in_flight.acquired},
+                     {"acknowledged", in_flight.acknowledged},
+                     {"archived", in_flight.archived}}},
+                   {"totals",
+                    {{"deliveries", totals.deliveries},
+                     {"redeliveries", totals.redeliveries},
+                     {"accepted", totals.accepted},
+                     {"released", totals.released},
+                     {"rejected", totals.rejected},
+                     {"archived_by_limit", totals.archived_by_limit},
+                     {"locks_expired", totals.locks_expired}}}});
+  }
+  return out;
+}
+
+// The group's share settings under Kafka's group config names.
+Json share_settings_json(const ShareGroupSettings& settings) {
+  return {{"share.record.lock.duration.ms", settings.limits.record_lock_duration_ms},
+          {"share.auto.offset.reset", settings.start_at_earliest ? "earliest" : "latest"},
+          {"share.delivery.count.limit", settings.limits.delivery_count_limit},
+          {"share.partition.max.record.locks", settings.limits.partition_max_record_locks}};
+}
+
 Json group_json(const GroupView& group) {
   Json members = Json::array();
   for (const GroupMemberView& member : group.members) {
@@ -90,6 +124,7 @@ Json group_json(const GroupView& group) {
                        {"client_id", member.client_id},
                        {"host", member.host},
                        {"assignment", std::move(assignment)}});
+    if (member.records_held) members.back()["records_held"] = *member.records_held;
   }
   Json offsets = Json::array();
   for (const GroupPartitionView& offset : group.offsets) {
@@ -107,6 +142,10 @@ Json group_json(const GroupView& group) {
   out["offsets_total"] = group.offsets_total;
   if (group.offsets.size() < group.offsets_total) out["offsets_truncated"] = true;
   out["lag"] = group.lag;
+  if (group.type == "share") {
+    out["share_partitions"] = share_partitions_json(group.share_partitions);
+    if (group.share_settings) out["share_settings"] = share_settings_json(*group.share_settings);
+  }
   return out;
 }
 

@@ -181,6 +181,81 @@ void render_cluster(MetricsText& text, Broker& broker, const ReplicationCounts& 
                    [](const BatchLog& log) { return log.log_end_offset(); });
 }
 
+std::string share_partition_labels(const ShareGroupDescription& group,
+                                   const SharePartitionDescription& partition) {
+  return "group=\"" + label(group.group_id) + "\",topic=\"" + label(partition.topic_name) +
+         "\",partition=\"" + std::to_string(partition.partition) + "\"";
+}
+
+// Share groups (KIP-932): how many, their members, each share-partition's records in flight
+// by state and its totals. Each group is described once, and no more once the answer is cut.
+void render_share_groups(MetricsText& text, Broker& broker) {
+  std::vector<ShareGroupDescription> groups;
+  for (const std::string& id : broker.groups().share().group_ids()) {
+    if (text.cut) break;
+    ShareGroupDescription group = broker.groups().describe_share_group(id);
+    if (group.error == GroupError::kNone) groups.push_back(std::move(group));
+  }
+  family(text.out, "kgroupsd_share_groups", "gauge", "Share groups (KIP-932).");
+  sample(text, "kgroupsd_share_groups", "", static_cast<std::int64_t>(groups.size()));
+  family(text.out, "kgroupsd_share_group_members", "gauge", "Members of each share group.");
+  for (const ShareGroupDescription& group : groups) {
+    sample(text, "kgroupsd_share_group_members", "group=\"" + label(group.group_id) + "\"",
+           static_cast<std::int64_t>(group.members.size()));
+  }
+  family(text.out, "kgroupsd_share_records_in_flight", "gauge",
+         "Records between each share-partition's start and end offsets, by state (available, "
+         "acquired, acknowledged, archived).");
+  for (const ShareGroupDescription& group : groups) {
+    for (const SharePartitionDescription& partition : group.partitions) {
+      const std::string labels = share_partition_labels(group, partition);
+      const share::InFlightCounts& in_flight = partition.in_flight;
+      const std::array<std::pair<const char*, std::int64_t>, 4> states{
+          {{"available", in_flight.available},
+           {"acquired", in_flight.acquired},
+           {"acknowledged", in_flight.acknowledged},
+           {"archived", in_flight.archived}}};
+      for (const auto& [state, count] : states) {
+        sample(text, "kgroupsd_share_records_in_flight",
+               labels + ",state=\"" + std::string(state) + "\"", count);
+      }
+    }
+  }
+  // One counter family per total, each with a sample per share-partition.
+  struct Total {
+    const char* name;
+    const char* help;
+    std::int64_t share::ShareTotals::*field;
+  };
+  static constexpr std::array<Total, 7> kTotals{{
+      {"kgroupsd_share_deliveries_total", "Records delivered (acquired), redeliveries included.",
+       &share::ShareTotals::deliveries},
+      {"kgroupsd_share_redeliveries_total", "Records delivered again after a first delivery.",
+       &share::ShareTotals::redeliveries},
+      {"kgroupsd_share_accepted_total", "Records accepted by a member.",
+       &share::ShareTotals::accepted},
+      {"kgroupsd_share_released_total",
+       "Records released: by the member, an expired lock or the member's departure.",
+       &share::ShareTotals::released},
+      {"kgroupsd_share_rejected_total", "Records rejected by a member.",
+       &share::ShareTotals::rejected},
+      {"kgroupsd_share_archived_by_limit_total",
+       "Records archived at the delivery-count limit (share.delivery.count.limit).",
+       &share::ShareTotals::archived_by_limit},
+      {"kgroupsd_share_locks_expired_total", "Acquisition locks that ran out.",
+       &share::ShareTotals::locks_expired},
+  }};
+  for (const Total& total : kTotals) {
+    family(text.out, total.name, "counter", total.help);
+    for (const ShareGroupDescription& group : groups) {
+      for (const SharePartitionDescription& partition : group.partitions) {
+        sample(text, total.name, share_partition_labels(group, partition),
+               partition.totals.*total.field);
+      }
+    }
+  }
+}
+
 std::string render(Broker& broker, const ReplicationCounts& counts) {
   const BrokerMetrics& metrics = broker.metrics();
   MetricsText text{.out = {},
@@ -238,7 +313,7 @@ std::string render(Broker& broker, const ReplicationCounts& counts) {
   const std::vector<CoordinatorService::Listing> listings = broker.groups().list_groups();
   std::map<std::string, std::int64_t> by_state;
   for (const CoordinatorService::Listing& listing : listings) ++by_state[listing.group.state];
-  family(out, "kgroupsd_groups", "gauge", "Groups of both protocols, by state.");
+  family(out, "kgroupsd_groups", "gauge", "Groups of every type, by state.");
   for (const auto& [state, count] : by_state) {
     sample(text, "kgroupsd_groups", "state=\"" + label(state) + "\"", count);
   }
@@ -262,6 +337,7 @@ std::string render(Broker& broker, const ReplicationCounts& counts) {
          "committed) and the end offset, by partition.");
   out += text.held_lag;
   text.held_lag = std::string();
+  render_share_groups(text, broker);
   if (text.cut) {
     out += "# kgroupsd: the answer reached --http-max-metrics-bytes (" +
            std::to_string(text.max_bytes) +

@@ -61,6 +61,7 @@ struct ListedGroup {
   std::string group_id;
   std::string protocol_type;  // "consumer" for consumer groups; empty for offsets-only groups
   std::string state;          // empty when the broker's ListGroups version predates states
+  std::string type;           // "classic", "consumer" or "share"; empty before ListGroups v5
 };
 
 struct GroupMemberDescription {
@@ -78,6 +79,30 @@ struct GroupDescription {
   std::string protocol_type;
   std::string protocol;  // the assignor the group chose
   std::vector<GroupMemberDescription> members;
+};
+
+// A share group (KIP-932) as ShareGroupDescribe shows it.
+struct DescribedShareMember {
+  std::string member_id;
+  std::int32_t member_epoch = 0;
+  std::string client_id;
+  std::string host;
+  std::vector<AssignedTopic> assignment;
+};
+
+struct DescribedShareGroup {
+  std::string group_id;
+  std::string state;  // "Empty", "Stable", or "Dead" when the coordinator does not know it
+  std::int32_t group_epoch = 0;
+  std::string assignor;
+  std::vector<DescribedShareMember> members;
+};
+
+// One share-partition's start offset (DescribeShareGroupOffsets): the first offset the group
+// has not finished delivering, and the records from it to the end (-1: not known).
+struct ShareStartOffset {
+  std::int64_t start_offset = -1;
+  std::int64_t lag = -1;
 };
 
 enum class OffsetSpec { kEarliest, kLatest };
@@ -108,6 +133,14 @@ class AdminClient {
   // The group as its coordinator describes it. A group the coordinator does not know comes
   // back in state "Dead" with no members.
   GroupDescription describe_group(const std::string& group_id);
+
+  // The share group as its coordinator describes it (ShareGroupDescribe); state "Dead" when
+  // it knows no such share group.
+  DescribedShareGroup describe_share_group(const std::string& group_id);
+
+  // Each share-partition's start offset (DescribeShareGroupOffsets, every partition the
+  // group has state for).
+  std::map<TopicPartitionId, ShareStartOffset> share_start_offsets(const std::string& group_id);
 
   // The group's committed offsets (partitions with no committed offset are left out).
   PartitionOffsets committed_offsets(const std::string& group_id);

@@ -22,7 +22,8 @@ std::vector<ListedGroup> AdminClient::list_groups() {
                              " refused ListGroups: " + describe_error(response.error_code));
     }
     for (const auto& group : response.groups) {
-      groups.push_back(ListedGroup{group.group_id, group.protocol_type, group.group_state});
+      groups.push_back(
+          ListedGroup{group.group_id, group.protocol_type, group.group_state, group.group_type});
     }
   }
   std::sort(groups.begin(), groups.end(),
