@@ -359,7 +359,8 @@ def main():
         subprocess.run(["nice", "cmake", "--build", str(build), "-j2", "--target", "kgroupsd"],
                        cwd=ROOT, check=True)
         binary = str(build / "tools" / "kgroupsd" / "kgroupsd")
-    cache = Path(binary).resolve().parents[2] / "CMakeCache.txt"
+    parents = Path(binary).resolve().parents
+    cache = parents[2] / "CMakeCache.txt" if len(parents) > 2 else Path("/nonexistent")
     build_type = next((line.split("=", 1)[1] for line in
                        (cache.read_text().splitlines() if cache.exists() else [])
                        if line.startswith("CMAKE_BUILD_TYPE:")), "unknown")
