@@ -15,6 +15,12 @@ void SharePartition::take(InFlightRecord& record, std::int64_t offset, MemberInd
   record.state = RecordState::kAcquired;
   record.member = member;
   record.lock_deadline_ms = deadline;
+  if (acquired_count_ == 0) {
+    earliest_lock_ms_ = deadline;
+    earliest_lock_known_ = true;
+  } else if (earliest_lock_known_ && deadline < earliest_lock_ms_) {
+    earliest_lock_ms_ = deadline;
+  }
   ++acquired_count_;
   const int count = record.delivery_count;
   if (!out.empty() && out.back().last_offset + 1 == offset && out.back().delivery_count == count) {
@@ -80,6 +86,7 @@ AcknowledgeRefusal SharePartition::acknowledge(MemberIndex member,
     if (record.state != RecordState::kAcquired) continue;  // named twice in one call
     switch (ack.type) {
       case AcknowledgeType::kAccept:
+        unlocked(record);
         record.state = RecordState::kAcknowledged;
         record.member = kNoMember;
         --acquired_count_;
@@ -90,6 +97,7 @@ AcknowledgeRefusal SharePartition::acknowledge(MemberIndex member,
         break;
       case AcknowledgeType::kReject:
       case AcknowledgeType::kGap:
+        unlocked(record);
         record.state = RecordState::kArchived;
         record.member = kNoMember;
         --acquired_count_;
@@ -102,6 +110,7 @@ AcknowledgeRefusal SharePartition::acknowledge(MemberIndex member,
 }
 
 void SharePartition::release_record(InFlightRecord& record, const ShareLimits& limits) {
+  unlocked(record);
   --acquired_count_;
   ++totals_.released;
   record.member = kNoMember;
@@ -140,14 +149,18 @@ int SharePartition::expire_locks(std::int64_t now_ms, const ShareLimits& limits)
 
 std::optional<std::int64_t> SharePartition::next_lock_deadline() const noexcept {
   if (acquired_count_ == 0) return std::nullopt;
-  std::optional<std::int64_t> earliest;
-  for (const InFlightRecord& record : window_) {
-    if (record.state == RecordState::kAcquired &&
-        (!earliest || record.lock_deadline_ms < *earliest)) {
-      earliest = record.lock_deadline_ms;
+  if (!earliest_lock_known_) {
+    std::optional<std::int64_t> earliest;
+    for (const InFlightRecord& record : window_) {
+      if (record.state == RecordState::kAcquired &&
+          (!earliest || record.lock_deadline_ms < *earliest)) {
+        earliest = record.lock_deadline_ms;
+      }
     }
+    earliest_lock_ms_ = earliest.value_or(0);
+    earliest_lock_known_ = true;
   }
-  return earliest;
+  return earliest_lock_ms_;
 }
 
 void SharePartition::advance_start() {
@@ -161,7 +174,10 @@ void SharePartition::advance_start() {
 void SharePartition::advance_log_start(std::int64_t log_start) {
   while (start_offset_ < log_start && !window_.empty()) {
     const InFlightRecord& front = window_.front();
-    if (front.state == RecordState::kAcquired) --acquired_count_;
+    if (front.state == RecordState::kAcquired) {
+      unlocked(front);
+      --acquired_count_;
+    }
     if (front.state == RecordState::kAvailable) --in_flight_available_;
     window_.pop_front();
     ++start_offset_;
@@ -174,6 +190,7 @@ void SharePartition::reset(std::int64_t start_offset) {
   start_offset_ = start_offset;
   acquired_count_ = 0;
   in_flight_available_ = 0;
+  earliest_lock_known_ = false;
 }
 
 const SharePartition::InFlightRecord* SharePartition::record(std::int64_t offset) const noexcept {

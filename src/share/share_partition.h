@@ -122,7 +122,8 @@ class SharePartition {
   // Releases every record whose lock ran out at or before now_ms. Returns how many.
   int expire_locks(std::int64_t now_ms, const ShareLimits& limits);
 
-  // The earliest lock deadline of an acquired record, if any.
+  // The earliest lock deadline of an acquired record, if any. Kept as records are acquired;
+  // the window is scanned again only after the record holding it left the acquired state.
   [[nodiscard]] std::optional<std::int64_t> next_lock_deadline() const noexcept;
 
   // The log's start moved to log_start (retention, DeleteRecords): records below it are
@@ -136,7 +137,10 @@ class SharePartition {
   // The record at `offset` in the window, or nullptr outside it.
   [[nodiscard]] const InFlightRecord* record(std::int64_t offset) const noexcept;
 
+  // Counts every state: a scan of the window (available_count() is kept as it changes).
   [[nodiscard]] InFlightCounts in_flight() const noexcept;
+  // Available records in the window now.
+  [[nodiscard]] std::int64_t available_count() const noexcept { return in_flight_available_; }
   [[nodiscard]] const ShareTotals& totals() const noexcept { return totals_; }
   // Records `member` holds now.
   [[nodiscard]] std::int64_t held_count(MemberIndex member) const noexcept;
@@ -150,11 +154,18 @@ class SharePartition {
   void take(InFlightRecord& record, std::int64_t offset, MemberIndex member, std::int64_t deadline,
             std::vector<AcquiredRange>& out);
   void advance_start();
+  // A record leaves the acquired state: the earliest lock deadline may have gone with it.
+  void unlocked(const InFlightRecord& record) noexcept {
+    if (record.lock_deadline_ms <= earliest_lock_ms_) earliest_lock_known_ = false;
+  }
 
   std::int64_t start_offset_;
   std::deque<InFlightRecord> window_;  // window_[i] is offset start_offset_ + i
   std::int64_t acquired_count_ = 0;
   std::int64_t in_flight_available_ = 0;
+  // The earliest lock deadline of the acquired records, when earliest_lock_known_.
+  mutable std::int64_t earliest_lock_ms_ = 0;
+  mutable bool earliest_lock_known_ = false;
   ShareTotals totals_;
 };
 

@@ -94,6 +94,28 @@ TEST(SharePartition, AnExpiredLockMakesTheRecordAvailableAgain) {
   EXPECT_EQ(f.acquire(kBob, 2, 10), (std::vector<AcquiredRange>{{0, 1, 2}}));
 }
 
+TEST(SharePartition, TheEarliestLockDeadlineFollowsAcquisitionsAndAcknowledgements) {
+  Fixture f;
+  EXPECT_EQ(f.partition.next_lock_deadline(), std::nullopt);
+  f.acquire(kAlice, 1, 1, /*now=*/1'000);  // 0 until 31'000
+  f.acquire(kBob, 2, 1, /*now=*/2'000);    // 1 until 32'000
+  f.acquire(kAlice, 3, 1, /*now=*/3'000);  // 2 until 33'000
+  EXPECT_EQ(f.partition.next_lock_deadline(), 31'000);
+  f.ack(kBob, 1, AcknowledgeType::kAccept);  // not the earliest: unchanged
+  EXPECT_EQ(f.partition.next_lock_deadline(), 31'000);
+  f.ack(kAlice, 0, AcknowledgeType::kRelease);  // the earliest goes: the next one
+  EXPECT_EQ(f.partition.next_lock_deadline(), 33'000);
+  EXPECT_EQ(f.acquire(kBob, 3, 1, /*now=*/500), (std::vector<AcquiredRange>{{0, 0, 2}}));
+  EXPECT_EQ(f.partition.next_lock_deadline(), 30'500);  // a redelivery with an earlier lock
+  f.ack(kAlice, 2, AcknowledgeType::kReject);
+  f.ack(kBob, 0, AcknowledgeType::kAccept);
+  EXPECT_EQ(f.partition.next_lock_deadline(), std::nullopt);
+  f.acquire(kAlice, 4, 1, /*now=*/9'000);
+  EXPECT_EQ(f.partition.next_lock_deadline(), 39'000);
+  f.partition.advance_log_start(4);  // the acquired record 3 is gone from the log
+  EXPECT_EQ(f.partition.next_lock_deadline(), std::nullopt);
+}
+
 TEST(SharePartition, TheDeliveryCountLimitArchivesARecordReleasedAtIt) {
   Fixture f;
   f.limits.delivery_count_limit = 3;

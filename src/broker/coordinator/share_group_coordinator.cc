@@ -457,7 +457,7 @@ int ShareGroupCoordinator::acquire(std::string_view group_id, std::string_view m
     const std::size_t room = used >= config_.max_stored_bytes ? 0 : config_.max_stored_bytes - used;
     const auto records =
         static_cast<std::int64_t>(room / sizeof(share::SharePartition::InFlightRecord));
-    const std::int64_t available = state->in_flight().available;
+    const std::int64_t available = state->available_count();
     allowed = static_cast<int>(std::min<std::int64_t>(max_records, records + available));
   }
   const int taken = state->acquire(member->index, log_end, allowed, now_ms(), limits, out);
