@@ -91,7 +91,8 @@ def test_group_view_shows_members_records_held_and_share_partition_state(start_k
                    "rejected": 0, "archived_by_limit": 0, "locks_expired": 0}}]
     assert group["share_settings"] == {
         "share.record.lock.duration.ms": 30000, "share.auto.offset.reset": "latest",
-        "share.delivery.count.limit": 5, "share.partition.max.record.locks": 2000}
+        "share.delivery.count.limit": 5, "share.partition.max.record.locks": 2000,
+        "share.session.timeout.ms": 45000, "share.heartbeat.interval.ms": 5000}
 
 
 def test_events_report_members_and_records_released_by_locks_and_departures(start_kgroupsd):
@@ -213,9 +214,10 @@ def test_group_configs_change_the_share_group_and_describe_with_their_source(sta
     described = describe_group_configs(admin, "workers")
     assert described["error"] == 0 and described["type"] == GROUP_RESOURCE
     assert described["configs"]["share.record.lock.duration.ms"][:2] == ("30000", 5)
-    assert set(described["configs"]) == {
-        "share.auto.offset.reset", "share.delivery.count.limit",
-        "share.partition.max.record.locks", "share.record.lock.duration.ms"}
+    assert list(described["configs"]) == [
+        "share.auto.offset.reset", "share.delivery.count.limit", "share.heartbeat.interval.ms",
+        "share.partition.max.record.locks", "share.record.lock.duration.ms",
+        "share.session.timeout.ms"]
 
     assert incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
         ("share.record.lock.duration.ms", SET, "5000"),
@@ -270,6 +272,46 @@ def test_group_configs_change_the_share_group_and_describe_with_their_source(sta
         :2] == ("5", 5)
     assert http(broker, "GET", "/v1/groups/workers")["share_settings"][
         "share.record.lock.duration.ms"] == 5000
+
+
+def test_group_session_timeout_and_heartbeat_interval_configs_apply_to_its_members(
+        start_kgroupsd):
+    broker, admin, topic_id = start(start_kgroupsd)
+    [(error, message, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.session.timeout.ms", SET, "44999")])])
+    assert error == INVALID_CONFIG and "[45000, 60000]" in message, message
+    assert incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.session.timeout.ms", SET, "60000"),
+        ("share.heartbeat.interval.ms", SET, "12000")])]) == [(0, None, "workers")]
+    configs = describe_group_configs(admin, "workers")["configs"]
+    assert configs["share.session.timeout.ms"][:2] == ("60000", 8)
+    assert configs["share.heartbeat.interval.ms"][:2] == ("12000", 8)
+
+    a = RawConnection(broker.bootstrap)
+    assert join(a, "member-a")["interval"] == 12000
+    advance(broker, 59_000)  # past the broker's 45 s, within the group's 60 s
+    assert http(broker, "GET", "/v1/groups/workers")["members"], "removed too early"
+    advance(broker, 1_000)
+    assert [e["member_id"] for e in events(broker, "member_expired")] == ["member-a"]
+    assert http(broker, "GET", "/v1/groups/workers")["members"] == []
+    settings = http(broker, "GET", "/v1/groups/workers")["share_settings"]
+    assert (settings["share.session.timeout.ms"], settings["share.heartbeat.interval.ms"]) == (
+        60000, 12000)
+
+
+def test_group_session_timeout_range_takes_the_brokers_own_value(start_kgroupsd):
+    broker, admin, _ = start(start_kgroupsd, "--group-share-session-timeout-ms", "6000")
+    assert incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.session.timeout.ms", SET, "6000")])]) == [(0, None, "workers")]
+    [(error, message, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.session.timeout.ms", SET, "5999")])])
+    assert error == INVALID_CONFIG and "[6000, 60000]" in message, message
+    # The session must outlast the heartbeat interval (reachable here: 6000 <= 15000).
+    [(error, message, _)] = incremental_alter(admin, [(GROUP_RESOURCE, "workers", [
+        ("share.heartbeat.interval.ms", SET, "6000")])])
+    assert error == INVALID_CONFIG and "must be greater than" in message, message
+    configs = describe_group_configs(admin, "workers")["configs"]
+    assert configs["share.heartbeat.interval.ms"][:2] == ("5000", 5)
 
 
 def test_group_configs_refuse_a_consumer_groups_id_and_an_empty_id(start_kgroupsd):

@@ -53,13 +53,17 @@ struct SharePartitionKeyHash {
 // A group's own settings (IncrementalAlterConfigs on the group), over the broker's.
 struct ShareGroupSettings {
   share::ShareLimits limits;
-  bool start_at_earliest = false;  // share.auto.offset.reset: latest (false) or earliest
+  bool start_at_earliest = false;            // share.auto.offset.reset: latest (false) or earliest
+  std::int32_t session_timeout_ms = 45'000;  // share.session.timeout.ms
+  std::int32_t heartbeat_interval_ms = 5'000;  // share.heartbeat.interval.ms
   // Which of the settings the group set itself (kOwn* bits); the others are the broker's.
   std::uint8_t own = 0;
   static constexpr std::uint8_t kOwnRecordLockDuration = 1;
   static constexpr std::uint8_t kOwnAutoOffsetReset = 2;
   static constexpr std::uint8_t kOwnDeliveryCountLimit = 4;
   static constexpr std::uint8_t kOwnPartitionMaxRecordLocks = 8;
+  static constexpr std::uint8_t kOwnSessionTimeout = 16;
+  static constexpr std::uint8_t kOwnHeartbeatInterval = 32;
 };
 
 class CoordinatedShareGroup {
@@ -94,6 +98,10 @@ class CoordinatedShareGroup {
     return own_settings_;
   }
 
+  // The bytes the coordinator last counted for this group (its share of stored_bytes()).
+  [[nodiscard]] std::size_t counted_bytes() const { return counted_bytes_; }
+  void set_counted_bytes(std::size_t bytes) { counted_bytes_ = bytes; }
+
   // The earliest session or lock deadline of the group, or nullopt.
   [[nodiscard]] std::optional<Clock::TimePoint> next_deadline(Clock::TimePoint lock_epoch) const;
 
@@ -105,6 +113,7 @@ class CoordinatedShareGroup {
   share::MemberIndex next_index_ = 0;
   std::unordered_map<SharePartitionKey, share::SharePartition, SharePartitionKeyHash> partitions_;
   std::optional<ShareGroupSettings> own_settings_;
+  std::size_t counted_bytes_ = 0;
 };
 
 }  // namespace kgroups::broker

@@ -77,16 +77,29 @@ std::size_t ShareGroupCoordinator::member_bytes(const ShareGroupMember& member) 
   return bytes;
 }
 
-std::size_t ShareGroupCoordinator::stored_bytes() const {
-  std::size_t bytes = 0;
-  for (const auto& [id, group] : groups_) {
-    bytes += id.size() + kMemberOverheadBytes;
-    for (const auto& [member_id, member] : group->members()) bytes += member_bytes(member);
-    for (const auto& [key, partition] : group->partitions()) {
-      bytes += kSharePartitionOverheadBytes + partition.state_bytes();
-    }
+std::size_t ShareGroupCoordinator::group_bytes(const CoordinatedShareGroup& group) {
+  std::size_t bytes = group.group_id().size() + kMemberOverheadBytes;
+  for (const auto& [member_id, member] : group.members()) bytes += member_bytes(member);
+  for (const auto& [key, partition] : group.partitions()) {
+    bytes += kSharePartitionOverheadBytes + partition.state_bytes();
   }
   return bytes;
+}
+
+std::size_t ShareGroupCoordinator::recount_stored_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& [id, group] : groups_) bytes += group_bytes(*group);
+  return bytes;
+}
+
+void ShareGroupCoordinator::recount(CoordinatedShareGroup& group) {
+  recharge(group, group.counted_bytes(), group_bytes(group));
+}
+
+void ShareGroupCoordinator::recharge(CoordinatedShareGroup& group, std::size_t before,
+                                     std::size_t after) {
+  stored_bytes_ = stored_bytes_ - before + after;
+  group.set_counted_bytes(group.counted_bytes() - before + after);
 }
 
 // ---- expiries ----
@@ -155,6 +168,7 @@ void ShareGroupCoordinator::apply_due() {
     CoordinatedShareGroup* group = find(id);
     if (group == nullptr) continue;
     expire(*group);
+    recount(*group);
     refile(*group);
   }
 }
@@ -204,7 +218,10 @@ ShareGroupHeartbeatResult ShareGroupCoordinator::heartbeat(
   if (auto refused = refuse(params)) return std::move(*refused);
   ShareGroupHeartbeatResult result =
       params.member_epoch == kLeaveEpoch ? leave(params) : join_or_heartbeat(params);
-  if (CoordinatedShareGroup* group = find(params.group_id)) refile(*group);
+  if (CoordinatedShareGroup* group = find(params.group_id)) {
+    recount(*group);
+    refile(*group);
+  }
   return result;
 }
 
@@ -285,14 +302,15 @@ ShareGroupHeartbeatResult ShareGroupCoordinator::join_or_heartbeat(
     member->subscribed_topic_names = std::move(names);
     changed = true;
   }
-  member->session_deadline = clock_.now() + std::chrono::milliseconds(config_.session_timeout_ms);
+  member->session_deadline =
+      clock_.now() + std::chrono::milliseconds(settings(*group).session_timeout_ms);
   if (changed) {
     group->bump_epoch();
     reassign(*group);
   }
   ShareGroupHeartbeatResult result;
   result.member_id = member->member_id;
-  result.heartbeat_interval_ms = config_.heartbeat_interval_ms;
+  result.heartbeat_interval_ms = settings(*group).heartbeat_interval_ms;
   if (member->assignment_pending || member->member_epoch != group->group_epoch()) {
     member->member_epoch = group->group_epoch();
     member->assignment_pending = false;
@@ -423,21 +441,36 @@ GroupError ShareGroupCoordinator::check_member(std::string_view group_id,
   return GroupError::kNone;
 }
 
-share::SharePartition* ShareGroupCoordinator::share_partition(std::string_view group_id,
+share::SharePartition* ShareGroupCoordinator::share_partition(CoordinatedShareGroup& group,
                                                               const TopicId& topic_id,
                                                               std::int32_t partition) {
-  CoordinatedShareGroup* group = find(group_id);
-  if (group == nullptr) return nullptr;
   const SharePartitionKey key{topic_id, partition};
-  if (share::SharePartition* found = group->partition(key)) return found;
+  if (share::SharePartition* found = group.partition(key)) return found;
   const auto bounds = log_bounds_(topic_id, partition);
   if (!bounds) return nullptr;
   if (config_.max_stored_bytes != 0 &&
       stored_bytes() + kSharePartitionOverheadBytes > config_.max_stored_bytes) {
     return nullptr;
   }
-  const std::int64_t start = settings(*group).start_at_earliest ? bounds->first : bounds->second;
-  return &group->partitions().emplace(key, share::SharePartition(start)).first->second;
+  const std::int64_t start = settings(group).start_at_earliest ? bounds->first : bounds->second;
+  share::SharePartition& created =
+      group.partitions().emplace(key, share::SharePartition(start)).first->second;
+  recharge(group, 0, kSharePartitionOverheadBytes + created.state_bytes());
+  return &created;
+}
+
+std::optional<std::int64_t> ShareGroupCoordinator::start_acquiring(std::string_view group_id,
+                                                                   const TopicId& topic_id,
+                                                                   std::int32_t partition,
+                                                                   std::int64_t log_start_offset) {
+  CoordinatedShareGroup* group = find(group_id);
+  if (group == nullptr) return std::nullopt;
+  share::SharePartition* state = share_partition(*group, topic_id, partition);
+  if (state == nullptr) return std::nullopt;
+  const std::size_t before = state->state_bytes();
+  state->advance_log_start(log_start_offset);
+  recharge(*group, before, state->state_bytes());
+  return state->next_acquirable_offset();
 }
 
 int ShareGroupCoordinator::acquire(std::string_view group_id, std::string_view member_id,
@@ -447,7 +480,7 @@ int ShareGroupCoordinator::acquire(std::string_view group_id, std::string_view m
   CoordinatedShareGroup* group = find(group_id);
   if (group == nullptr) return 0;
   const ShareGroupMember* member = group->member(member_id);
-  share::SharePartition* state = share_partition(group_id, topic_id, partition);
+  share::SharePartition* state = share_partition(*group, topic_id, partition);
   if (member == nullptr || state == nullptr) return 0;
   const share::ShareLimits& limits = settings(*group).limits;
   int allowed = max_records;
@@ -460,7 +493,9 @@ int ShareGroupCoordinator::acquire(std::string_view group_id, std::string_view m
     const std::int64_t available = state->available_count();
     allowed = static_cast<int>(std::min<std::int64_t>(max_records, records + available));
   }
+  const std::size_t before = state->state_bytes();
   const int taken = state->acquire(member->index, log_end, allowed, now_ms(), limits, out);
+  recharge(*group, before, state->state_bytes());
   if (taken > 0) refile(*group);
   return taken;
 }
@@ -473,7 +508,9 @@ share::AcknowledgeRefusal ShareGroupCoordinator::acknowledge(
   share::SharePartition* state =
       group != nullptr ? group->partition({topic_id, partition}) : nullptr;
   if (member == nullptr || state == nullptr) return share::AcknowledgeRefusal::kNotAcquiredByMember;
+  const std::size_t before = state->state_bytes();
   const auto refusal = state->acknowledge(member->index, acks, settings(*group).limits);
+  recharge(*group, before, state->state_bytes());
   refile(*group);
   return refusal;
 }
@@ -488,6 +525,7 @@ void ShareGroupCoordinator::release_member_records(std::string_view group_id,
   release_and_report(*group, member_id, "session_closed", [&](share::SharePartition& partition) {
     partition.release_member(index, limits);
   });
+  recount(*group);
   refile(*group);
 }
 
@@ -507,6 +545,7 @@ void ShareGroupCoordinator::set_group_settings(std::string_view group_id,
                 .first->second.get();
   }
   group->own_settings() = group_settings;
+  recount(*group);
 }
 
 ShareGroupSettings ShareGroupCoordinator::settings_of(std::string_view group_id) const {
@@ -535,6 +574,7 @@ GroupError ShareGroupCoordinator::alter_start_offset(std::string_view group_id,
   } else {
     group->partitions().emplace(key, share::SharePartition(offset));
   }
+  recount(*group);
   return GroupError::kNone;
 }
 
@@ -546,6 +586,7 @@ GroupError ShareGroupCoordinator::delete_topic_state(std::string_view group_id,
   if (!group->members().empty()) return GroupError::kNonEmptyGroup;
   std::erase_if(group->partitions(),
                 [&](const auto& entry) { return entry.first.topic_id == topic_id; });
+  recount(*group);
   return GroupError::kNone;
 }
 
@@ -555,6 +596,7 @@ GroupError ShareGroupCoordinator::delete_group(std::string_view group_id) {
   if (found == groups_.end()) return GroupError::kGroupIdNotFound;
   if (!found->second->members().empty()) return GroupError::kNonEmptyGroup;
   deadlines_.remove(found->first);
+  stored_bytes_ -= found->second->counted_bytes();
   groups_.erase(found);
   return GroupError::kNone;
 }
@@ -563,6 +605,7 @@ void ShareGroupCoordinator::forget_topic(const TopicId& topic_id) {
   for (auto& [id, group] : groups_) {
     std::erase_if(group->partitions(),
                   [&](const auto& entry) { return entry.first.topic_id == topic_id; });
+    recount(*group);
     refile(*group);
   }
 }

@@ -11,8 +11,9 @@
 // its epoch, leaves with epoch -1. Every change of members or subscriptions bumps the group
 // epoch and reassigns the whole group at once (share groups never revoke: a partition may
 // have several members). A member gets its assignment, and the group epoch as its own,
-// on its next heartbeat. A member whose session runs out (no heartbeat for
-// session_timeout_ms) is removed; a removed member's acquired records are released.
+// on its next heartbeat. A member whose session runs out (no heartbeat for the group's
+// session_timeout_ms, ShareGroupSettings) is removed; a removed member's acquired records are
+// released.
 //
 // Share-partitions: created when a partition is first assigned to the group, starting at
 // the log's end (share.auto.offset.reset=latest, Kafka's default) or its start (earliest).
@@ -56,9 +57,9 @@
 namespace kgroups::broker {
 
 struct ShareGroupConfig {
-  std::int32_t session_timeout_ms = 45'000;    // group.share.session.timeout.ms
-  std::int32_t heartbeat_interval_ms = 5'000;  // group.share.heartbeat.interval.ms
-  ShareGroupSettings settings;                 // the broker's defaults for every group
+  // The broker's defaults for every group: group.share.session.timeout.ms,
+  // group.share.heartbeat.interval.ms and the record settings.
+  ShareGroupSettings settings;
   std::size_t max_groups = 1'000;
   std::size_t max_members = 200;  // group.share.max.size
   std::size_t max_id_length = 1'000;
@@ -145,12 +146,15 @@ class ShareGroupCoordinator {
   // Whether `member_id` is a member of `group_id` now (after due expiries).
   GroupError check_member(std::string_view group_id, std::string_view member_id);
 
-  // ShareFetch's acquisition on one partition (check_member() first). The share-partition
-  // (created at the group's first assignment of it; created here, at the log's bounds, if a
-  // member fetches a partition it was never assigned). `reader` is called with the offset
-  // to read the log from and acquires through the callback it is given, batch by batch.
-  share::SharePartition* share_partition(std::string_view group_id, const TopicId& topic_id,
-                                         std::int32_t partition);
+  // ShareFetch's acquisition on one partition (check_member() first): the offset to read the
+  // log from, i.e. the share-partition's next acquirable offset once its start has followed
+  // `log_start_offset` (records deleted from the log are gone from the share-partition too).
+  // The share-partition is created at the group's first assignment of the partition, or here,
+  // at the log's bounds, if a member fetches a partition it was never assigned. Nullopt: no
+  // such group or partition, or no memory left for a new share-partition.
+  std::optional<std::int64_t> start_acquiring(std::string_view group_id, const TopicId& topic_id,
+                                              std::int32_t partition,
+                                              std::int64_t log_start_offset);
   // Acquires for the member records of `partition` below `log_end` (see SharePartition).
   int acquire(std::string_view group_id, std::string_view member_id, const TopicId& topic_id,
               std::int32_t partition, std::int64_t log_end, int max_records,
@@ -184,8 +188,11 @@ class ShareGroupCoordinator {
   // outlive the coordinator, or be replaced first.
   void set_observer(GroupObserver* observer) { observer_ = observer; }
 
-  // Bytes kept: members and in-flight record state.
-  [[nodiscard]] std::size_t stored_bytes() const;
+  // Bytes kept: groups, members, share-partitions and in-flight record state. A running
+  // total, updated by each call for the groups it touched (O(1) on the fetch path).
+  [[nodiscard]] std::size_t stored_bytes() const { return stored_bytes_; }
+  // stored_bytes() recomputed by visiting every group: for tests of the running total.
+  [[nodiscard]] std::size_t recount_stored_bytes() const;
   void set_max_stored_bytes(std::size_t bytes) { config_.max_stored_bytes = bytes; }
 
   void poll_timers();
@@ -209,6 +216,14 @@ class ShareGroupCoordinator {
   void release_and_report(CoordinatedShareGroup& group, std::string_view member_id,
                           std::string_view reason, Release release);
   void reassign(CoordinatedShareGroup& group);
+  share::SharePartition* share_partition(CoordinatedShareGroup& group, const TopicId& topic_id,
+                                         std::int32_t partition);
+  // The bytes the group keeps now (what recount() charges for it).
+  [[nodiscard]] static std::size_t group_bytes(const CoordinatedShareGroup& group);
+  // Brings stored_bytes() up to date with the group after a change to it.
+  void recount(CoordinatedShareGroup& group);
+  // Charges the group `after - before` bytes (one share-partition's state changed size).
+  void recharge(CoordinatedShareGroup& group, std::size_t before, std::size_t after);
   void create_share_partitions(CoordinatedShareGroup& group);
   void expire(CoordinatedShareGroup& group);
   void refile(const CoordinatedShareGroup& group);
@@ -229,6 +244,7 @@ class ShareGroupCoordinator {
   std::map<std::string, std::unique_ptr<CoordinatedShareGroup>, std::less<>> groups_;
   DeadlineIndex deadlines_;
   GroupObserver* observer_ = nullptr;
+  std::size_t stored_bytes_ = 0;
 };
 
 }  // namespace kgroups::broker

@@ -116,8 +116,9 @@ constexpr std::array kApis{
              "validate_only; brokers and \"\": the broker configs that set topic defaults "
              "(log.retention.ms, ...), applied at once; others INVALID_REQUEST (not dynamic); "
              "groups (type 32): a share group's share.record.lock.duration.ms, "
-             "share.auto.offset.reset, share.delivery.count.limit and "
-             "share.partition.max.record.locks, INVALID_CONFIG for a bad value"},
+             "share.auto.offset.reset, share.delivery.count.limit, "
+             "share.partition.max.record.locks, share.session.timeout.ms and "
+             "share.heartbeat.interval.ms, INVALID_CONFIG for a bad value"},
     ApiEntry{ApiKey::kAlterPartitionReassignments, 0, 1,
              &handlers::handle_alter_partition_reassignments,
              "Kafka's moves: the union of replicas, added ones catch up and join the ISR, then "

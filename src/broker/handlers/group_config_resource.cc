@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace kgroups::broker::handlers {
 namespace {
@@ -26,13 +27,19 @@ struct GroupConfigDefinition {
   std::string_view documentation;
 };
 
-constexpr std::array<GroupConfigDefinition, 4> kGroupConfigs{{
+// Kafka bounds the session timeout and heartbeat interval by the broker's
+// group.share.{min,max}.* configs; kgroupsd has no such flags and uses their defaults, widened
+// to include the broker's own value (bounds_for()).
+constexpr std::array<GroupConfigDefinition, 6> kGroupConfigs{{
     {"share.auto.offset.reset", "", "latest", ConfigType::kString,
      ShareGroupSettings::kOwnAutoOffsetReset, 0, 0,
      "Where a new share-partition starts: latest (the log's end) or earliest (its start)."},
     {"share.delivery.count.limit", "group.share.delivery.count.limit", "5", ConfigType::kInt,
      ShareGroupSettings::kOwnDeliveryCountLimit, share::kMinDeliveryCountLimit,
      share::kMaxDeliveryCountLimit, "Deliveries of a record before it is archived."},
+    {"share.heartbeat.interval.ms", "group.share.heartbeat.interval.ms", "5000", ConfigType::kInt,
+     ShareGroupSettings::kOwnHeartbeatInterval, 5'000, 15'000,
+     "How often a member is asked to heartbeat; less than share.session.timeout.ms."},
     {"share.partition.max.record.locks", "group.share.partition.max.record.locks", "2000",
      ConfigType::kInt, ShareGroupSettings::kOwnPartitionMaxRecordLocks,
      share::kMinPartitionMaxRecordLocks, share::kMaxPartitionMaxRecordLocks,
@@ -40,12 +47,15 @@ constexpr std::array<GroupConfigDefinition, 4> kGroupConfigs{{
     {"share.record.lock.duration.ms", "group.share.record.lock.duration.ms", "30000",
      ConfigType::kInt, ShareGroupSettings::kOwnRecordLockDuration, 1000, 3'600'000,
      "How long a record a member acquired stays locked to it."},
+    {"share.session.timeout.ms", "group.share.session.timeout.ms", "45000", ConfigType::kInt,
+     ShareGroupSettings::kOwnSessionTimeout, 45'000, 60'000,
+     "How long a member stays without a heartbeat before it is removed and its records are "
+     "released."},
 }};
 
 // Kafka's group configs kgroupsd does not keep.
-constexpr std::array<std::string_view, 4> kUnsupportedGroupConfigs{
-    "consumer.session.timeout.ms", "consumer.heartbeat.interval.ms", "share.session.timeout.ms",
-    "share.heartbeat.interval.ms"};
+constexpr std::array<std::string_view, 2> kUnsupportedGroupConfigs{
+    "consumer.session.timeout.ms", "consumer.heartbeat.interval.ms"};
 
 const GroupConfigDefinition* find_definition(std::string_view name) {
   for (const GroupConfigDefinition& definition : kGroupConfigs) {
@@ -63,6 +73,10 @@ std::string value_of(const GroupConfigDefinition& definition, const ShareGroupSe
       return std::to_string(limits.delivery_count_limit);
     case ShareGroupSettings::kOwnPartitionMaxRecordLocks:
       return std::to_string(limits.partition_max_record_locks);
+    case ShareGroupSettings::kOwnSessionTimeout:
+      return std::to_string(settings.session_timeout_ms);
+    case ShareGroupSettings::kOwnHeartbeatInterval:
+      return std::to_string(settings.heartbeat_interval_ms);
     default:
       return std::to_string(limits.record_lock_duration_ms);
   }
@@ -81,14 +95,31 @@ void copy_setting(const GroupConfigDefinition& definition, const ShareGroupSetti
     case ShareGroupSettings::kOwnPartitionMaxRecordLocks:
       into.limits.partition_max_record_locks = from.limits.partition_max_record_locks;
       break;
+    case ShareGroupSettings::kOwnSessionTimeout:
+      into.session_timeout_ms = from.session_timeout_ms;
+      break;
+    case ShareGroupSettings::kOwnHeartbeatInterval:
+      into.heartbeat_interval_ms = from.heartbeat_interval_ms;
+      break;
     default:
       into.limits.record_lock_duration_ms = from.limits.record_lock_duration_ms;
   }
 }
 
+// The range a whole-number config takes: its definition's, widened to include the broker's
+// own value (a broker started with --group-share-session-timeout-ms 6000 accepts 6000).
+std::pair<std::int64_t, std::int64_t> bounds_for(const GroupConfigDefinition& definition,
+                                                 const ShareGroupSettings& broker) {
+  std::int64_t broker_value = 0;
+  const std::string text = value_of(definition, broker);
+  std::from_chars(text.data(), text.data() + text.size(), broker_value);
+  return {std::min(definition.min, broker_value), std::max(definition.max, broker_value)};
+}
+
 // Sets `value` into `settings`, or says why it is not a valid value.
 std::optional<std::string> set_value(const GroupConfigDefinition& definition,
-                                     std::string_view value, ShareGroupSettings& settings) {
+                                     std::string_view value, const ShareGroupSettings& broker,
+                                     ShareGroupSettings& settings) {
   const std::string invalid =
       "Invalid value " + std::string(value) + " for configuration " + std::string(definition.name);
   if (definition.type == ConfigType::kString) {
@@ -103,9 +134,10 @@ std::optional<std::string> set_value(const GroupConfigDefinition& definition,
   if (error != std::errc() || end != value.data() + value.size()) {
     return invalid + ": Not a number of type INT";
   }
-  if (number < definition.min || number > definition.max) {
-    return invalid + ": Value must be in [" + std::to_string(definition.min) + ", " +
-           std::to_string(definition.max) + "]";
+  const auto [min, max] = bounds_for(definition, broker);
+  if (number < min || number > max) {
+    return invalid + ": Value must be in [" + std::to_string(min) + ", " + std::to_string(max) +
+           "]";
   }
   switch (definition.own_bit) {
     case ShareGroupSettings::kOwnDeliveryCountLimit:
@@ -113,6 +145,12 @@ std::optional<std::string> set_value(const GroupConfigDefinition& definition,
       break;
     case ShareGroupSettings::kOwnPartitionMaxRecordLocks:
       settings.limits.partition_max_record_locks = static_cast<int>(number);
+      break;
+    case ShareGroupSettings::kOwnSessionTimeout:
+      settings.session_timeout_ms = static_cast<std::int32_t>(number);
+      break;
+    case ShareGroupSettings::kOwnHeartbeatInterval:
+      settings.heartbeat_interval_ms = static_cast<std::int32_t>(number);
       break;
     default:
       settings.limits.record_lock_duration_ms = number;
@@ -153,8 +191,8 @@ AlterOutcome alter_group_config(CoordinatorService& groups, std::string_view gro
                     change.name) != kUnsupportedGroupConfigs.end();
       return {ErrorCode::kInvalidConfig,
               unsupported ? "Group config " + std::string(change.name) +
-                                " is not supported by kgroupsd (it keeps the share.* record "
-                                "configs only)."
+                                " is not supported by kgroupsd (it keeps share group configs "
+                                "only)."
                           : "Unknown group config name: " + std::string(change.name)};
     }
     switch (static_cast<ConfigOperation>(change.operation)) {
@@ -163,7 +201,7 @@ AlterOutcome alter_group_config(CoordinatorService& groups, std::string_view gro
           return {ErrorCode::kInvalidRequest,
                   "Null value not supported for: " + std::string(change.name)};
         }
-        if (auto invalid = set_value(*definition, *change.value, settings)) {
+        if (auto invalid = set_value(*definition, *change.value, broker, settings)) {
           return {ErrorCode::kInvalidConfig, std::move(*invalid)};
         }
         settings.own |= definition->own_bit;
@@ -181,6 +219,12 @@ AlterOutcome alter_group_config(CoordinatorService& groups, std::string_view gro
         return {ErrorCode::kInvalidRequest,
                 "Unknown config operation " + std::to_string(change.operation) + "."};
     }
+  }
+  if (settings.session_timeout_ms <= settings.heartbeat_interval_ms) {
+    return {ErrorCode::kInvalidConfig,
+            "share.session.timeout.ms must be greater than share.heartbeat.interval.ms (now " +
+                std::to_string(settings.session_timeout_ms) + " and " +
+                std::to_string(settings.heartbeat_interval_ms) + ")."};
   }
   if (!groups.share().has_group(group_id) &&
       groups.share().group_ids().size() >= groups.share().config().max_groups) {

@@ -2,14 +2,15 @@
 //
 // The configs of a group resource (Kafka's ConfigResource type 32, KIP-848/KIP-932 group
 // configs) for share groups: share.record.lock.duration.ms (1000..3600000),
-// share.auto.offset.reset (latest or earliest), share.delivery.count.limit (2..10) and
-// share.partition.max.record.locks (100..10000), each defaulting to the broker's
-// group.share.* setting. IncrementalAlterConfigs changes them all or nothing per resource
-// (ShareGroupCoordinator::set_group_settings); DescribeConfigs reports them
-// (ShareGroupCoordinator::settings_of). A group id that no group holds yet becomes an empty
-// share group holding the configs (as Kafka keeps configs for a group before it exists); the
-// id of a classic or consumer group is refused (kgroupsd keeps no configs for them).
-// Not thread-safe: used on the broker's network thread.
+// share.auto.offset.reset (latest or earliest), share.delivery.count.limit (2..10),
+// share.partition.max.record.locks (100..10000), share.session.timeout.ms (45000..60000) and
+// share.heartbeat.interval.ms (5000..15000; less than the session timeout), each defaulting to
+// the broker's group.share.* setting, whose value each range also takes. IncrementalAlterConfigs
+// changes them all or nothing per resource (ShareGroupCoordinator::set_group_settings);
+// DescribeConfigs reports them (ShareGroupCoordinator::settings_of). A group id that no group holds
+// yet becomes an empty share group holding the configs (as Kafka keeps configs for a group before
+// it exists); the id of a classic or consumer group is refused (kgroupsd keeps no configs for
+// them). Not thread-safe: used on the broker's network thread.
 #pragma once
 
 #include <cstdint>

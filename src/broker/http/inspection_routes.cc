@@ -106,7 +106,9 @@ Json share_settings_json(const ShareGroupSettings& settings) {
   return {{"share.record.lock.duration.ms", settings.limits.record_lock_duration_ms},
           {"share.auto.offset.reset", settings.start_at_earliest ? "earliest" : "latest"},
           {"share.delivery.count.limit", settings.limits.delivery_count_limit},
-          {"share.partition.max.record.locks", settings.limits.partition_max_record_locks}};
+          {"share.partition.max.record.locks", settings.limits.partition_max_record_locks},
+          {"share.session.timeout.ms", settings.session_timeout_ms},
+          {"share.heartbeat.interval.ms", settings.heartbeat_interval_ms}};
 }
 
 Json group_json(const GroupView& group) {

@@ -62,8 +62,8 @@ ConsumerGroupConfig consumer_group_config(const BrokerConfig& config) {
 
 ShareGroupConfig share_group_config(const BrokerConfig& config) {
   ShareGroupConfig share;
-  share.session_timeout_ms = config.share_group_session_timeout_ms;
-  share.heartbeat_interval_ms = config.share_group_heartbeat_interval_ms;
+  share.settings.session_timeout_ms = config.share_group_session_timeout_ms;
+  share.settings.heartbeat_interval_ms = config.share_group_heartbeat_interval_ms;
   share.settings.limits.record_lock_duration_ms = config.share_group_record_lock_duration_ms;
   share.settings.limits.delivery_count_limit = config.share_group_delivery_count_limit;
   share.settings.limits.partition_max_record_locks = config.share_group_partition_max_record_locks;

@@ -5,6 +5,7 @@
 #include <asio/this_coro.hpp>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -226,6 +227,7 @@ asio::awaitable<std::optional<ShareFetchResponse>> ShareFetchService::fetch(
   // with records, an error, or acknowledgements.
   const bool full = request.share_session_epoch == kOpenShareSessionEpoch;
   std::vector<const BatchLog*> logs;
+  std::vector<share::AcquiredRange> taken;  // one batch's acquired ranges, reused
   for (;;) {
     logs.clear();
     std::size_t bytes = 0;
@@ -260,12 +262,11 @@ asio::awaitable<std::optional<ShareFetchResponse>> ShareFetchService::fetch(
         }
       }
       logs.push_back(&log);
-      share::SharePartition* state =
-          groups_.share().share_partition(call.group_id, ref.topic_id, ref.partition);
-      if (state == nullptr || remaining <= 0) continue;
-      state->advance_log_start(log.log_start_offset());
-      const std::int64_t from = state->next_acquirable_offset();
-      if (from >= high_watermark) continue;
+      if (remaining <= 0) continue;
+      const std::optional<std::int64_t> start = groups_.share().start_acquiring(
+          call.group_id, ref.topic_id, ref.partition, log.log_start_offset());
+      if (!start || *start >= high_watermark) continue;
+      const std::int64_t from = *start;
       for (const StoredBatch& batch : log.batches_from(from)) {
         if (batch.base_offset >= high_watermark || remaining <= 0) break;
         if (batch.last_offset < from) continue;
@@ -273,7 +274,7 @@ asio::awaitable<std::optional<ShareFetchResponse>> ShareFetchService::fetch(
             bytes + batch.size_bytes > room) {
           break;
         }
-        std::vector<share::AcquiredRange> taken;
+        taken.clear();
         const int count =
             groups_.share().acquire(call.group_id, call.member_id, ref.topic_id, ref.partition,
                                     batch.last_offset + 1, remaining, taken);
