@@ -56,13 +56,6 @@ bool only_in_filters(AclPermissionType permission) {
   return permission != AclPermissionType::kDeny && permission != AclPermissionType::kAllow;
 }
 
-// "Type:name" with both parts present. (Kafka's parser asks only for the colon; an ACL for an
-// empty type or name could never match a session, so it is refused here.)
-bool is_principal(std::string_view principal) {
-  const std::size_t colon = principal.find(':');
-  return colon != std::string_view::npos && colon > 0 && colon + 1 < principal.size();
-}
-
 std::string invalid(std::string_view field, std::string_view value) {
   return "Invalid " + std::string(field) + " " + std::string(value);
 }
@@ -123,6 +116,11 @@ AclPermissionType acl_permission_type_from_code(std::int8_t code) {
   return from_code_in<AclPermissionType>(kPermissionTypeNames, code);
 }
 
+bool is_acl_principal(std::string_view principal) {
+  const std::size_t colon = principal.find(':');
+  return colon != std::string_view::npos && colon > 0 && colon + 1 < principal.size();
+}
+
 std::string describe_acl(const AclBinding& binding) {
   std::string line = "(";
   line.append(acl_name(binding.resource_type)).append(":");
@@ -149,7 +147,7 @@ std::optional<std::string> acl_binding_refusal(const AclBinding& binding) {
   if (only_in_filters(binding.permission)) {
     return invalid("permissionType", acl_name(binding.permission));
   }
-  if (!is_principal(binding.principal)) {
+  if (!is_acl_principal(binding.principal)) {
     return "Invalid principal '" + binding.principal +
            "': expected principalType:principalName, e.g. User:alice";
   }

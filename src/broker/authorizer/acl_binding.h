@@ -101,6 +101,10 @@ struct AclBinding {
   auto operator<=>(const AclBinding&) const = default;
 };
 
+// Whether `principal` is "Type:name" with both parts present. (Kafka's parser asks only for the
+// colon; an ACL or super user with an empty type or name could never match a session.)
+bool is_acl_principal(std::string_view principal);
+
 // The binding as a log line shows it, e.g.
 // "(TOPIC:LITERAL:orders, User:alice from *, READ, ALLOW)".
 std::string describe_acl(const AclBinding& binding);
