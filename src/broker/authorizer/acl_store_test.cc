@@ -183,6 +183,10 @@ TEST(AclResourceIndex, FindsEveryPrefixAndSkipsDivergingNames) {
   EXPECT_EQ(applying_names(store, "foobar"),
             (std::vector<std::string>{"LITERAL:*", "PREFIXED:foobar", "PREFIXED:foob",
                                       "PREFIXED:foo", "PREFIXED:fo", "PREFIXED:f"}));
+  // "foobarbaz" and "foobar" sort just below "foobaz" but diverge from it: the walk jumps past.
+  EXPECT_EQ(applying_names(store, "foobaz"),
+            (std::vector<std::string>{"LITERAL:*", "PREFIXED:foob", "PREFIXED:foo", "PREFIXED:fo",
+                                      "PREFIXED:f"}));
   EXPECT_EQ(applying_names(store, "*"), (std::vector<std::string>{"LITERAL:*", "PREFIXED:*"}));
 }
 
