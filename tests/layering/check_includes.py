@@ -12,6 +12,7 @@ The units and what each may include (besides itself), from the bottom up:
   src/group, log, memory, partitioner, share, topic (the model) kgroups/ and each other
   src/broker/runtime            -
   src/broker/config             runtime, protocol
+  src/broker/authorizer         runtime (nothing of the wire)
   src/broker/storage            config, runtime, protocol, memory
   src/broker/coordinator        group, share (the model's assignors and share-partition rules)
   src/broker/groups             coordinator, storage and below
@@ -37,6 +38,7 @@ ENGINE = {"group", "log", "memory", "partitioner", "share", "topic", "kgroups"}
 LAYERS = {
     "runtime": set(),
     "config": {"runtime"},
+    "authorizer": {"runtime"},
     "storage": {"config"},
     "coordinator": set(),
     "groups": {"coordinator", "storage"},
@@ -53,7 +55,7 @@ LAYERS = {
 # what a broker layer may include outside src/broker
 OUTSIDE = {"coordinator": {"group/", "share/"}, "storage": {"memory/"}, "playground": {"group/"}}
 # the layers that know nothing of the wire protocol
-WITHOUT_PROTOCOL = {"runtime", "coordinator"}
+WITHOUT_PROTOCOL = {"runtime", "coordinator", "authorizer"}
 
 
 def below(layer):
