@@ -11,6 +11,7 @@ The units and what each may include (besides itself), from the bottom up:
   src/protocol                  nothing of kgroups
   src/group, log, memory, partitioner, share, topic (the model) kgroups/ and each other
   src/broker/runtime            -
+  src/broker/security           runtime (no protocol: SASL as plain logic)
   src/broker/config             runtime, protocol
   src/broker/authorizer         runtime (nothing of the wire)
   src/broker/storage            config, runtime, protocol, memory
@@ -37,6 +38,7 @@ ENGINE = {"group", "log", "memory", "partitioner", "share", "topic", "kgroups"}
 # broker layer -> the layers it links directly (each also reaches what those reach)
 LAYERS = {
     "runtime": set(),
+    "security": {"runtime"},
     "config": {"runtime"},
     "authorizer": {"runtime"},
     "storage": {"config"},
@@ -55,7 +57,7 @@ LAYERS = {
 # what a broker layer may include outside src/broker
 OUTSIDE = {"coordinator": {"group/", "share/"}, "storage": {"memory/"}, "playground": {"group/"}}
 # the layers that know nothing of the wire protocol
-WITHOUT_PROTOCOL = {"runtime", "coordinator", "authorizer"}
+WITHOUT_PROTOCOL = {"runtime", "security", "coordinator", "authorizer"}
 
 
 def below(layer):

@@ -37,7 +37,7 @@ const parallel = process.env.CMAKE_BUILD_PARALLEL_LEVEL || '2';
 const BUILD_DEBIAN_PACKAGES = ['cmake', 'ninja-build', 'g++'];
 const KGROUPSD_DEBIAN_PACKAGES = ['libasio-dev', 'libcli11-dev', 'libhttp-parser-dev',
   'nlohmann-json3-dev', 'pkg-config', 'zlib1g-dev', 'libsnappy-dev', 'liblz4-dev', 'libzstd-dev',
-  'python3'];
+  'libssl-dev', 'python3'];
 
 function fail(message) {
   console.error(`kgroups: ${message}`);
