@@ -40,6 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "clients"))
+from flexible_wire import TAGS, carray, cstr, uvarint  # noqa: E402
 from raw_client import record_batch  # noqa: E402  (kafka-python builds the one batch)
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -51,29 +52,8 @@ ACCEPT = 1
 IN_FLIGHT_RECORD_BYTES = 16
 
 
-# --- encoding (flexible versions) ----------------------------------------------------------
+# --- encoding (flexible versions): tests/clients/flexible_wire.py's helpers ----------------
 
-def uvarint(value):
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def cstr(value):
-    if value is None:
-        return b"\x00"
-    raw = value.encode()
-    return uvarint(len(raw) + 1) + raw
-
-
-def carray(items):
-    return uvarint(len(items) + 1) + b"".join(items)
-
-
-TAGS = b"\x00"
 I16, I32, I64 = struct.Struct(">h"), struct.Struct(">i"), struct.Struct(">q")
 
 
