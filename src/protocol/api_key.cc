@@ -58,6 +58,10 @@ std::string_view api_name(ApiKey key) {
       return "DeleteGroups";
     case ApiKey::kOffsetDelete:
       return "OffsetDelete";
+    case ApiKey::kDescribeUserScramCredentials:
+      return "DescribeUserScramCredentials";
+    case ApiKey::kAlterUserScramCredentials:
+      return "AlterUserScramCredentials";
     case ApiKey::kAddPartitionsToTxn:
       return "AddPartitionsToTxn";
     case ApiKey::kAddOffsetsToTxn:
@@ -66,8 +70,16 @@ std::string_view api_name(ApiKey key) {
       return "EndTxn";
     case ApiKey::kTxnOffsetCommit:
       return "TxnOffsetCommit";
+    case ApiKey::kDescribeAcls:
+      return "DescribeAcls";
+    case ApiKey::kCreateAcls:
+      return "CreateAcls";
+    case ApiKey::kDeleteAcls:
+      return "DeleteAcls";
     case ApiKey::kDescribeLogDirs:
       return "DescribeLogDirs";
+    case ApiKey::kSaslAuthenticate:
+      return "SaslAuthenticate";
     case ApiKey::kElectLeaders:
       return "ElectLeaders";
     case ApiKey::kAlterPartitionReassignments:

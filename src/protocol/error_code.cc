@@ -116,6 +116,8 @@ std::string_view error_name(ErrorCode code) {
       return "KAFKA_STORAGE_ERROR";
     case ErrorCode::kSaslAuthenticationFailed:
       return "SASL_AUTHENTICATION_FAILED";
+    case ErrorCode::kSecurityDisabled:
+      return "SECURITY_DISABLED";
     case ErrorCode::kTransactionalIdAuthorizationFailed:
       return "TRANSACTIONAL_ID_AUTHORIZATION_FAILED";
     case ErrorCode::kOperationNotAttempted:
@@ -158,6 +160,12 @@ std::string_view error_name(ErrorCode code) {
       return "UNSTABLE_OFFSET_COMMIT";
     case ErrorCode::kProducerFenced:
       return "PRODUCER_FENCED";
+    case ErrorCode::kResourceNotFound:
+      return "RESOURCE_NOT_FOUND";
+    case ErrorCode::kDuplicateResource:
+      return "DUPLICATE_RESOURCE";
+    case ErrorCode::kUnacceptableCredential:
+      return "UNACCEPTABLE_CREDENTIAL";
     case ErrorCode::kUnknownTopicId:
       return "UNKNOWN_TOPIC_ID";
     case ErrorCode::kFetchSessionTopicIdError:

@@ -122,6 +122,8 @@ enum class ErrorCode : std::int16_t {
   kTransactionalIdAuthorizationFailed = 53,
   // Not attempted because another part of the request failed.
   kOperationNotAttempted = 55,
+  // Security features are disabled on this broker.
+  kSecurityDisabled = 54,
   // The broker's storage failed.
   kKafkaStorageError = 56,
   // SASL authentication failed.
@@ -165,6 +167,12 @@ enum class ErrorCode : std::int16_t {
   kUnstableOffsetCommit = 88,
   // A newer producer with the same transactional id fenced this one (KIP-588).
   kProducerFenced = 90,
+  // The resource (e.g. a user's SCRAM credential) does not exist.
+  kResourceNotFound = 91,
+  // The request names the same resource more than once.
+  kDuplicateResource = 92,
+  // The credential is not acceptable (e.g. too few SCRAM iterations).
+  kUnacceptableCredential = 93,
   // No topic has this topic id (KIP-516).
   kUnknownTopicId = 100,
   // Fetch v7+: a fetch session created with topic ids (v13+) was used by a request without

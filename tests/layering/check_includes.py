@@ -48,7 +48,7 @@ LAYERS = {
     "faults": set(),
     "services": {"transactions", "faults"},
     "events": {"coordinator", "storage"},
-    "node": {"services", "events"},
+    "node": {"services", "events", "security", "authorizer"},
     "handlers": {"node"},
     "net": {"handlers"},
     "playground": {"node"},

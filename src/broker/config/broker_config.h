@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "broker/config/listener_config.h"
+#include "broker/config/security_config.h"
+
 namespace kgroups::broker {
 
 // A topic to create at start-up (`--topic name:partitions`).
@@ -25,6 +28,11 @@ struct BrokerConfig {
   std::uint16_t listen_port = 9092;   // 0 picks a free port
   std::string advertised_host;        // empty: the listening address
   std::uint16_t advertised_port = 0;  // 0: the port actually bound
+  // Every broker's listeners (--listeners, or --listen as PLAINTEXT ones), by node id; empty:
+  // one PLAINTEXT listener on listen_host:listen_port. Metadata gives a client the brokers'
+  // addresses on the listener it came in on (the same index in every broker's list).
+  BrokerListeners listeners;
+  SecurityConfig security;
   std::int32_t node_id = 0;  // the broker DescribeConfigs describes; node ids are 0..brokers-1
   std::string cluster_id = "kgroupsd";
   // Replication (--brokers N: N brokers in one process; replication_controller.h).

@@ -4,7 +4,8 @@
 // to bytes, its API-table handler run on an in-process Broker as if it came in on broker
 // `node_id`'s listener, and the response decoded from the bytes the handler wrote. The handler
 // runs on `io` (at most 5 s), so handlers that park wait for what `io` runs. Not thread-safe:
-// call it from the thread that owns the broker.
+// call it from the thread that owns the broker. `auth` is the connection's identity (nullptr:
+// User:ANONYMOUS), for tests of authorization.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -27,7 +28,8 @@ namespace kgroups::broker {
 
 template <class Response, class Request>
 Response call_handler(Broker& broker, asio::io_context& io, const Request& request,
-                      std::int16_t version, std::int32_t node_id = 0) {
+                      std::int16_t version, std::int32_t node_id = 0,
+                      ConnectionAuth* auth = nullptr) {
   std::vector<std::uint8_t> body;
   protocol::WireWriter body_writer(body);
   request.encode(body_writer, version);
@@ -45,7 +47,9 @@ Response call_handler(Broker& broker, asio::io_context& io, const Request& reque
                      .peer = "test-peer",
                      .failure = {},
                      .pins = nullptr,
-                     .node_id = node_id};
+                     .node_id = node_id,
+                     .listener = 0,
+                     .auth = auth};
   std::optional<Reply> reply;
   asio::co_spawn(
       io,

@@ -36,8 +36,24 @@ struct RequestContext {
   SegmentPins* pins = nullptr;
   // The broker of the cluster whose listener the request came in on (--brokers; 0 with one).
   std::int32_t node_id = 0;
+  // Which of that broker's listeners (config().listeners' index): Metadata, FindCoordinator
+  // and DescribeCluster give the brokers' addresses on the same listener.
+  std::size_t listener = 0;
+  // Who the client is and where its SASL exchange stands (the connection's); nullptr: an
+  // anonymous client (handler tests).
+  ConnectionAuth* auth = nullptr;
 
   [[nodiscard]] std::int16_t version() const { return header.api_version; }
+
+  // Whether the client may perform `operation` on the resource (always, with the authorizer
+  // off): Kafka's authorization of a request, per topic, group, transactional id or cluster.
+  [[nodiscard]] bool allowed(AclOperation operation, AclResourceType type,
+                             std::string_view name) const {
+    return broker.access().allows(auth, operation, type, name);
+  }
+  [[nodiscard]] bool allowed_on_cluster(AclOperation operation) const {
+    return allowed(operation, AclResourceType::kCluster, kClusterResourceName);
+  }
 
   // Counts an error code this request answers (for the whole request or one partition or
   // group) in the broker's metrics; NONE is not counted (broker_metrics.h).

@@ -110,8 +110,11 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
           .max_uncompressed_bytes = static_cast<std::size_t>(memory_plan_.uncompressed_batch_bytes),
           .allow_producer_ids = true,
           .allow_transactions = true}),
-      addresses_(static_cast<std::size_t>(std::max(config_.brokers, 1)),
-                 NodeAddress{config_.advertised_host, config_.advertised_port}),
+      addresses_(
+          static_cast<std::size_t>(std::max(config_.brokers, 1)),
+          std::vector<NodeAddress>(config_.listeners.empty() ? 1 : config_.listeners.front().size(),
+                                   NodeAddress{config_.advertised_host, config_.advertised_port})),
+      access_(config_.security),
       replication_(cluster_, append_notifier_,
                    ReplicationSettings{.brokers = std::max(config_.brokers, 1),
                                        .replica_lag_time_max_ms = config_.replica_lag_time_max_ms},
@@ -285,12 +288,13 @@ void Broker::load_transaction_partition_now(std::int32_t partition) {
                 : ""));
 }
 
-void Broker::set_advertised_address(std::int32_t node, std::string host, std::uint16_t port) {
-  if (node == 0) {
+void Broker::set_advertised_address(std::int32_t node, std::string host, std::uint16_t port,
+                                    std::size_t listener) {
+  if (node == 0 && listener == 0) {
     config_.advertised_host = host;
     config_.advertised_port = port;
   }
-  addresses_.at(static_cast<std::size_t>(node)) = NodeAddress{std::move(host), port};
+  addresses_.at(static_cast<std::size_t>(node)).at(listener) = NodeAddress{std::move(host), port};
 }
 
 }  // namespace kgroups::broker

@@ -27,6 +27,7 @@
 #include "broker/groups/cluster_topic_catalog.h"
 #include "broker/groups/coordinator_service.h"
 #include "broker/groups/coordinator_topic.h"
+#include "broker/node/access_control.h"
 #include "broker/node/broker_metrics.h"
 #include "broker/runtime/byte_budget.h"
 #include "broker/runtime/memory_waiters.h"
@@ -75,20 +76,27 @@ class Broker {
 
   [[nodiscard]] const BrokerConfig& config() const { return config_; }
   [[nodiscard]] const MemoryPlan& memory_plan() const { return memory_plan_; }
-  // Sets the address Metadata gives clients for broker `node` (0 when not given), the host and
-  // port they should connect to.
+  // Sets the address Metadata gives clients for broker `node` (0 when not given) on its
+  // listener `listener` (the index in config().listeners' lists), the host and port they
+  // should connect to.
   void set_advertised_address(std::string host, std::uint16_t port) {
     set_advertised_address(0, std::move(host), port);
   }
-  void set_advertised_address(std::int32_t node, std::string host, std::uint16_t port);
+  void set_advertised_address(std::int32_t node, std::string host, std::uint16_t port,
+                              std::size_t listener = 0);
   struct NodeAddress {
     std::string host;
     std::uint16_t port = 0;
   };
-  // The address clients reach broker `node` at (0 <= node < config().brokers).
-  [[nodiscard]] const NodeAddress& node_address(std::int32_t node) const {
-    return addresses_.at(static_cast<std::size_t>(node));
+  // The address clients of listener `listener` reach broker `node` at
+  // (0 <= node < config().brokers).
+  [[nodiscard]] const NodeAddress& node_address(std::int32_t node, std::size_t listener = 0) const {
+    return addresses_.at(static_cast<std::size_t>(node)).at(listener);
   }
+  // The users, the ACLs and the authorizer (SASL, --authorizer); handlers ask
+  // access().allows() before they act.
+  AccessControl& access() { return access_; }
+  [[nodiscard]] const AccessControl& access() const { return access_; }
   // The broker that coordinates group `group_id` (or, with `transactional`, transactional id
   // `key`): the leader of its partition of __consumer_offsets (__transaction_state), the
   // partition Kafka picks (abs(Java hashCode) mod partitions); before that topic exists, the
@@ -209,7 +217,8 @@ class Broker {
   FaultInjector faults_;
   ProduceService producer_{config_, cluster_, record_validator_, producer_writes_,
                            append_notifier_};
-  std::vector<NodeAddress> addresses_;  // by node id
+  std::vector<std::vector<NodeAddress>> addresses_;  // by node id, then listener
+  AccessControl access_;
   // A coordinator moves with the leadership of its __consumer_offsets (__transaction_state)
   // partition: the new leader loads the partition (groups without members, and every
   // transactional id, are read back from the log, so records an unclean election truncated
