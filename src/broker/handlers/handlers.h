@@ -17,6 +17,8 @@ asio::awaitable<Reply> handle_fetch(RequestContext& ctx);
 asio::awaitable<Reply> handle_list_offsets(RequestContext& ctx);
 asio::awaitable<Reply> handle_metadata(RequestContext& ctx);
 asio::awaitable<Reply> handle_api_versions(RequestContext& ctx);
+asio::awaitable<Reply> handle_sasl_handshake(RequestContext& ctx);
+asio::awaitable<Reply> handle_sasl_authenticate(RequestContext& ctx);
 asio::awaitable<Reply> handle_create_topics(RequestContext& ctx);
 asio::awaitable<Reply> handle_delete_topics(RequestContext& ctx);
 asio::awaitable<Reply> handle_delete_records(RequestContext& ctx);
