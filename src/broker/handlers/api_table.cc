@@ -138,6 +138,15 @@ constexpr std::array kApis{
              "the moves in progress with their adding and removing replicas"},
     ApiEntry{ApiKey::kOffsetDelete, 0, 0, &handlers::handle_offset_delete,
              "GROUP_SUBSCRIBED_TO_TOPIC while a member subscribes to the topic"},
+    ApiEntry{ApiKey::kDescribeUserScramCredentials, 0, 0,
+             &handlers::handle_describe_user_scram_credentials,
+             "each user's SCRAM mechanisms and iteration counts (never salts or keys); null or "
+             "empty: every user; needs DESCRIBE on the CLUSTER"},
+    ApiEntry{ApiKey::kAlterUserScramCredentials, 0, 0,
+             &handlers::handle_alter_user_scram_credentials,
+             "upserts (salt, iterations 4096..16384, SaltedPassword) and deletes SCRAM-SHA-256/512 "
+             "credentials, one change per user, Kafka's per-user errors; new users within the "
+             "users bound (POLICY_VIOLATION); needs ALTER on the CLUSTER"},
     ApiEntry{ApiKey::kDescribeCluster, 0, 1, &handlers::handle_describe_cluster,
              "the running brokers and the controller (lowest running node id)"},
     ApiEntry{ApiKey::kConsumerGroupHeartbeat, 0, 1, &handlers::handle_consumer_group_heartbeat,

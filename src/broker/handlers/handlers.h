@@ -44,6 +44,8 @@ asio::awaitable<Reply> handle_add_offsets_to_txn(RequestContext& ctx);
 asio::awaitable<Reply> handle_end_txn(RequestContext& ctx);
 asio::awaitable<Reply> handle_txn_offset_commit(RequestContext& ctx);
 asio::awaitable<Reply> handle_describe_cluster(RequestContext& ctx);
+asio::awaitable<Reply> handle_describe_user_scram_credentials(RequestContext& ctx);
+asio::awaitable<Reply> handle_alter_user_scram_credentials(RequestContext& ctx);
 asio::awaitable<Reply> handle_describe_log_dirs(RequestContext& ctx);
 asio::awaitable<Reply> handle_elect_leaders(RequestContext& ctx);
 asio::awaitable<Reply> handle_alter_partition_reassignments(RequestContext& ctx);
