@@ -55,7 +55,8 @@ class _Choice:
 
     def __init__(self, security: Security, listeners: Mapping[str, str], protocol: str | None,
                  user: str | None, mechanism: str | None, password: str | None) -> None:
-        self.protocol = protocol or _default_protocol(security)
+        self.protocol = protocol or _default_protocol(security, user is not None
+                                                      or mechanism is not None)
         if self.protocol not in listeners:
             raise ValueError(f"the broker has no {self.protocol} listener; it has "
                              f"{', '.join(listeners)}")
@@ -86,9 +87,12 @@ class _Choice:
         return self.protocol in ("SSL", "SASL_SSL")
 
 
-def _default_protocol(security: Security) -> str:
+def _default_protocol(security: Security, wants_sasl: bool) -> str:
+    """The first SASL listener for a user or mechanism, else the first that is not
+    PLAINTEXT."""
+    sasl = [protocol for protocol in security.listeners if protocol.startswith("SASL_")]
     secured = [protocol for protocol in security.listeners if protocol != "PLAINTEXT"]
-    return (secured or list(security.listeners))[0]
+    return ((sasl if wants_sasl else []) + secured + list(security.listeners))[0]
 
 
 def _default_mechanism(security: Security) -> str:

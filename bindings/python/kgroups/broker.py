@@ -166,7 +166,8 @@ class Broker:
         sasl.username and sasl.password, or for OAUTHBEARER an unsecured JWS token
         (enable.sasl.oauthbearer.unsecure.jwt, sasl.oauthbearer.config "principal=USER").
 
-        `protocol` picks the listener (default: the first one that is not PLAINTEXT);
+        `protocol` picks the listener (default: the first SASL one when a user or mechanism
+        is named, else the first that is not PLAINTEXT);
         `mechanism` defaults to SCRAM-SHA-256 when enabled, `user` to the only user;
         `password` overrides the user's (e.g. a wrong one). Unsecured brokers give just
         bootstrap.servers. Raises ValueError for a listener, mechanism or user the broker
