@@ -28,10 +28,10 @@ def broker():
         yield started
 
 
-def produce(config, values, topic="orders"):
+def produce(config, values, topic="orders", timeout_ms=10000):
     """Produces `values` and flushes; returns the delivery errors and the client errors."""
     delivery_errors, client_errors = [], []
-    producer = Producer({**config, "message.timeout.ms": 10000,
+    producer = Producer({**config, "message.timeout.ms": timeout_ms,
                          "error_cb": client_errors.append})
     for value in values:
         producer.produce(topic, value=value,
@@ -74,7 +74,7 @@ def test_oauthbearer_unsecured_jws_produces(broker):
 def test_a_wrong_password_is_refused_and_delivers_nothing(broker):
     before = broker.topic("orders")["partitions"][0]["end_offset"]
     config = broker.client_config(user="alice", mechanism="SCRAM-SHA-512", password="wrong")
-    delivery_errors, client_errors = produce(config, [b"never"])
+    delivery_errors, client_errors = produce(config, [b"never"], timeout_ms=3000)
     assert delivery_errors and all(error.code() == KafkaError._MSG_TIMED_OUT
                                    for error in delivery_errors)
     assert any(error.code() == KafkaError._AUTHENTICATION for error in client_errors), client_errors

@@ -115,7 +115,7 @@ std::string pem_text(Write write, const char* what) {
   require(bio != nullptr && write(bio.get()) == 1, what);
   char* data = nullptr;
   const long size = BIO_get_mem_data(bio.get(), &data);
-  return std::string(data, static_cast<std::size_t>(size));
+  return {data, static_cast<std::size_t>(size)};
 }
 
 std::string certificate_pem(X509* certificate) {
