@@ -179,7 +179,7 @@ asio::awaitable<void> Connection::read_loop() {
       log_warn(
           peer_ + " sent a frame of " + std::to_string(*size) + " bytes, outside 0.." +
           std::to_string(max_frame) +
-          (auth_->authenticated() ? "" : " (before authenticating: --sasl-max-receive-bytes)") +
+          (auth_->authenticated() ? "" : " (before authenticating: --sasl-server-max-receive-size)") +
           "; closing the connection");
       break;
     }

@@ -29,7 +29,7 @@
 // a TLS handshake (Transport); on a SASL listener it serves nothing but ApiVersions,
 // SaslHandshake and SaslAuthenticate (or, after a SaslHandshake v0, raw tokens) until the
 // client authenticated (ConnectionAuth), and reads frames of at most
-// --sasl-max-receive-bytes meanwhile. Both must end within --authentication-timeout-ms; until
+// --sasl-server-max-receive-size meanwhile. Both must end within --authentication-timeout-ms; until
 // then the connection counts against --max-unauthenticated-connections. Once a session's
 // lifetime (KIP-368) is over, any request but re-authentication closes the connection.
 //
