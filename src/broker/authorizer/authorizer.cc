@@ -80,6 +80,45 @@ bool Authorizer::is_super_user(std::string_view principal) const {
   return super_users_.contains(principal);
 }
 
+bool Authorizer::authorize_by_resource_type(const AclAction& action) const {
+  AclAction hardcoded = action;
+  hardcoded.resource_name = "hardcode";
+  if (authorize(hardcoded).allowed) return true;
+  AclBindingFilter of_type;
+  of_type.resource_type = action.resource_type;
+  std::set<std::string, std::less<>> denied_literals;
+  std::set<std::string, std::less<>> denied_prefixes;
+  std::vector<AclBinding> allowing;
+  for (AclBinding& acl : acls_.describe(of_type)) {
+    const bool applies =
+        (acl.principal == action.principal || acl.principal == kWildcardPrincipal) &&
+        (acl.host == kAclWildcard || acl.host == action.host) &&
+        (acl.operation == action.operation || acl.operation == AclOperation::kAll);
+    if (!applies) continue;
+    const bool literal = acl.pattern_type == AclPatternType::kLiteral;
+    if (acl.permission == AclPermissionType::kDeny) {
+      if (literal && acl.resource_name == kAclWildcard) return false;
+      (literal ? denied_literals : denied_prefixes).insert(std::move(acl.resource_name));
+    } else if (literal && acl.resource_name == kAclWildcard) {
+      return true;
+    } else {
+      allowing.push_back(std::move(acl));
+    }
+  }
+  for (const AclBinding& acl : allowing) {
+    if (acl.pattern_type == AclPatternType::kLiteral &&
+        denied_literals.contains(acl.resource_name)) {
+      continue;
+    }
+    bool dominated = false;
+    for (std::size_t length = 1; length <= acl.resource_name.size() && !dominated; ++length) {
+      dominated = denied_prefixes.contains(std::string_view(acl.resource_name).substr(0, length));
+    }
+    if (!dominated) return true;
+  }
+  return false;
+}
+
 AuthorizationDecision Authorizer::authorize(const AclAction& action) const {
   if (is_super_user(action.principal)) return {true, Rule::kSuperUser, nullptr, 0};
   const AclBinding* allowing = nullptr;

@@ -77,6 +77,13 @@ class Authorizer {
   Authorizer(const AclStore& acls, AuthorizerConfig config);
 
   [[nodiscard]] AuthorizationDecision authorize(const AclAction& action) const;
+  // Kafka's Authorizer.authorizeByResourceType: whether the principal from the host may perform
+  // `operation` on some resource of `resource_type` (InitProducerId asks it of WRITE on topics).
+  // Yes if authorize() allows it on a resource named "hardcode" (a super user; an ALLOW "*" or
+  // allow.everyone.if.no.acl.found), else no if a matching DENY names "*", else yes if a
+  // matching ALLOW names "*", or a name or prefix that no matching DENY of the same literal name
+  // or of a prefix of it covers. `action.resource_name` is ignored.
+  [[nodiscard]] bool authorize_by_resource_type(const AclAction& action) const;
   [[nodiscard]] bool is_super_user(std::string_view principal) const;
 
  private:

@@ -7,6 +7,7 @@
 // - v1: same layout. v2: PRODUCER_FENCED instead of INVALID_PRODUCER_EPOCH. v3: flexible.
 //   v4: same layout (Kafka may answer TRANSACTION_ABORTABLE; kgroupsd never needs to).
 // - --brokers N: NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS as EndTxn's.
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/producer_fenced.h"
@@ -17,7 +18,15 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_add_offsets_to_txn(RequestContext& ctx) {
   const auto request = protocol::AddOffsetsToTxnRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  protocol::ErrorCode error = transaction_coordinator_refusal(ctx, request->transactional_id);
+  // Kafka: WRITE on the transactional id, then READ on the group.
+  protocol::ErrorCode error =
+      transactional_id_authorization_error(ctx, AclOperation::kWrite, request->transactional_id);
+  if (error == protocol::ErrorCode::kNone) {
+    error = group_authorization_error(ctx, AclOperation::kRead, request->group_id);
+  }
+  if (error == protocol::ErrorCode::kNone) {
+    error = transaction_coordinator_refusal(ctx, request->transactional_id);
+  }
   if (error == protocol::ErrorCode::kNone) {
     error = ctx.broker.transactions().add_offsets(request->transactional_id, request->producer_id,
                                                   request->producer_epoch, request->group_id);

@@ -10,6 +10,7 @@
 // - --brokers N: NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS (for every partition) as
 //   EndTxn's.
 // - Not served: v4-5, the broker-to-broker form (several transactions, verify_only; KIP-890).
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/producer_fenced.h"
@@ -26,10 +27,33 @@ asio::awaitable<Reply> handle_add_partitions_to_txn(RequestContext& ctx) {
       partitions.push_back({std::string(topic.name), partition});
     }
   }
-  const protocol::ErrorCode refusal =
-      transaction_coordinator_refusal(ctx, request->transactional_id);
+  protocol::ErrorCode refusal =
+      transactional_id_authorization_error(ctx, AclOperation::kWrite, request->transactional_id);
+  if (refusal == protocol::ErrorCode::kNone) {
+    refusal = transaction_coordinator_refusal(ctx, request->transactional_id);
+  }
+  // Kafka: WRITE on each topic; if any is denied nothing is added: the denied topics' partitions
+  // answer TOPIC_AUTHORIZATION_FAILED, unknown ones UNKNOWN_TOPIC_OR_PARTITION, the others
+  // OPERATION_NOT_ATTEMPTED.
+  std::vector<protocol::ErrorCode> topic_denials;
+  if (refusal == protocol::ErrorCode::kNone && ctx.authorizing()) {
+    bool any_denied = false;
+    for (const auto& topic : request->topics) {
+      const bool denied = !ctx.allowed(AclOperation::kWrite, AclResourceType::kTopic, topic.name);
+      any_denied = any_denied || denied;
+      for (const std::int32_t partition : topic.partitions) {
+        topic_denials.push_back(denied ? protocol::ErrorCode::kTopicAuthorizationFailed
+                                : ctx.broker.cluster().find_partition(topic.name, partition) ==
+                                        nullptr
+                                    ? protocol::ErrorCode::kUnknownTopicOrPartition
+                                    : protocol::ErrorCode::kOperationNotAttempted);
+      }
+    }
+    if (!any_denied) topic_denials.clear();
+  }
   const std::vector<protocol::ErrorCode> errors =
-      refusal != protocol::ErrorCode::kNone
+      !topic_denials.empty() ? topic_denials
+      : refusal != protocol::ErrorCode::kNone
           ? std::vector<protocol::ErrorCode>(partitions.size(), refusal)
           : ctx.broker.transactions().add_partitions(request->transactional_id,
                                                      request->producer_id, request->producer_epoch,

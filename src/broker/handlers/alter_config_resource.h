@@ -55,10 +55,14 @@ std::vector<bool> repeated_resources(const Resources& resources) {
 // The response to an AlterConfigs or IncrementalAlterConfigs `request`: each resource altered
 // as `mode` says, with `change_of(config)` giving each config's ConfigChange; a resource
 // named more than once gets INVALID_REQUEST and changes nothing. A group resource (type 32)
-// goes to `alter_group(name, changes, validate_only)`, which returns an AlterOutcome.
-template <typename Response, typename Request, typename ChangeOf, typename AlterGroup>
+// goes to `alter_group(name, changes, validate_only)`, which returns an AlterOutcome. A resource
+// `refusal(type, name)` gives an AlterOutcome with an error for (the client may not alter it)
+// gets that and changes nothing.
+template <typename Response, typename Request, typename ChangeOf, typename AlterGroup,
+          typename Refusal>
 Response alter_resources(Cluster& cluster, std::int32_t node_id, const Request& request,
-                         AlterMode mode, ChangeOf change_of, AlterGroup alter_group) {
+                         AlterMode mode, ChangeOf change_of, AlterGroup alter_group,
+                         Refusal refusal) {
   const std::vector<bool> repeated = repeated_resources(request.resources);
   Response response;
   std::vector<ConfigChange> changes;
@@ -70,6 +74,12 @@ Response alter_resources(Cluster& cluster, std::int32_t node_id, const Request& 
     if (repeated[i]) {
       out.error_code = protocol::ErrorCode::kInvalidRequest;
       out.error_message = "Resource named more than once in the request.";
+      continue;
+    }
+    if (AlterOutcome refused = refusal(resource.resource_type, resource.resource_name);
+        refused.error != protocol::ErrorCode::kNone) {
+      out.error_code = refused.error;
+      out.error_message = std::move(refused.message);
       continue;
     }
     changes.clear();

@@ -18,6 +18,7 @@
 //   INVALID_REQUEST "Cannot update these configs dynamically: [...]", as Kafka's read-only
 //   broker configs.
 #include "broker/handlers/alter_config_resource.h"
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/alter_configs.h"
 
@@ -36,6 +37,11 @@ asio::awaitable<Reply> handle_alter_configs(RequestContext& ctx) {
         return AlterOutcome{protocol::ErrorCode::kInvalidRequest,
                             "AlterConfigs does not change group configs: use "
                             "IncrementalAlterConfigs."};
+      },
+      [&ctx](std::int8_t type, std::string_view name) {
+        const protocol::ErrorCode error =
+            config_authorization_error(ctx, AclOperation::kAlterConfigs, type, name);
+        return AlterOutcome{error, std::string(authorization_message(error))};
       });
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

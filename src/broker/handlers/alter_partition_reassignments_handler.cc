@@ -25,6 +25,7 @@
 // brokers long. timeout_ms is not needed.
 #include <string>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/alter_partition_reassignments.h"
 
@@ -38,6 +39,25 @@ asio::awaitable<Reply> handle_alter_partition_reassignments(RequestContext& ctx)
   ReplicationController& replication = ctx.broker.replication();
   protocol::AlterPartitionReassignmentsResponse response;
   response.allow_replication_factor_change = request->allow_replication_factor_change;
+  // Kafka: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED at the top and for every
+  // partition named; nothing moved.
+  const protocol::ErrorCode denied = cluster_authorization_error(ctx, AclOperation::kAlter);
+  if (denied != protocol::ErrorCode::kNone) {
+    response.error_code = denied;
+    response.error_message = std::string(authorization_message(denied));
+    ctx.count_error(denied);
+    for (const auto& request_topic : request->topics) {
+      auto& out_topic = response.responses.emplace_back();
+      out_topic.name = std::string(request_topic.name);
+      for (const auto& request_partition : request_topic.partitions) {
+        out_topic.partitions.push_back({.partition_index = request_partition.partition_index,
+                                        .error_code = denied,
+                                        .error_message = response.error_message});
+      }
+    }
+    response.encode(ctx.response, ctx.version());
+    co_return Reply::kSend;
+  }
   const ReplicationFactorChange factor = request->allow_replication_factor_change
                                              ? ReplicationFactorChange::kAllowed
                                              : ReplicationFactorChange::kRefused;

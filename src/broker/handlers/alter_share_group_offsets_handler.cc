@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
@@ -21,8 +22,15 @@ asio::awaitable<Reply> handle_alter_share_group_offsets(RequestContext& ctx) {
   const auto request = protocol::AlterShareGroupOffsetsRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   protocol::AlterShareGroupOffsetsResponse response;
-  response.error_code =
-      coordinator_refusal(ctx, protocol::ApiKey::kAlterShareGroupOffsets, request->group_id);
+  // Kafka: READ on the group, then READ on each topic (else TOPIC_AUTHORIZATION_FAILED for its
+  // partitions, nothing altered there).
+  response.error_code = group_authorization_error(ctx, AclOperation::kRead, request->group_id);
+  if (response.error_code != ErrorCode::kNone) {
+    response.error_message = std::string(authorization_message(response.error_code));
+  } else {
+    response.error_code =
+        coordinator_refusal(ctx, protocol::ApiKey::kAlterShareGroupOffsets, request->group_id);
+  }
   CoordinatorService& groups = ctx.broker.groups();
   if (response.error_code == ErrorCode::kNone && (groups.classic().has_group(request->group_id) ||
                                                   groups.consumer().has_group(request->group_id))) {
@@ -36,9 +44,17 @@ asio::awaitable<Reply> handle_alter_share_group_offsets(RequestContext& ctx) {
       out.topic_name = std::string(asked_topic.topic_name);
       const StoredTopic* topic = ctx.broker.cluster().find_topic(asked_topic.topic_name);
       if (topic != nullptr) out.topic_id = topic->id;
+      const bool denied =
+          !ctx.allowed(AclOperation::kRead, AclResourceType::kTopic, asked_topic.topic_name);
       for (const auto& asked : asked_topic.partitions) {
         auto& partition_out = out.partitions.emplace_back();
         partition_out.partition_index = asked.partition_index;
+        if (denied) {
+          partition_out.error_code = ErrorCode::kTopicAuthorizationFailed;
+          partition_out.error_message =
+              std::string(authorization_message(ErrorCode::kTopicAuthorizationFailed));
+          continue;
+        }
         if (topic == nullptr || asked.partition_index < 0 ||
             static_cast<std::size_t>(asked.partition_index) >= topic->partitions.size()) {
           partition_out.error_code = ErrorCode::kUnknownTopicOrPartition;

@@ -7,12 +7,17 @@
 //   name). A group the broker does not hold, or a classic group, gets GROUP_ID_NOT_FOUND.
 // - A group named more than once is described once, so the response grows with the groups
 //   that exist, not with the request's repetitions.
-// - authorized_operations: INT32_MIN ("not computed": kgroupsd has no ACLs).
+// - authorized_operations when asked for (authorized_operations.h). Authorization, as Kafka:
+//   DESCRIBE on each group (else GROUP_AUTHORIZATION_FAILED); a group whose assignments name a
+//   topic the client may not DESCRIBE answers TOPIC_AUTHORIZATION_FAILED without members.
 #include <string>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "broker/handlers/authorization_error.h"
+#include "broker/handlers/authorized_operations.h"
+#include "broker/handlers/described_group_topics.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/consumer_group_describe.h"
@@ -57,6 +62,17 @@ asio::awaitable<Reply> handle_consumer_group_describe(RequestContext& ctx) {
   std::unordered_set<std::string_view> seen;
   for (const std::string_view group_id : request->group_ids) {
     if (!seen.insert(group_id).second) continue;
+    // Kafka: DESCRIBE on the group, else GROUP_AUTHORIZATION_FAILED.
+    if (const protocol::ErrorCode denied =
+            group_authorization_error(ctx, AclOperation::kDescribe, group_id);
+        denied != protocol::ErrorCode::kNone) {
+      auto& group = response.groups.emplace_back();
+      group.group_id = std::string(group_id);
+      group.error_code = denied;
+      group.error_message = std::string(authorization_message(denied));
+      ctx.count_error(denied);
+      continue;
+    }
     ConsumerGroupDescription description = groups.describe_consumer_group(group_id);
     auto& group = response.groups.emplace_back();
     group.error_code = to_error_code(description.error);
@@ -73,6 +89,10 @@ asio::awaitable<Reply> handle_consumer_group_describe(RequestContext& ctx) {
     for (ConsumerMemberDescription& member : description.members) {
       group.members.push_back(to_member(member));
     }
+    if (group.error_code == protocol::ErrorCode::kNone && request->include_authorized_operations) {
+      group.authorized_operations = authorized_operations(ctx, AclResourceType::kGroup, group_id);
+    }
+    hide_if_undescribable(ctx, group);
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

@@ -77,6 +77,8 @@ asio::awaitable<Reply> handle_create_partitions(RequestContext& ctx) {
     ErrorCode error = ErrorCode::kNone;
     if (mentions[request_topic.name] > 1) {
       error = ErrorCode::kInvalidRequest;
+    } else if (!ctx.allowed(AclOperation::kAlter, AclResourceType::kTopic, request_topic.name)) {
+      error = ErrorCode::kTopicAuthorizationFailed;  // Kafka: ALTER on the topic; no message
     } else if (topic == nullptr) {
       error = ErrorCode::kUnknownTopicOrPartition;
     } else if (request_topic.assignments.has_value()) {
@@ -101,7 +103,8 @@ asio::awaitable<Reply> handle_create_partitions(RequestContext& ctx) {
     auto& out = response.results.emplace_back();
     out.name = std::string(request_topic.name);
     out.error_code = error;
-    if (error != ErrorCode::kNone && messages++ < kMaxErrorMessages) {
+    if (error != ErrorCode::kNone && error != ErrorCode::kTopicAuthorizationFailed &&
+        messages++ < kMaxErrorMessages) {
       out.error_message =
           explain(error, request_topic.name, request_topic.count, current, cluster.config());
     }

@@ -26,17 +26,66 @@
 //   of many bad topics cannot make a response much larger than itself.
 // The work is services/topic_admin.h's create_topics().
 // timeout_ms is not needed: creation is immediate.
+#include <map>
+#include <string_view>
+#include <vector>
+
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/take_denied.h"
 #include "broker/services/topic_admin.h"
 #include "protocol/messages/create_topics.h"
 
 namespace kgroups::broker::handlers {
 
+namespace {
+
+// Kafka: CREATE on the cluster, else on each topic; a topic named more than once is left to the
+// service (INVALID_REQUEST), as Kafka finds duplicates first.
+std::vector<protocol::CreateTopicsRequest::Topic> take_uncreatable(
+    const RequestContext& ctx, protocol::CreateTopicsRequest& request) {
+  if (!ctx.authorizing() || ctx.allowed_on_cluster(AclOperation::kCreate)) return {};
+  std::map<std::string_view, int> mentions;
+  for (const auto& topic : request.topics) ++mentions[topic.name];
+  return take_denied(ctx, request.topics, [&](const auto& topic) {
+    return mentions[topic.name] > 1 ||
+           ctx.allowed(AclOperation::kCreate, AclResourceType::kTopic, topic.name);
+  });
+}
+
+// Kafka: a created topic whose configs the client may not DESCRIBE_CONFIGS is answered without
+// them, its partition count and replication factor (-1), with topic_config_error_code
+// TOPIC_AUTHORIZATION_FAILED.
+void hide_undescribable(const RequestContext& ctx, protocol::CreateTopicsResponse& response) {
+  if (!ctx.authorizing() || ctx.version() < 5) return;
+  for (auto& topic : response.topics) {
+    if (topic.error_code != protocol::ErrorCode::kNone ||
+        ctx.allowed(AclOperation::kDescribeConfigs, AclResourceType::kTopic, topic.name)) {
+      continue;
+    }
+    topic.topic_config_error_code =
+        static_cast<std::int16_t>(protocol::ErrorCode::kTopicAuthorizationFailed);
+    topic.num_partitions = -1;
+    topic.replication_factor = -1;
+    topic.configs = decltype(topic.configs)::value_type{};
+  }
+}
+
+}  // namespace
+
 asio::awaitable<Reply> handle_create_topics(RequestContext& ctx) {
-  const auto request = protocol::CreateTopicsRequest::decode(ctx.body, ctx.version());
+  auto request = protocol::CreateTopicsRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  const protocol::CreateTopicsResponse response =
+  const auto denied = take_uncreatable(ctx, *request);
+  protocol::CreateTopicsResponse response =
       create_topics(ctx.broker.cluster(), ctx.broker.config().max_partitions_per_request, *request);
+  hide_undescribable(ctx, response);
+  for (const auto& topic : denied) {
+    auto& refused = response.topics.emplace_back();
+    refused.name = std::string(topic.name);
+    refused.error_code = protocol::ErrorCode::kTopicAuthorizationFailed;
+    refused.error_message = "Authorization failed.";
+    ctx.count_error(refused.error_code);
+  }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;
 }

@@ -8,6 +8,7 @@
 // - v1: same. v2: flexible.
 #include <string>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/delete_groups.h"
@@ -21,7 +22,10 @@ asio::awaitable<Reply> handle_delete_groups(RequestContext& ctx) {
   for (const std::string_view group_id : request->groups_names) {
     auto& out = response.results.emplace_back();
     out.group_id = std::string(group_id);
-    out.error_code = to_error_code(ctx.broker.groups().delete_group(group_id));
+    out.error_code = group_authorization_error(ctx, AclOperation::kDelete, group_id);
+    if (out.error_code == protocol::ErrorCode::kNone) {
+      out.error_code = to_error_code(ctx.broker.groups().delete_group(group_id));
+    }
   }
   for (const auto& result : response.results) ctx.count_error(result.error_code);
   response.encode(ctx.response, ctx.version());

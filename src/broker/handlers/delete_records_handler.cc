@@ -26,10 +26,18 @@ asio::awaitable<Reply> handle_delete_records(RequestContext& ctx) {
     auto& out_topic = response.topics.emplace_back();
     out_topic.name = std::string(request_topic.name);
     StoredTopic* topic = cluster.find_topic(request_topic.name);
+    // Kafka: DELETE on each topic, else TOPIC_AUTHORIZATION_FAILED for its partitions.
+    const bool denied =
+        !ctx.allowed(AclOperation::kDelete, AclResourceType::kTopic, request_topic.name);
     for (const auto& request_partition : request_topic.partitions) {
       auto& out = out_topic.partitions.emplace_back();
       out.partition_index = request_partition.partition_index;
       out.low_watermark = -1;
+      if (denied) {
+        out.error_code = protocol::ErrorCode::kTopicAuthorizationFailed;
+        ctx.count_error(out.error_code);
+        continue;
+      }
       if (topic == nullptr || request_partition.partition_index < 0 ||
           std::cmp_greater_equal(request_partition.partition_index, topic->partitions.size())) {
         out.error_code = protocol::ErrorCode::kUnknownTopicOrPartition;

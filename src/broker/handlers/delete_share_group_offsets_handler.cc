@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
@@ -20,8 +21,15 @@ asio::awaitable<Reply> handle_delete_share_group_offsets(RequestContext& ctx) {
   const auto request = protocol::DeleteShareGroupOffsetsRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   protocol::DeleteShareGroupOffsetsResponse response;
-  response.error_code =
-      coordinator_refusal(ctx, protocol::ApiKey::kDeleteShareGroupOffsets, request->group_id);
+  // Kafka: DELETE on the group, then READ on each topic (else TOPIC_AUTHORIZATION_FAILED for it,
+  // nothing deleted there).
+  response.error_code = group_authorization_error(ctx, AclOperation::kDelete, request->group_id);
+  if (response.error_code != ErrorCode::kNone) {
+    response.error_message = std::string(authorization_message(response.error_code));
+  } else {
+    response.error_code =
+        coordinator_refusal(ctx, protocol::ApiKey::kDeleteShareGroupOffsets, request->group_id);
+  }
   CoordinatorService& groups = ctx.broker.groups();
   if (response.error_code == ErrorCode::kNone) {
     groups.begin_share_call();
@@ -37,6 +45,11 @@ asio::awaitable<Reply> handle_delete_share_group_offsets(RequestContext& ctx) {
         auto& out = response.responses.emplace_back();
         out.topic_name = std::string(asked.topic_name);
         const StoredTopic* topic = ctx.broker.cluster().find_topic(asked.topic_name);
+        if (!ctx.allowed(AclOperation::kRead, AclResourceType::kTopic, asked.topic_name)) {
+          out.error_code = ErrorCode::kTopicAuthorizationFailed;
+          out.error_message = std::string(authorization_message(out.error_code));
+          continue;
+        }
         if (topic == nullptr) {
           out.error_code = ErrorCode::kUnknownTopicOrPartition;
           continue;

@@ -46,12 +46,38 @@ Outcome delete_by_name(Broker& broker, std::string_view name, protocol::Uuid& id
   return {};
 }
 
+// Kafka's authorization of deleting one topic: DELETE on the cluster, else on the topic.
+struct DeleteAccess {
+  bool deletable = true;
+  bool describable = true;  // only asked when not deletable (DELETE implies DESCRIBE)
+};
+
+DeleteAccess delete_access(const RequestContext& ctx, bool cluster_delete, std::string_view name) {
+  if (cluster_delete) return {};
+  if (ctx.allowed(AclOperation::kDelete, AclResourceType::kTopic, name)) return {};
+  return {.deletable = false,
+          .describable = ctx.allowed(AclOperation::kDescribe, AclResourceType::kTopic, name)};
+}
+
+Outcome denied() { return {ErrorCode::kTopicAuthorizationFailed, "Topic authorization failed."}; }
+
 }  // namespace
 
 asio::awaitable<Reply> handle_delete_topics(RequestContext& ctx) {
   const auto request = protocol::DeleteTopicsRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   const bool by_state = ctx.version() >= kFirstTopicIdVersion;
+  const bool cluster_delete = ctx.allowed_on_cluster(AclOperation::kDelete);
+  // By name: a topic the client may not delete answers TOPIC_AUTHORIZATION_FAILED, unless it may
+  // describe it and it does not exist (UNKNOWN_TOPIC_OR_PARTITION then).
+  const auto delete_named = [&](std::string_view name, protocol::Uuid& id) {
+    const DeleteAccess access = delete_access(ctx, cluster_delete, name);
+    if (!access.deletable &&
+        (!access.describable || ctx.broker.cluster().find_topic(name) != nullptr)) {
+      return denied();
+    }
+    return delete_by_name(ctx.broker, name, id, ctx.peer);
+  };
   protocol::DeleteTopicsResponse response;
   std::size_t messages = 0;
   const auto answer = [&](std::optional<std::string> name, protocol::Uuid id,
@@ -67,7 +93,7 @@ asio::awaitable<Reply> handle_delete_topics(RequestContext& ctx) {
   if (!by_state) {
     for (const std::string_view name : request->topic_names) {
       protocol::Uuid id{};
-      answer(std::string(name), id, delete_by_name(ctx.broker, name, id, ctx.peer));
+      answer(std::string(name), id, delete_named(name, id));
     }
   }
   for (const auto& topic : by_state ? request->topics : decltype(request->topics){}) {
@@ -80,7 +106,7 @@ asio::awaitable<Reply> handle_delete_topics(RequestContext& ctx) {
     }
     if (topic.name) {
       protocol::Uuid id{};
-      answer(std::string(*topic.name), id, delete_by_name(ctx.broker, *topic.name, id, ctx.peer));
+      answer(std::string(*topic.name), id, delete_named(*topic.name, id));
       continue;
     }
     const StoredTopic* found = ctx.broker.cluster().find_topic(topic.topic_id);
@@ -90,6 +116,12 @@ asio::awaitable<Reply> handle_delete_topics(RequestContext& ctx) {
       continue;
     }
     const std::string name = found->name;
+    // By id: the name only when the client may describe the topic.
+    if (const DeleteAccess access = delete_access(ctx, cluster_delete, name); !access.deletable) {
+      answer(access.describable ? std::optional<std::string>(name) : std::nullopt, topic.topic_id,
+             denied());
+      continue;
+    }
     protocol::Uuid id{};
     answer(name, topic.topic_id, delete_by_name(ctx.broker, name, id, ctx.peer));
   }

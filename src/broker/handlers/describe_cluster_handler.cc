@@ -4,12 +4,15 @@
 // controller and the brokers.
 // - The brokers that run are listed with their advertised addresses and no rack (with one
 //   broker, that broker), and the controller (the lowest running node id).
-//   cluster_authorized_operations: INT32_MIN ("not computed": kgroupsd has no ACLs).
+//   cluster_authorized_operations when asked for: the cluster operations the client may perform
+//   (authorized_operations.h; every one with the authorizer off, as Kafka), 0 without DESCRIBE
+//   on the cluster; else INT32_MIN. Nothing else is authorized (Kafka's broker asks nothing).
 // - v1: endpoint_type: 1 (brokers) is answered; 2 (controllers) gets MISMATCHED_ENDPOINT_TYPE
 //   (this is a broker endpoint, as Kafka's brokers answer), any other value
 //   UNSUPPORTED_ENDPOINT_TYPE, each with a message.
 #include <string>
 
+#include "broker/handlers/authorized_operations.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/describe_cluster.h"
 
@@ -43,6 +46,13 @@ asio::awaitable<Reply> handle_describe_cluster(RequestContext& ctx) {
       if (replication.state(node) != BrokerState::kRunning && node != ctx.node_id) continue;
       const Broker::NodeAddress& address = ctx.broker.node_address(node, ctx.listener);
       response.brokers.push_back({.broker_id = node, .host = address.host, .port = address.port});
+    }
+    // Kafka: the cluster's authorized operations when asked for, 0 without DESCRIBE on it.
+    if (request->include_cluster_authorized_operations) {
+      response.cluster_authorized_operations =
+          ctx.allowed_on_cluster(AclOperation::kDescribe)
+              ? authorized_operations(ctx, AclResourceType::kCluster, kClusterResourceName)
+              : 0;
     }
   }
   response.encode(ctx.response, ctx.version());

@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "broker/config/described_config.h"
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/config_resource.h"
 #include "broker/handlers/group_config_resource.h"
 #include "broker/handlers/handlers.h"
@@ -91,6 +92,12 @@ asio::awaitable<Reply> handle_describe_configs(RequestContext& ctx) {
     if (!seen.emplace(resource.resource_type, resource.resource_name).second) {
       out.error_code = ErrorCode::kInvalidRequest;
       out.error_message = "Resource named more than once in the request; described once.";
+      continue;
+    }
+    out.error_code = config_authorization_error(ctx, AclOperation::kDescribeConfigs,
+                                                resource.resource_type, resource.resource_name);
+    if (out.error_code != ErrorCode::kNone) {
+      out.error_message = std::string(authorization_message(out.error_code));
       continue;
     }
     if (resource.resource_type == kGroupResource) {

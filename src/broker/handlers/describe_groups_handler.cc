@@ -6,8 +6,9 @@
 //   is described as Dead with no error, as Kafka does.
 // - A group named more than once is described once, so the response grows with the groups
 //   that exist, not with the request's repetitions.
-// - v1: throttle_time_ms (0). v2: same layout. v3: authorized operations, answered INT32_MIN
-//   ("not computed": kgroupsd has no ACLs). v4: each member's group_instance_id. v5: flexible.
+// - v1: throttle_time_ms (0). v2: same layout. v3: authorized operations when asked for
+//   (authorized_operations.h). Authorization: DESCRIBE on each group, else
+//   GROUP_AUTHORIZATION_FAILED. v4: each member's group_instance_id. v5: flexible.
 // - A group of the consumer-group protocol (KIP-848) is not a classic group: Dead here, as
 //   Kafka describes it; ConsumerGroupDescribe describes it.
 // - A share group (KIP-932) is answered with protocol type "share", its state ("Empty" or
@@ -19,6 +20,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "broker/handlers/authorization_error.h"
+#include "broker/handlers/authorized_operations.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
@@ -34,8 +37,11 @@ asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx) {
   std::unordered_set<std::string_view> seen;
   for (const std::string_view group_id : request->groups) {
     if (!seen.insert(group_id).second) continue;
-    const protocol::ErrorCode injected =
-        coordinator_refusal(ctx, protocol::ApiKey::kDescribeGroups, group_id);
+    protocol::ErrorCode injected =
+        group_authorization_error(ctx, AclOperation::kDescribe, group_id);
+    if (injected == protocol::ErrorCode::kNone) {
+      injected = coordinator_refusal(ctx, protocol::ApiKey::kDescribeGroups, group_id);
+    }
     if (injected != protocol::ErrorCode::kNone) {
       auto& group = response.groups.emplace_back();
       group.error_code = injected;
@@ -49,6 +55,9 @@ asio::awaitable<Reply> handle_describe_groups(RequestContext& ctx) {
     group.group_state = std::move(summary.state);
     group.protocol_type = std::move(summary.protocol_type);
     group.protocol_data = std::move(summary.protocol_name);
+    if (ctx.version() >= 3 && request->include_authorized_operations) {
+      group.authorized_operations = authorized_operations(ctx, AclResourceType::kGroup, group_id);
+    }
     for (MemberSummary& member : summary.members) {
       auto& described = group.members.emplace_back();
       described.member_id = std::move(member.member_id);

@@ -20,6 +20,7 @@
 #include <limits>
 #include <string>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/describe_log_dirs.h"
 
@@ -61,6 +62,13 @@ asio::awaitable<Reply> handle_describe_log_dirs(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
   const Cluster& cluster = ctx.broker.cluster();
   Response response;
+  // Kafka: DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED (v3+) and no log dirs.
+  response.error_code = cluster_authorization_error(ctx, AclOperation::kDescribe);
+  if (response.error_code != protocol::ErrorCode::kNone) {
+    ctx.count_error(response.error_code);
+    response.encode(ctx.response, ctx.version());
+    co_return Reply::kSend;
+  }
   auto& dir = response.results.emplace_back();
   dir.log_dir = "/kgroupsd/broker-" + std::to_string(ctx.node_id);
   const std::int64_t budget = cluster.config().log_memory_bytes;

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
@@ -60,6 +61,13 @@ asio::awaitable<Reply> handle_describe_share_group_offsets(RequestContext& ctx) 
   for (const auto& asked : request->groups) {
     auto& group = response.groups.emplace_back();
     group.group_id = std::string(asked.group_id);
+    // Kafka: DESCRIBE on the group, then on each topic (a topic asked for answers
+    // TOPIC_AUTHORIZATION_FAILED, one not asked for is left out).
+    group.error_code = group_authorization_error(ctx, AclOperation::kDescribe, asked.group_id);
+    if (group.error_code != ErrorCode::kNone) {
+      group.error_message = std::string(authorization_message(group.error_code));
+      continue;
+    }
     group.error_code =
         coordinator_refusal(ctx, protocol::ApiKey::kDescribeShareGroupOffsets, asked.group_id);
     if (group.error_code != ErrorCode::kNone) continue;
@@ -74,6 +82,10 @@ asio::awaitable<Reply> handle_describe_share_group_offsets(RequestContext& ctx) 
       for (const SharePartitionDescription& described : description.partitions) {
         const StoredTopic* topic = cluster.find_topic(described.topic_id);
         if (topic == nullptr) continue;
+        if ((group.topics.empty() || group.topics.back().topic_id != topic->id) &&
+            !ctx.allowed(AclOperation::kDescribe, AclResourceType::kTopic, topic->name)) {
+          continue;
+        }
         if (group.topics.empty() || group.topics.back().topic_id != topic->id) {
           auto& out = group.topics.emplace_back();
           out.topic_name = topic->name;
@@ -88,8 +100,16 @@ asio::awaitable<Reply> handle_describe_share_group_offsets(RequestContext& ctx) 
       auto& out = group.topics.emplace_back();
       out.topic_name = std::string(asked_topic.topic_name);
       const StoredTopic* topic = cluster.find_topic(asked_topic.topic_name);
+      const bool denied =
+          !ctx.allowed(AclOperation::kDescribe, AclResourceType::kTopic, asked_topic.topic_name);
       for (const std::int32_t partition : asked_topic.partitions) {
         auto& partition_out = out.partitions.emplace_back();
+        if (denied) {
+          partition_out.partition_index = partition;
+          partition_out.start_offset = -1;
+          partition_out.error_code = ErrorCode::kTopicAuthorizationFailed;
+          continue;
+        }
         if (topic == nullptr) {
           partition_out.partition_index = partition;
           partition_out.start_offset = -1;

@@ -22,6 +22,7 @@
 // take effect before the answer.
 #include <string>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/elect_leaders.h"
 
@@ -75,6 +76,27 @@ asio::awaitable<Reply> handle_elect_leaders(RequestContext& ctx) {
   protocol::ElectLeadersResponse response;
   const bool known_type = type == kPreferred || type == kUnclean;
   if (!known_type) response.error_code = protocol::ErrorCode::kInvalidRequest;
+  // Kafka: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED at the top (v1+) and for every
+  // partition named; nothing elected.
+  if (const protocol::ErrorCode denied = cluster_authorization_error(ctx, AclOperation::kAlter);
+      denied != protocol::ErrorCode::kNone) {
+    protocol::ElectLeadersResponse refused;
+    refused.error_code = denied;
+    ctx.count_error(denied);
+    for (const auto& request_topic :
+         request->topic_partitions.value_or(decltype(request->topic_partitions)::value_type{})) {
+      auto& out_topic = refused.replica_election_results.emplace_back();
+      out_topic.topic = std::string(request_topic.topic);
+      for (const std::int32_t partition : request_topic.partitions) {
+        out_topic.partition_result.push_back(
+            {.partition_id = partition,
+             .error_code = denied,
+             .error_message = std::string(authorization_message(denied))});
+      }
+    }
+    refused.encode(ctx.response, ctx.version());
+    co_return Reply::kSend;
+  }
 
   if (!request->topic_partitions.has_value()) {
     if (known_type) {

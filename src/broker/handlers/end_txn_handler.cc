@@ -13,6 +13,7 @@
 //   its __transaction_state partition), NOT_COORDINATOR; while that leader loads the
 //   partition, COORDINATOR_LOAD_IN_PROGRESS (coordinator_check.h).
 // - Not served: v5 (KIP-890 part 2: the epoch bumped at every transaction end).
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/producer_fenced.h"
@@ -23,7 +24,11 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_end_txn(RequestContext& ctx) {
   const auto request = protocol::EndTxnRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  protocol::ErrorCode error = transaction_coordinator_refusal(ctx, request->transactional_id);
+  protocol::ErrorCode error =
+      transactional_id_authorization_error(ctx, AclOperation::kWrite, request->transactional_id);
+  if (error == protocol::ErrorCode::kNone) {
+    error = transaction_coordinator_refusal(ctx, request->transactional_id);
+  }
   if (error == protocol::ErrorCode::kNone) {
     error =
         ctx.broker.transactions().end_transaction(request->transactional_id, request->producer_id,

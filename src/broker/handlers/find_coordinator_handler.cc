@@ -30,6 +30,7 @@ using protocol::ErrorCode;
 
 constexpr std::int8_t kGroupKeyType = 0;
 constexpr std::int8_t kTransactionKeyType = 1;
+constexpr std::int8_t kShareKeyType = 2;
 
 struct Answer {
   ErrorCode error = ErrorCode::kNone;
@@ -39,8 +40,31 @@ struct Answer {
   std::int32_t port = -1;
 };
 
-Answer find(std::int8_t key_type, std::string_view key, const Broker& broker, FaultInjector& faults,
-            std::size_t listener) {
+// Kafka: DESCRIBE on the group or transactional id, CLUSTER_ACTION on the cluster for a share
+// partition key; the error with Kafka's message for it, else nothing.
+std::optional<Answer> authorization_refusal(const RequestContext& ctx, std::int8_t key_type,
+                                            std::string_view key) {
+  if (key_type == kGroupKeyType &&
+      !ctx.allowed(AclOperation::kDescribe, AclResourceType::kGroup, key)) {
+    return Answer{.error = ErrorCode::kGroupAuthorizationFailed,
+                  .message = "Group authorization failed."};
+  }
+  if (key_type == kTransactionKeyType &&
+      !ctx.allowed(AclOperation::kDescribe, AclResourceType::kTransactionalId, key)) {
+    return Answer{.error = ErrorCode::kTransactionalIdAuthorizationFailed,
+                  .message = "Transactional Id authorization failed."};
+  }
+  if (key_type == kShareKeyType && !ctx.allowed_on_cluster(AclOperation::kClusterAction)) {
+    return Answer{.error = ErrorCode::kClusterAuthorizationFailed,
+                  .message = "Cluster authorization failed."};
+  }
+  return std::nullopt;
+}
+
+Answer find(const RequestContext& ctx, std::int8_t key_type, std::string_view key) {
+  if (std::optional<Answer> refused = authorization_refusal(ctx, key_type, key)) return *refused;
+  const Broker& broker = ctx.broker;
+  FaultInjector& faults = ctx.broker.faults();
   if (key_type != kGroupKeyType && key_type != kTransactionKeyType) {
     return {.error = ErrorCode::kCoordinatorNotAvailable,
             .message =
@@ -59,7 +83,7 @@ Answer find(std::int8_t key_type, std::string_view key, const Broker& broker, Fa
     return {.error = ErrorCode::kCoordinatorNotAvailable,
             .message = "no broker leads the key's partition now; retry after the election"};
   }
-  const Broker::NodeAddress& address = broker.node_address(node, listener);
+  const Broker::NodeAddress& address = broker.node_address(node, ctx.listener);
   return {.node_id = node, .host = address.host, .port = address.port};
 }
 
@@ -76,8 +100,7 @@ asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
   }
   protocol::FindCoordinatorResponse response;
   if (ctx.version() <= 3) {
-    Answer answer =
-        find(request->key_type, request->key, ctx.broker, ctx.broker.faults(), ctx.listener);
+    Answer answer = find(ctx, request->key_type, request->key);
     response.error_code = answer.error;
     response.error_message = std::move(answer.message);
     response.node_id = answer.node_id;
@@ -87,7 +110,7 @@ asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
     std::unordered_set<std::string_view> seen;
     for (const std::string_view key : request->coordinator_keys) {
       if (!seen.insert(key).second) continue;
-      Answer answer = find(request->key_type, key, ctx.broker, ctx.broker.faults(), ctx.listener);
+      Answer answer = find(ctx, request->key_type, key);
       auto& coordinator = response.coordinators.emplace_back();
       coordinator.key = std::string(key);
       coordinator.error_code = answer.error;

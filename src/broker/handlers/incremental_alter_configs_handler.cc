@@ -21,6 +21,7 @@
 //   share.auto.offset.reset, share.delivery.count.limit and share.partition.max.record.locks
 //   (group_config_resource.h); INVALID_CONFIG for another name or a value out of range.
 #include "broker/handlers/alter_config_resource.h"
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/group_config_resource.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/incremental_alter_configs.h"
@@ -38,6 +39,11 @@ asio::awaitable<Reply> handle_incremental_alter_configs(RequestContext& ctx) {
       },
       [&ctx](std::string_view group_id, std::span<const ConfigChange> changes, bool validate_only) {
         return alter_group_config(ctx.broker.groups(), group_id, changes, validate_only);
+      },
+      [&ctx](std::int8_t type, std::string_view name) {
+        const protocol::ErrorCode error =
+            config_authorization_error(ctx, AclOperation::kAlterConfigs, type, name);
+        return AlterOutcome{error, std::string(authorization_message(error))};
       });
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

@@ -17,6 +17,7 @@
 //   --brokers N: NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS as EndTxn's.
 // - Injected errors (POST /v1/faults): an armed InitProducerId fault answers its error with
 //   producer id and epoch -1.
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/producer_fenced.h"
@@ -38,6 +39,20 @@ asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx) {
   const auto request = protocol::InitProducerIdRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   protocol::InitProducerIdResponse response;
+  // Kafka: WRITE on the transactional id; without one, IDEMPOTENT_WRITE on the cluster or WRITE
+  // on some topic (KIP-679).
+  if (request->transactional_id) {
+    response.error_code =
+        transactional_id_authorization_error(ctx, AclOperation::kWrite, *request->transactional_id);
+  } else if (!ctx.allowed_on_cluster(AclOperation::kIdempotentWrite) &&
+             !ctx.allowed_on_some(AclOperation::kWrite, AclResourceType::kTopic)) {
+    response.error_code = protocol::ErrorCode::kClusterAuthorizationFailed;
+  }
+  if (response.error_code != protocol::ErrorCode::kNone) {
+    ctx.count_error(response.error_code);
+    response.encode(ctx.response, ctx.version());
+    co_return Reply::kSend;
+  }
   response.error_code = ctx.broker.faults().take_error(protocol::ApiKey::kInitProducerId, {});
   // An injected error (POST /v1/faults) answers with producer id and epoch -1, nothing issued.
   if (response.error_code == protocol::ErrorCode::kNone && !request->transactional_id) {

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "broker/coordinator/join_group.h"
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/group_refusal_log.h"
@@ -54,9 +55,15 @@ asio::awaitable<Reply> handle_join_group(RequestContext& ctx) {
   params.supports_skip_assignment = ctx.version() >= 9;
 
   JoinGroupResult result;
+  const protocol::ErrorCode denied =
+      group_authorization_error(ctx, AclOperation::kRead, request->group_id);
   const protocol::ErrorCode injected =
-      coordinator_refusal(ctx, protocol::ApiKey::kJoinGroup, request->group_id);
-  if (injected != protocol::ErrorCode::kNone) {
+      denied != protocol::ErrorCode::kNone
+          ? denied
+          : coordinator_refusal(ctx, protocol::ApiKey::kJoinGroup, request->group_id);
+  if (denied != protocol::ErrorCode::kNone) {
+    result = join_error(injected_group_error(denied), std::string());  // Kafka: no member id
+  } else if (injected != protocol::ErrorCode::kNone) {
     result = join_error(injected_group_error(injected), std::move(params.member_id));
   } else {
     CoordinatorService& groups = ctx.broker.groups();

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
@@ -35,8 +36,11 @@ asio::awaitable<Reply> handle_leave_group(RequestContext& ctx) {
     }
   }
   LeaveGroupResult result;
-  const protocol::ErrorCode injected =
-      coordinator_refusal(ctx, protocol::ApiKey::kLeaveGroup, request->group_id);
+  protocol::ErrorCode injected =
+      group_authorization_error(ctx, AclOperation::kRead, request->group_id);
+  if (injected == protocol::ErrorCode::kNone) {
+    injected = coordinator_refusal(ctx, protocol::ApiKey::kLeaveGroup, request->group_id);
+  }
   if (injected != protocol::ErrorCode::kNone) {
     result.error = injected_group_error(injected);
   } else {

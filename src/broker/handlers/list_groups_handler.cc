@@ -46,9 +46,15 @@ asio::awaitable<Reply> handle_list_groups(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
   const Filter states(request->states_filter);
   const Filter types(request->types_filter);
+  // Kafka: every group with DESCRIBE on the cluster, else those the client may DESCRIBE.
+  const bool sees_every_group = ctx.allowed_on_cluster(AclOperation::kDescribe);
   protocol::ListGroupsResponse response;
   for (CoordinatorService::Listing& listing : ctx.broker.groups().list_groups()) {
     if (!states.passes(listing.group.state) || !types.passes(listing.type)) continue;
+    if (!sees_every_group &&
+        !ctx.allowed(AclOperation::kDescribe, AclResourceType::kGroup, listing.group.group_id)) {
+      continue;
+    }
     response.groups.push_back({.group_id = std::move(listing.group.group_id),
                                .protocol_type = std::move(listing.group.protocol_type),
                                .group_state = std::move(listing.group.state),

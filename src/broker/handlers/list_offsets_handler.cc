@@ -30,17 +30,29 @@
 //   its error with offset and timestamp -1.
 // - Not implemented: v0 (old_style_offsets).
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/take_denied.h"
 #include "broker/services/list_offsets_service.h"
 #include "protocol/messages/list_offsets.h"
 
 namespace kgroups::broker::handlers {
 
 asio::awaitable<Reply> handle_list_offsets(RequestContext& ctx) {
-  const auto request = protocol::ListOffsetsRequest::decode(ctx.body, ctx.version());
+  auto request = protocol::ListOffsetsRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
+  // Kafka: DESCRIBE on each topic, else TOPIC_AUTHORIZATION_FAILED for its partitions.
+  const auto denied = take_denied_topics(ctx, request->topics, AclOperation::kDescribe);
   protocol::ListOffsetsResponse response =
       list_offsets(ctx.broker.cluster(), ctx.broker.record_validator(), *request,
                    ctx.broker.replication(), ctx.node_id);
+  for (const auto& topic : denied) {
+    auto& answered = response.topics.emplace_back();
+    answered.name = std::string(topic.name);
+    for (const auto& partition : topic.partitions) {
+      answered.partitions.push_back({.partition_index = partition.partition_index,
+                                     .error_code = protocol::ErrorCode::kTopicAuthorizationFailed});
+      ctx.count_error(protocol::ErrorCode::kTopicAuthorizationFailed);
+    }
+  }
   PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kListOffsets);
   if (faults.active()) {
     for (auto& topic : response.topics) {

@@ -10,6 +10,7 @@
 // timeout_ms is not needed.
 #include <string>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/list_partition_reassignments.h"
 
@@ -37,6 +38,14 @@ asio::awaitable<Reply> handle_list_partition_reassignments(RequestContext& ctx) 
   if (!request) co_return ctx.close_because("malformed request body");
   const Cluster& cluster = ctx.broker.cluster();
   Response response;
+  // Kafka: DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED and no topics.
+  response.error_code = cluster_authorization_error(ctx, AclOperation::kDescribe);
+  if (response.error_code != protocol::ErrorCode::kNone) {
+    response.error_message = std::string(authorization_message(response.error_code));
+    ctx.count_error(response.error_code);
+    response.encode(ctx.response, ctx.version());
+    co_return Reply::kSend;
+  }
   auto add_topic = [&response](Response::Topic&& topic) {
     if (!topic.partitions.empty()) response.topics.push_back(std::move(topic));
   };

@@ -9,7 +9,13 @@
 // - v2: cluster_id. v3: throttle_time_ms (0).
 // - v4: allow_auto_topic_creation; false gives UNKNOWN_TOPIC_OR_PARTITION for unknown topics.
 // - v5: offline replicas: those on stopped or isolated brokers. v7: leader epochs.
-// - v8: authorized operations, answered INT32_MIN ("not computed"): kgroupsd has no ACLs.
+// - v8: authorized operations when asked for (authorized_operations.h): per topic answered
+//   (the operations the client may perform on it; every one with the authorizer off, as Kafka)
+//   and, v8-10, the cluster's (0 without DESCRIBE on the cluster).
+// - Authorization, as Kafka: listing every topic shows only those the client may DESCRIBE;
+//   a topic asked for by name or id that it may not DESCRIBE answers TOPIC_AUTHORIZATION_FAILED
+//   (by id: with its id, name null); an unknown topic is auto-created only with CREATE on the
+//   cluster or the topic, else TOPIC_AUTHORIZATION_FAILED.
 // - v9: flexible. v10: topic ids in the answer. v12: topics asked by id (name null); an
 //   unknown id gets UNKNOWN_TOPIC_ID with a null name.
 // An illegal topic name gets INVALID_TOPIC_EXCEPTION; a topic that cannot be auto-created
@@ -22,6 +28,7 @@
 // it leads every partition and is the only replica and in-sync replica.
 #include <unordered_set>
 
+#include "broker/handlers/authorized_operations.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/metadata.h"
 
@@ -55,6 +62,20 @@ protocol::MetadataResponse::Topic describe(const StoredTopic& topic,
   return out;
 }
 
+// Kafka's answer for a topic the client may not DESCRIBE (asked for by name or id), or may not
+// CREATE when it would be auto-created: TOPIC_AUTHORIZATION_FAILED, nothing else disclosed.
+protocol::MetadataResponse::Topic refused(std::optional<std::string> name, protocol::Uuid id) {
+  protocol::MetadataResponse::Topic out;
+  out.error_code = protocol::ErrorCode::kTopicAuthorizationFailed;
+  out.name = std::move(name);
+  out.topic_id = id;
+  return out;
+}
+
+bool may_describe(const RequestContext& ctx, std::string_view topic) {
+  return ctx.allowed(AclOperation::kDescribe, AclResourceType::kTopic, topic);
+}
+
 }  // namespace
 
 asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
@@ -78,6 +99,7 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
   const bool all_topics = !request->topics || (ctx.version() == 0 && request->topics->empty());
   if (all_topics) {
     for (const auto& [name, topic] : cluster.topics()) {
+      if (!may_describe(ctx, topic->name)) continue;  // Kafka: hidden, not refused
       response.topics.push_back(describe(*topic, replication));
     }
   } else {
@@ -88,6 +110,10 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
       if (!wanted.name) {
         const StoredTopic* topic = cluster.find_topic(wanted.topic_id);
         if (topic != nullptr && !seen_by_id.insert(topic).second) continue;
+        if (topic != nullptr && !may_describe(ctx, topic->name)) {
+          response.topics.push_back(refused(std::nullopt, topic->id));  // ids are not secret
+          continue;
+        }
         if (topic != nullptr) {
           response.topics.push_back(describe(*topic, replication));
           continue;
@@ -101,8 +127,19 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
       }
       const std::string_view name = *wanted.name;
       if (!seen.insert(name).second) continue;
-      const StoredTopic* topic =
-          may_create ? cluster.find_or_create_topic(name) : cluster.find_topic(name);
+      if (!may_describe(ctx, name)) {
+        response.topics.push_back(refused(std::string(name), {}));
+        continue;
+      }
+      const StoredTopic* topic = cluster.find_topic(name);
+      if (topic == nullptr && may_create) {
+        if (!ctx.allowed_on_cluster(AclOperation::kCreate) &&
+            !ctx.allowed(AclOperation::kCreate, AclResourceType::kTopic, name)) {
+          response.topics.push_back(refused(std::string(name), {}));
+          continue;
+        }
+        topic = cluster.find_or_create_topic(name);
+      }
       if (topic != nullptr) {
         response.topics.push_back(describe(*topic, replication));
         continue;
@@ -114,6 +151,22 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
                                : protocol::ErrorCode::kInvalidTopicException;
       response.topics.push_back(std::move(missing));
     }
+  }
+  // Kafka: the authorized operations asked for (v8+), on the topics answered without a refusal
+  // and (v8-10) on the cluster, 0 without DESCRIBE on it.
+  if (ctx.version() >= 8 && request->include_topic_authorized_operations) {
+    for (auto& topic : response.topics) {
+      if (topic.error_code == protocol::ErrorCode::kTopicAuthorizationFailed) continue;
+      if (topic.error_code == protocol::ErrorCode::kUnknownTopicId) continue;
+      topic.topic_authorized_operations =
+          authorized_operations(ctx, AclResourceType::kTopic, topic.name.value_or(std::string()));
+    }
+  }
+  if (ctx.version() >= 8 && ctx.version() <= 10 && request->include_cluster_authorized_operations) {
+    response.cluster_authorized_operations =
+        ctx.allowed_on_cluster(AclOperation::kDescribe)
+            ? authorized_operations(ctx, AclResourceType::kCluster, kClusterResourceName)
+            : 0;
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

@@ -19,7 +19,9 @@
 // - Not served: v0-1 (ZooKeeper-era and commit_timestamp).
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/group_refusal_log.h"
@@ -40,7 +42,23 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
   // Injected errors (POST /v1/faults): a coordinator fault refuses the whole commit; an
   // OffsetCommit fault the partitions it matches, which are then not committed.
   FaultInjector& injected = ctx.broker.faults();
-  protocol::ErrorCode coordinator_error = coordinator_placement_error(ctx, request->group_id);
+  // Kafka: READ on the group (else GROUP_AUTHORIZATION_FAILED for every partition), then READ
+  // on each topic (else TOPIC_AUTHORIZATION_FAILED for its partitions), before the coordinator.
+  protocol::ErrorCode coordinator_error =
+      group_authorization_error(ctx, AclOperation::kRead, request->group_id);
+  if (coordinator_error == protocol::ErrorCode::kNone) {
+    coordinator_error = coordinator_placement_error(ctx, request->group_id);
+  }
+  std::vector<bool> topic_denied;  // by the request's topic index; empty: every topic allowed
+  if (ctx.authorizing()) {
+    for (const auto& topic : request->topics) {
+      topic_denied.push_back(
+          !ctx.allowed(AclOperation::kRead, AclResourceType::kTopic, topic.name));
+    }
+  }
+  const auto denied = [&](std::size_t topic_index) {
+    return topic_index < topic_denied.size() && topic_denied[topic_index];
+  };
   if (coordinator_error == protocol::ErrorCode::kNone) {
     coordinator_error =
         injected.take_coordinator_error(protocol::ApiKey::kOffsetCommit, request->group_id);
@@ -53,7 +71,9 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
     return coordinator_error != protocol::ErrorCode::kNone ? coordinator_error
                                                            : faults.error_for(topic, partition);
   };
-  for (const auto& topic : request->topics) {
+  for (std::size_t t = 0; t < request->topics.size(); ++t) {
+    const auto& topic = request->topics[t];
+    if (denied(t)) continue;
     for (const auto& partition : topic.partitions) {
       if (ctx.broker.cluster().find_partition(topic.name, partition.partition_index) == nullptr ||
           injected_error(topic.name, partition.partition_index) != protocol::ErrorCode::kNone) {
@@ -86,13 +106,17 @@ asio::awaitable<Reply> handle_offset_commit(RequestContext& ctx) {
   // The coordinator's outcomes are in the order of params.offsets: the known partitions.
   std::size_t next_outcome = 0;
   protocol::OffsetCommitResponse response;
-  for (const auto& topic : request->topics) {
+  for (std::size_t t = 0; t < request->topics.size(); ++t) {
+    const auto& topic = request->topics[t];
     auto& topic_response = response.topics.emplace_back();
     topic_response.name = std::string(topic.name);
     for (const auto& partition : topic.partitions) {
       const bool known =
           ctx.broker.cluster().find_partition(topic.name, partition.partition_index) != nullptr;
       protocol::ErrorCode error = injected_error(topic.name, partition.partition_index);
+      if (error == protocol::ErrorCode::kNone && denied(t)) {
+        error = protocol::ErrorCode::kTopicAuthorizationFailed;
+      }
       if (error != protocol::ErrorCode::kNone) {
         // answered with the injected error, not committed
       } else if (!known) {

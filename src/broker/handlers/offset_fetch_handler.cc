@@ -23,9 +23,11 @@
 #include <unordered_set>
 #include <vector>
 
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/take_denied.h"
 #include "broker/storage/partition_key.h"
 #include "protocol/messages/offset_fetch.h"
 
@@ -71,6 +73,39 @@ void add_offsets(std::vector<StoredTopic>& topics, const std::vector<PartitionOf
   }
 }
 
+// Kafka: with every committed partition asked for, the topics the client may not DESCRIBE are
+// left out (one lookup per topic: the offsets come grouped by topic).
+void drop_undescribable(const RequestContext& ctx, std::vector<PartitionOffset>& offsets) {
+  if (!ctx.authorizing()) return;
+  std::string last_topic;  // a copy: erase_if moves the offsets it keeps
+  bool last_allowed = true;
+  bool first = true;
+  std::erase_if(offsets, [&](const PartitionOffset& offset) {
+    if (first || offset.topic_partition.topic != last_topic) {
+      first = false;
+      last_topic = offset.topic_partition.topic;
+      last_allowed = ctx.allowed(AclOperation::kDescribe, AclResourceType::kTopic, last_topic);
+    }
+    return !last_allowed;
+  });
+}
+
+// Kafka: topics asked for by name that the client may not DESCRIBE answer
+// TOPIC_AUTHORIZATION_FAILED for each partition asked for.
+template <class StoredTopic, class AskedTopic>
+void add_denied(std::vector<StoredTopic>& topics, const std::vector<AskedTopic>& denied) {
+  for (const AskedTopic& asked : denied) {
+    auto& topic = topics.emplace_back();
+    topic.name = std::string(asked.name);
+    for (const std::int32_t index : asked.partition_indexes) {
+      auto& partition = topic.partitions.emplace_back();
+      partition.partition_index = index;
+      partition.metadata = "";
+      partition.error_code = protocol::ErrorCode::kTopicAuthorizationFailed;
+    }
+  }
+}
+
 // Counts the response's error codes (group and partition) in the broker's metrics.
 void count_errors(const RequestContext& ctx, const protocol::OffsetFetchResponse& response) {
   ctx.count_error(response.error_code);
@@ -88,14 +123,17 @@ void count_errors(const RequestContext& ctx, const protocol::OffsetFetchResponse
 }  // namespace
 
 asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
-  const auto request = protocol::OffsetFetchRequest::decode(ctx.body, ctx.version());
+  auto request = protocol::OffsetFetchRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   CoordinatorService& groups = ctx.broker.groups();
   protocol::OffsetFetchResponse response;
 
   if (ctx.version() <= 7) {
-    const protocol::ErrorCode injected =
-        coordinator_refusal(ctx, protocol::ApiKey::kOffsetFetch, request->group_id);
+    protocol::ErrorCode injected =
+        group_authorization_error(ctx, AclOperation::kDescribe, request->group_id);
+    if (injected == protocol::ErrorCode::kNone) {
+      injected = coordinator_refusal(ctx, protocol::ApiKey::kOffsetFetch, request->group_id);
+    }
     if (injected != protocol::ErrorCode::kNone) {
       response.error_code = injected;
       // v1 has no group-level error: each partition asked for carries it (Kafka does so).
@@ -111,28 +149,41 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
       response.encode(ctx.response, ctx.version());
       co_return Reply::kSend;
     }
-    const GroupOffsetFetchResult result = groups.fetch_offsets(
+    using AskedTopic = decltype(request->topics)::value_type::value_type;
+    const std::vector<AskedTopic> denied =
+        request->topics ? take_denied_topics(ctx, *request->topics, AclOperation::kDescribe)
+                        : std::vector<AskedTopic>{};
+    GroupOffsetFetchResult result = groups.fetch_offsets(
         {.group_id = request->group_id, .partitions = wanted_partitions(request->topics)});
+    if (!request->topics) drop_undescribable(ctx, result.offsets);
     response.error_code = to_error_code(result.error);
     add_offsets(response.topics, result.offsets, request->require_stable, ctx.broker.transactions(),
                 request->group_id);
+    if (result.error == GroupError::kNone) add_denied(response.topics, denied);
     count_errors(ctx, response);
     response.encode(ctx.response, ctx.version());
     co_return Reply::kSend;
   }
 
   std::unordered_set<std::string_view> seen;
-  for (const auto& group : request->groups) {
+  for (auto& group : request->groups) {
     if (!seen.insert(group.group_id).second) continue;
-    const protocol::ErrorCode injected =
-        coordinator_refusal(ctx, protocol::ApiKey::kOffsetFetch, group.group_id);
+    protocol::ErrorCode injected =
+        group_authorization_error(ctx, AclOperation::kDescribe, group.group_id);
+    if (injected == protocol::ErrorCode::kNone) {
+      injected = coordinator_refusal(ctx, protocol::ApiKey::kOffsetFetch, group.group_id);
+    }
     if (injected != protocol::ErrorCode::kNone) {
       auto& answer = response.groups.emplace_back();
       answer.group_id = std::string(group.group_id);
       answer.error_code = injected;
       continue;
     }
-    const GroupOffsetFetchResult result =
+    using AskedTopic = decltype(group.topics)::value_type::value_type;
+    const std::vector<AskedTopic> denied =
+        group.topics ? take_denied_topics(ctx, *group.topics, AclOperation::kDescribe)
+                     : std::vector<AskedTopic>{};
+    GroupOffsetFetchResult result =
         groups.fetch_offsets({.group_id = group.group_id,
                               .member_id = group.member_id,
                               .member_epoch = group.member_epoch,
@@ -141,8 +192,10 @@ asio::awaitable<Reply> handle_offset_fetch(RequestContext& ctx) {
     answer.group_id = std::string(group.group_id);
     answer.error_code = to_error_code(result.error);
     if (result.error == GroupError::kNone) {
+      if (!group.topics) drop_undescribable(ctx, result.offsets);
       add_offsets(answer.topics, result.offsets, request->require_stable, ctx.broker.transactions(),
                   group.group_id);
+      add_denied(answer.topics, denied);
     }
   }
   count_errors(ctx, response);

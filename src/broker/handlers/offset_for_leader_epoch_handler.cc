@@ -58,14 +58,26 @@ asio::awaitable<Reply> handle_offset_for_leader_epoch(RequestContext& ctx) {
   if (!request) co_return ctx.close_because("malformed request body");
   Cluster& cluster = ctx.broker.cluster();
   Response response;
+  // Kafka: CLUSTER_ACTION on the cluster (a follower) allows every topic, else DESCRIBE on each
+  // topic; a denied topic's partitions answer TOPIC_AUTHORIZATION_FAILED.
+  const bool every_topic =
+      !ctx.authorizing() || ctx.allowed_on_cluster(AclOperation::kClusterAction);
   std::unordered_set<PartitionKey, PartitionKeyHash> seen;
   for (const auto& topic : request->topics) {
+    const bool denied =
+        !every_topic && !ctx.allowed(AclOperation::kDescribe, AclResourceType::kTopic, topic.topic);
     Response::Topic* out = nullptr;
     for (const auto& partition : topic.partitions) {
       if (!seen.insert({topic.topic, partition.partition}).second) continue;
       if (out == nullptr) {
         out = &response.topics.emplace_back();
         out->topic = std::string(topic.topic);
+      }
+      if (denied) {
+        out->partitions.push_back({.error_code = protocol::ErrorCode::kTopicAuthorizationFailed,
+                                   .partition = partition.partition});
+        ctx.count_error(protocol::ErrorCode::kTopicAuthorizationFailed);
+        continue;
       }
       out->partitions.push_back(
           answer(cluster, ctx.broker.replication(), ctx.node_id, topic.topic, partition));

@@ -39,13 +39,21 @@
 //   the oldest segments: KAFKA_STORAGE_ERROR (retriable).
 // - Injected errors (POST /v1/faults): a partition an armed Produce fault matches answers its
 //   error and is not stored; the other partitions are stored as usual.
+// - Authorization (with the authorizer on), as Kafka: a request with transactional records
+//   needs WRITE on its transactional id, else every partition answers
+//   TRANSACTIONAL_ID_AUTHORIZATION_FAILED; then WRITE on each topic, else
+//   TOPIC_AUTHORIZATION_FAILED for its partitions. Idempotent records need nothing more
+//   (KIP-679). Kafka never auto-creates on Produce; kgroupsd does only for a client with CREATE
+//   on the cluster or the topic (else UNKNOWN_TOPIC_OR_PARTITION), as Metadata does.
 // - Not implemented: log-append time (log_append_time_ms is -1).
 #include <algorithm>
 #include <chrono>
 
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/take_denied.h"
 #include "broker/services/produce_service.h"
 #include "protocol/messages/produce.h"
+#include "protocol/record_batch.h"
 
 namespace kgroups::broker::handlers {
 namespace {
@@ -74,15 +82,75 @@ asio::awaitable<void> await_replication(RequestContext& ctx,
   }
 }
 
+using DeniedTopic = std::pair<protocol::ProduceRequest::TopicData, protocol::ErrorCode>;
+
+// Kafka's ProduceRequest.hasTransactionalRecords: a batch with the transactional bit (kgroupsd
+// takes one batch per partition, so its first).
+bool has_transactional_records(const protocol::ProduceRequest& request) {
+  for (const auto& topic : request.topic_data) {
+    for (const auto& partition : topic.partition_data) {
+      if (!partition.records) continue;
+      const auto header = protocol::parse_record_batch_header(*partition.records);
+      if (header.has_value() && header.value().is_transactional()) return true;
+    }
+  }
+  return false;
+}
+
+// Takes the topics the client may not produce to out of `request`, each with the error its
+// partitions answer (see the top of the file). Nothing with the authorizer off.
+std::vector<DeniedTopic> take_unauthorized(const RequestContext& ctx,
+                                           protocol::ProduceRequest& request) {
+  std::vector<DeniedTopic> denied;
+  if (!ctx.authorizing()) return denied;
+  if (has_transactional_records(request) &&
+      (!request.transactional_id ||
+       !ctx.allowed(AclOperation::kWrite, AclResourceType::kTransactionalId,
+                    *request.transactional_id))) {
+    for (auto& topic : request.topic_data) {
+      denied.emplace_back(std::move(topic),
+                          protocol::ErrorCode::kTransactionalIdAuthorizationFailed);
+    }
+    request.topic_data.clear();
+    return denied;
+  }
+  for (auto& topic : take_denied_topics(ctx, request.topic_data, AclOperation::kWrite)) {
+    denied.emplace_back(std::move(topic), protocol::ErrorCode::kTopicAuthorizationFailed);
+  }
+  const Cluster& cluster = ctx.broker.cluster();
+  const auto may_exist = [&](const protocol::ProduceRequest::TopicData& topic) {
+    return cluster.find_topic(topic.name) != nullptr ||
+           ctx.allowed_on_cluster(AclOperation::kCreate) ||
+           ctx.allowed(AclOperation::kCreate, AclResourceType::kTopic, topic.name);
+  };
+  for (auto& topic : take_denied(ctx, request.topic_data, may_exist)) {
+    denied.emplace_back(std::move(topic), protocol::ErrorCode::kUnknownTopicOrPartition);
+  }
+  return denied;
+}
+
+void answer_denied(const std::vector<DeniedTopic>& denied, ProduceOutcome& outcome) {
+  for (const auto& [topic, error] : denied) {
+    auto& answered = outcome.response.responses.emplace_back();
+    answered.name = std::string(topic.name);
+    for (const auto& partition : topic.partition_data) {
+      answered.partition_responses.push_back({.index = partition.index, .error_code = error});
+    }
+    if (outcome.first_error == protocol::ErrorCode::kNone) outcome.first_error = error;
+  }
+}
+
 }  // namespace
 
 asio::awaitable<Reply> handle_produce(RequestContext& ctx) {
-  const auto request = protocol::ProduceRequest::decode(ctx.body, ctx.version());
+  auto request = protocol::ProduceRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
+  const std::vector<DeniedTopic> denied = take_unauthorized(ctx, *request);
   PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kProduce);
   ProduceOutcome outcome = ctx.broker.producer().produce(*request, ctx.peer, &faults, ctx.node_id);
   faults.settle();
   if (!outcome.awaited.empty()) co_await await_replication(ctx, *request, outcome);
+  answer_denied(denied, outcome);
   if (outcome.first_error != protocol::ErrorCode::kNone) {
     for (const auto& topic : outcome.response.responses) {
       for (const auto& partition : topic.partition_responses) ctx.count_error(partition.error_code);

@@ -55,6 +55,12 @@ struct RequestContext {
   [[nodiscard]] bool allowed_on_cluster(AclOperation operation) const {
     return allowed(operation, AclResourceType::kCluster, kClusterResourceName);
   }
+  // Whether the client may perform `operation` on some resource of `type` (InitProducerId).
+  [[nodiscard]] bool allowed_on_some(AclOperation operation, AclResourceType type) const {
+    return broker.access().allows_some(auth, operation, type);
+  }
+  // Whether the authorizer decides at all: handlers build what only a denial needs only then.
+  [[nodiscard]] bool authorizing() const { return broker.access().authorizer_enabled(); }
 
   // Counts an error code this request answers (for the whole request or one partition or
   // group) in the broker's metrics; NONE is not counted (broker_metrics.h).

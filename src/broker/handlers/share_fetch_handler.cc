@@ -17,7 +17,12 @@
 // - Long polling as Fetch: an answer without records waits for an append until max_wait_ms
 //   (at most --max-fetch-wait-ms).
 // - --brokers N: a partition this broker does not lead answers NOT_LEADER_OR_FOLLOWER.
+#include <optional>
+#include <string_view>
+
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/topic_read_gate.h"
 #include "protocol/messages/share_fetch.h"
 
 namespace kgroups::broker::handlers {
@@ -25,8 +30,24 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_share_fetch(RequestContext& ctx) {
   const auto request = protocol::ShareFetchRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  const auto response =
-      co_await ctx.broker.share_fetches().fetch(*request, ctx.version(), ctx.node_id);
+  // Kafka: READ on the group (else GROUP_AUTHORIZATION_FAILED for the request, nothing else),
+  // then READ on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions).
+  std::optional<TopicReadGate> gate;
+  if (ctx.authorizing()) {
+    const std::string_view group_id = request->group_id.value_or(std::string_view{});
+    if (const protocol::ErrorCode denied =
+            group_authorization_error(ctx, AclOperation::kRead, group_id);
+        denied != protocol::ErrorCode::kNone) {
+      protocol::ShareFetchResponse refused;
+      refused.error_code = denied;
+      ctx.count_error(denied);
+      refused.encode(ctx.response, ctx.version());
+      co_return Reply::kSend;
+    }
+    gate.emplace(ctx);
+  }
+  const auto response = co_await ctx.broker.share_fetches().fetch(
+      *request, ctx.version(), ctx.node_id, gate ? &*gate : nullptr);
   if (!response) co_return ctx.close_because("connection closing during a long-polling fetch");
   ctx.count_error(response->error_code);
   for (const auto& topic : response->responses) {

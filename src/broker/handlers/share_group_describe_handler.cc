@@ -6,12 +6,17 @@
 //   and name). A group the broker does not hold, or one of another type, gets
 //   GROUP_ID_NOT_FOUND.
 // - A group named more than once is described once.
-// - authorized_operations: INT32_MIN ("not computed": kgroupsd has no ACLs).
+// - authorized_operations when asked for (authorized_operations.h). Authorization, as Kafka:
+//   DESCRIBE on each group (else GROUP_AUTHORIZATION_FAILED); a group whose assignments name a
+//   topic the client may not DESCRIBE answers TOPIC_AUTHORIZATION_FAILED without members.
 #include <string>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "broker/handlers/authorization_error.h"
+#include "broker/handlers/authorized_operations.h"
+#include "broker/handlers/described_group_topics.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/share_group_describe.h"
@@ -44,6 +49,17 @@ asio::awaitable<Reply> handle_share_group_describe(RequestContext& ctx) {
   std::unordered_set<std::string_view> seen;
   for (const std::string_view group_id : request->group_ids) {
     if (!seen.insert(group_id).second) continue;
+    // Kafka: DESCRIBE on the group, else GROUP_AUTHORIZATION_FAILED.
+    if (const protocol::ErrorCode denied =
+            group_authorization_error(ctx, AclOperation::kDescribe, group_id);
+        denied != protocol::ErrorCode::kNone) {
+      auto& group = response.groups.emplace_back();
+      group.group_id = std::string(group_id);
+      group.error_code = denied;
+      group.error_message = std::string(authorization_message(denied));
+      ctx.count_error(denied);
+      continue;
+    }
     ShareGroupDescription description = groups.describe_share_group(group_id);
     auto& group = response.groups.emplace_back();
     group.group_id = std::string(group_id);
@@ -67,6 +83,10 @@ asio::awaitable<Reply> handle_share_group_describe(RequestContext& ctx) {
       described.subscribed_topic_names = std::move(member.subscribed_topic_names);
       described.assignment = to_assignment(member.assignment, ctx.broker.cluster());
     }
+    if (request->include_authorized_operations) {
+      group.authorized_operations = authorized_operations(ctx, AclResourceType::kGroup, group_id);
+    }
+    hide_if_undescribable(ctx, group);
   }
   response.encode(ctx.response, ctx.version());
   co_return Reply::kSend;

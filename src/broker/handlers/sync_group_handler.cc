@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "broker/coordinator/sync_group.h"
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/coordinator_check.h"
 #include "broker/handlers/group_error_code.h"
 #include "broker/handlers/group_refusal_log.h"
@@ -41,8 +42,11 @@ asio::awaitable<Reply> handle_sync_group(RequestContext& ctx) {
                          {assignment.assignment.begin(), assignment.assignment.end()}});
   }
   SyncGroupResult result;
-  const protocol::ErrorCode injected =
-      coordinator_refusal(ctx, protocol::ApiKey::kSyncGroup, request->group_id);
+  protocol::ErrorCode injected =
+      group_authorization_error(ctx, AclOperation::kRead, request->group_id);
+  if (injected == protocol::ErrorCode::kNone) {
+    injected = coordinator_refusal(ctx, protocol::ApiKey::kSyncGroup, request->group_id);
+  }
   if (injected != protocol::ErrorCode::kNone) {
     result = sync_error(injected_group_error(injected));
   } else {

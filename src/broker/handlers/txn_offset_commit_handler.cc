@@ -13,6 +13,7 @@
 // - v3: flexible; generation_id, member_id, group_instance_id fence the commit as
 //   OffsetCommit's do (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID); without
 //   them (v0-2) the commit is not fenced, as in Kafka. v4: same layout.
+#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/txn_offset_commit.h"
 
@@ -29,7 +30,27 @@ asio::awaitable<Reply> handle_txn_offset_commit(RequestContext& ctx) {
   if (request->group_instance_id) {
     params.group_instance_id = std::string(*request->group_instance_id);
   }
-  for (const auto& topic : request->topics) {
+  // Kafka: WRITE on the transactional id, then READ on the group (either refusal answers every
+  // partition), then READ on each topic (else TOPIC_AUTHORIZATION_FAILED for its partitions).
+  protocol::ErrorCode refusal =
+      transactional_id_authorization_error(ctx, AclOperation::kWrite, request->transactional_id);
+  if (refusal == protocol::ErrorCode::kNone) {
+    refusal = group_authorization_error(ctx, AclOperation::kRead, request->group_id);
+  }
+  std::vector<bool> topic_denied;  // by the request's topic index; empty: every topic allowed
+  if (refusal == protocol::ErrorCode::kNone && ctx.authorizing()) {
+    for (const auto& topic : request->topics) {
+      topic_denied.push_back(
+          !ctx.allowed(AclOperation::kRead, AclResourceType::kTopic, topic.name));
+    }
+  }
+  const auto denied = [&](std::size_t topic_index) {
+    return topic_index < topic_denied.size() && topic_denied[topic_index];
+  };
+  for (std::size_t t = 0; t < request->topics.size() && refusal == protocol::ErrorCode::kNone;
+       ++t) {
+    const auto& topic = request->topics[t];
+    if (denied(t)) continue;
     for (const auto& partition : topic.partitions) {
       if (cluster.find_partition(topic.name, partition.partition_index) == nullptr) continue;
       params.offsets.push_back(
@@ -39,16 +60,24 @@ asio::awaitable<Reply> handle_txn_offset_commit(RequestContext& ctx) {
                            .leader_epoch = partition.committed_leader_epoch}});
     }
   }
-  const std::vector<protocol::ErrorCode> errors = ctx.broker.transactions().commit_offsets(
-      request->transactional_id, request->producer_id, request->producer_epoch, params);
+  const std::vector<protocol::ErrorCode> errors =
+      refusal != protocol::ErrorCode::kNone
+          ? std::vector<protocol::ErrorCode>{}
+          : ctx.broker.transactions().commit_offsets(
+                request->transactional_id, request->producer_id, request->producer_epoch, params);
   std::size_t next = 0;
   protocol::TxnOffsetCommitResponse response;
-  for (const auto& topic : request->topics) {
+  for (std::size_t t = 0; t < request->topics.size(); ++t) {
+    const auto& topic = request->topics[t];
     auto& topic_response = response.topics.emplace_back();
     topic_response.name = std::string(topic.name);
     for (const auto& partition : topic.partitions) {
       protocol::ErrorCode error = protocol::ErrorCode::kUnknownTopicOrPartition;
-      if (cluster.find_partition(topic.name, partition.partition_index) != nullptr) {
+      if (refusal != protocol::ErrorCode::kNone) {
+        error = refusal;
+      } else if (denied(t)) {
+        error = protocol::ErrorCode::kTopicAuthorizationFailed;
+      } else if (cluster.find_partition(topic.name, partition.partition_index) != nullptr) {
         error = next < errors.size() ? errors[next] : protocol::ErrorCode::kUnknownServerError;
         ++next;
       }

@@ -44,6 +44,19 @@ class AccessControl {
     return decide(who, operation, type, name);
   }
 
+  // Whether `who` may perform `operation` on at least one resource of `type` (Kafka's
+  // authorizeByResourceType, Authorizer::authorize_by_resource_type).
+  [[nodiscard]] bool allows_some(const ConnectionAuth* who, AclOperation operation,
+                                 AclResourceType type) const {
+    if (!authorizer_enabled_) return true;
+    return authorizer_.authorize_by_resource_type(AclAction{
+        .principal = who != nullptr ? std::string_view(who->principal()) : kAnonymousPrincipal,
+        .host = who != nullptr ? std::string_view(who->host()) : std::string_view(),
+        .operation = operation,
+        .resource_type = type,
+        .resource_name = {}});
+  }
+
   CredentialStore& credentials() { return credentials_; }
   [[nodiscard]] const CredentialStore& credentials() const { return credentials_; }
   AclStore& acls() { return acls_; }

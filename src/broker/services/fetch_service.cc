@@ -91,14 +91,19 @@ void check_leadership(const ReplicationController& replication, std::int32_t nod
 
 std::vector<FetchTarget> resolve(Cluster& cluster, const FetchSessionCache::Context& context,
                                  PartitionFaults* faults, const ReplicationController* replication,
-                                 std::int32_t node) {
+                                 std::int32_t node, FetchTopicGate* gate) {
   std::vector<FetchTarget> targets;
   targets.reserve(context.partitions.size());
   for (const FetchSessionPartition& partition : context.partitions) {
     FetchTarget& target = targets.emplace_back(FetchTarget{.partition = &partition});
     const FetchPartitionKey& key = partition.key;
-    // An injected error (POST /v1/faults) answers instead of the partition.
+    // A topic the gate refuses, or an injected error (POST /v1/faults), answers instead of the
+    // partition.
     const auto injected = [&](std::string_view topic_name) {
+      if (gate != nullptr && !gate->may_read(topic_name)) {
+        target.missing_error = ErrorCode::kTopicAuthorizationFailed;
+        return true;
+      }
       if (faults == nullptr) return false;
       const ErrorCode error = faults->error_for(topic_name, key.partition);
       if (error != ErrorCode::kNone) target.missing_error = error;
@@ -255,7 +260,7 @@ FetchService::FetchService(const BrokerConfig& config, Cluster& cluster, AppendN
 
 asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
     const protocol::FetchRequest& request, std::int16_t version, PartitionFaults* faults,
-    const FetchingClient* client, SegmentPins* pins, std::int32_t node) {
+    const FetchingClient* client, SegmentPins* pins, std::int32_t node, FetchTopicGate* gate) {
   const std::optional<IsolationLevel> isolation = isolation_level_from(request.isolation_level);
   if (!isolation) co_return refusal(request, ErrorCode::kInvalidRequest);
   const FetchSessionCache::Context context =
@@ -269,7 +274,8 @@ asio::awaitable<std::optional<protocol::FetchResponse>> FetchService::fetch(
   for (;;) {
     // Resolved again after every wait: a topic may have been deleted (or grown) meanwhile,
     // so no StoredTopic* or BatchLog* is kept across a co_await.
-    const std::vector<FetchTarget> targets = resolve(cluster_, context, faults, replication_, node);
+    const std::vector<FetchTarget> targets =
+        resolve(cluster_, context, faults, replication_, node, gate);
     logs.clear();
     for (const FetchTarget& target : targets) {
       if (target.log != nullptr) logs.push_back(target.log);

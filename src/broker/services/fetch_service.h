@@ -15,6 +15,7 @@
 #include "broker/faults/partition_faults.h"
 #include "broker/runtime/byte_budget.h"
 #include "broker/services/fetch_session_cache.h"
+#include "broker/services/fetch_topic_gate.h"
 #include "broker/storage/append_notifier.h"
 #include "broker/storage/cluster.h"
 #include "broker/storage/fetch_delivery_observer.h"
@@ -41,10 +42,12 @@ class FetchService {
   // id -1) tells the observer each partition it answers records of, as it answers.
   // With `pins` (it must outlive the call), the segments the answer's records lie in are
   // added to it: while it holds them, the records stay valid whatever the logs do.
+  // With `gate` (it must outlive the call), a partition of a topic the gate refuses answers
+  // TOPIC_AUTHORIZATION_FAILED (after UNKNOWN_TOPIC_ID for an unknown id, before anything else).
   asio::awaitable<std::optional<protocol::FetchResponse>> fetch(
       const protocol::FetchRequest& request, std::int16_t version,
       PartitionFaults* faults = nullptr, const FetchingClient* client = nullptr,
-      SegmentPins* pins = nullptr, std::int32_t node = 0);
+      SegmentPins* pins = nullptr, std::int32_t node = 0, FetchTopicGate* gate = nullptr);
 
   // Which broker leads each partition (--brokers): a fetch sent to broker `node` (fetch()'s
   // last argument) that does not lead a partition answers NOT_LEADER_OR_FOLLOWER for it, a

@@ -141,12 +141,13 @@ struct ShareCall {
 // Applies the acknowledgements of one partition and returns their error.
 ErrorCode apply_acknowledgements(CoordinatorService& groups, Cluster& cluster,
                                  const ShareCall& call, const SharePartitionRef& ref,
-                                 const auto& batches) {
+                                 const auto& batches, FetchTopicGate* gate) {
   std::vector<share::Acknowledgement> acks;
   const ErrorCode malformed = expand_acknowledgements(batches, acks);
   if (malformed != ErrorCode::kNone) return malformed;
   const StoredTopic* topic = cluster.find_topic(ref.topic_id);
   if (topic == nullptr) return ErrorCode::kUnknownTopicId;
+  if (gate != nullptr && !gate->may_read(topic->name)) return ErrorCode::kTopicAuthorizationFailed;
   if (ref.partition < 0 || static_cast<std::size_t>(ref.partition) >= topic->partitions.size()) {
     return ErrorCode::kUnknownTopicOrPartition;
   }
@@ -159,7 +160,8 @@ ErrorCode apply_acknowledgements(CoordinatorService& groups, Cluster& cluster,
 }  // namespace
 
 asio::awaitable<std::optional<ShareFetchResponse>> ShareFetchService::fetch(
-    const ShareFetchRequest& request, std::int16_t /*version*/, std::int32_t node) {
+    const ShareFetchRequest& request, std::int16_t /*version*/, std::int32_t node,
+    FetchTopicGate* gate) {
   ShareFetchResponse response;
   const ShareCall call{request.group_id.value_or(std::string_view{}),
                        request.member_id.value_or(std::string_view{})};
@@ -208,8 +210,8 @@ asio::awaitable<std::optional<ShareFetchResponse>> ShareFetchService::fetch(
     for (const auto& partition : topic.partitions) {
       if (partition.acknowledgement_batches.empty()) continue;
       const SharePartitionRef ref{topic.topic_id, partition.partition_index};
-      answers.at(ref).acknowledge_error =
-          apply_acknowledgements(groups_, cluster_, call, ref, partition.acknowledgement_batches);
+      answers.at(ref).acknowledge_error = apply_acknowledgements(
+          groups_, cluster_, call, ref, partition.acknowledgement_batches, gate);
     }
   }
   if (session.closed) {
@@ -245,6 +247,11 @@ asio::awaitable<std::optional<ShareFetchResponse>> ShareFetchService::fetch(
           static_cast<std::size_t>(ref.partition) >= topic->partitions.size()) {
         answer_now().error =
             topic == nullptr ? ErrorCode::kUnknownTopicId : ErrorCode::kUnknownTopicOrPartition;
+        has_error = true;
+        continue;
+      }
+      if (gate != nullptr && !gate->may_read(topic->name)) {
+        answer_now().error = ErrorCode::kTopicAuthorizationFailed;
         has_error = true;
         continue;
       }
@@ -315,7 +322,8 @@ asio::awaitable<std::optional<ShareFetchResponse>> ShareFetchService::fetch(
 }
 
 ShareAcknowledgeResponse ShareFetchService::acknowledge(const ShareAcknowledgeRequest& request,
-                                                        std::int16_t version, std::int32_t node) {
+                                                        std::int16_t version, std::int32_t node,
+                                                        FetchTopicGate* gate) {
   ShareAcknowledgeResponse response;
   const ShareCall call{request.group_id.value_or(std::string_view{}),
                        request.member_id.value_or(std::string_view{})};
@@ -346,8 +354,8 @@ ShareAcknowledgeResponse ShareFetchService::acknowledge(const ShareAcknowledgeRe
     for (const auto& partition : topic.partitions) {
       const SharePartitionRef ref{topic.topic_id, partition.partition_index};
       PartitionAnswer& answer = answers.at(ref);
-      answer.acknowledge_error =
-          apply_acknowledgements(groups_, cluster_, call, ref, partition.acknowledgement_batches);
+      answer.acknowledge_error = apply_acknowledgements(groups_, cluster_, call, ref,
+                                                        partition.acknowledgement_batches, gate);
       if (*answer.acknowledge_error == ErrorCode::kNone) {
         answer.leader_id = node;
         answer.leader_epoch = 0;

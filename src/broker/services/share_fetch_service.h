@@ -24,6 +24,7 @@
 #include "broker/config/broker_config.h"
 #include "broker/groups/coordinator_service.h"
 #include "broker/runtime/byte_budget.h"
+#include "broker/services/fetch_topic_gate.h"
 #include "broker/services/share_session_cache.h"
 #include "broker/storage/append_notifier.h"
 #include "broker/storage/cluster.h"
@@ -41,12 +42,16 @@ class ShareFetchService {
 
   // The answer to `request`, once ready (at once with records or an error, else when the wait
   // ends); its records view stored batches: encode it before anything else runs. nullopt if
-  // the calling coroutine was cancelled while waiting. `node`: the broker asked.
+  // the calling coroutine was cancelled while waiting. `node`: the broker asked. With `gate`
+  // (it must outlive the call), a partition of a topic it refuses answers
+  // TOPIC_AUTHORIZATION_FAILED, nothing acquired or acknowledged.
   asio::awaitable<std::optional<protocol::ShareFetchResponse>> fetch(
-      const protocol::ShareFetchRequest& request, std::int16_t version, std::int32_t node = 0);
+      const protocol::ShareFetchRequest& request, std::int16_t version, std::int32_t node = 0,
+      FetchTopicGate* gate = nullptr);
 
   protocol::ShareAcknowledgeResponse acknowledge(const protocol::ShareAcknowledgeRequest& request,
-                                                 std::int16_t version, std::int32_t node = 0);
+                                                 std::int16_t version, std::int32_t node = 0,
+                                                 FetchTopicGate* gate = nullptr);
 
   // Which broker leads each partition (--brokers); nullptr: one broker, no checks.
   void set_replication(const ReplicationController* replication) { replication_ = replication; }
