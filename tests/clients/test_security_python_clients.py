@@ -73,12 +73,13 @@ def test_confluent_kafka_over_sasl_ssl(broker, mechanism):
     config = broker.client_config(user="alice", mechanism=mechanism)
     assert config["security.protocol"] == "SASL_SSL"
     topic = fresh(mechanism.lower())
-    AdminClient(config).create_topics([NewTopic(topic, 1, 1)])[topic].result(TIMEOUT_S)
+    admin = AdminClient(config)
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(TIMEOUT_S)
     values = [f"{mechanism}-{n}".encode() for n in range(5)]
     assert produce_confluent(config, topic, values) == ([], [])
     assert consume_confluent(config, topic, 5) == values
     # Metadata through the SASL_SSL listener names every broker on that listener.
-    metadata = AdminClient(config).list_topics(timeout=TIMEOUT_S)
+    metadata = admin.list_topics(timeout=TIMEOUT_S)
     assert [f"{b.host}:{b.port}" for b in metadata.brokers.values()] == \
         [broker.listeners["SASL_SSL"]]
 
