@@ -31,6 +31,86 @@ export interface BrokerOptions {
   startTimeoutMs?: number;
   /** How long one HTTP API request may take (default 10000). */
   requestTimeoutMs?: number;
+  /**
+   * Secured listeners instead of the one PLAINTEXT listener (`--listeners`, docs/SECURITY.md):
+   * the users file and, for TLS, a throwaway CA and certificates (`kgroups certs`) go into a
+   * folder of the Broker's, removed by stop(); `acls` are created before start resolves.
+   */
+  security?: SecurityOptions;
+}
+
+/** A Kafka security protocol, one per listener. */
+export type SecurityProtocol = 'PLAINTEXT' | 'SSL' | 'SASL_PLAINTEXT' | 'SASL_SSL';
+/** A SASL mechanism kgroupsd serves. */
+export type SaslMechanism = 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512' | 'OAUTHBEARER';
+
+/** An ACL as the HTTP API's POST /v1/acls takes it (Kafka's names). */
+export interface AclSpec {
+  resource_type: string;
+  resource_name: string;
+  pattern_type?: string;
+  principal: string;
+  host?: string;
+  operation: string;
+  permission: 'ALLOW' | 'DENY' | string;
+}
+
+/** {@link BrokerOptions.security}: a secured broker's listeners and who may use them. */
+export interface SecurityOptions {
+  /** The listeners' protocols in order, each on a free loopback port (default 'SASL_SSL'); the first is bootstrapServers. */
+  listeners?: SecurityProtocol | SecurityProtocol[];
+  /** SASL mechanisms to enable (default: all four). */
+  mechanisms?: SaslMechanism | SaslMechanism[];
+  /** name → password, for PLAIN and both SCRAMs (OAUTHBEARER takes any name). */
+  users?: Record<string, string>;
+  /** ssl.client.auth (default 'none'); needs an SSL or SASL_SSL listener. */
+  clientAuth?: 'none' | 'requested' | 'required';
+  /** The client certificate's common name (default 'client'): principal User:CN=<clientCn>. */
+  clientCn?: string;
+  /** Names ('admin') or principals ('User:admin') the authorizer lets do anything. */
+  superUsers?: string | string[];
+  /** ACLs created once kgroupsd is up. */
+  acls?: AclSpec | AclSpec[];
+  /** allow.everyone.if.no.acl.found. */
+  allowEveryone?: boolean;
+  /** A folder `kgroups certs` wrote, used instead of a fresh throwaway CA. */
+  certs?: string;
+}
+
+/** Which listener, user and mechanism a client configuration is for. */
+export interface ClientChoice {
+  /** Default: the first SASL listener when a user or mechanism is named, else the first that is not PLAINTEXT. */
+  protocol?: SecurityProtocol;
+  /** Default: the only user. */
+  user?: string;
+  /** Default: SCRAM-SHA-256 when enabled, else the first enabled. */
+  mechanism?: SaslMechanism;
+  /** Overrides the user's password (e.g. a wrong one). */
+  password?: string;
+}
+
+/** kafkajs's connection settings for `new Kafka({clientId, ...config})`. */
+export interface KafkajsClientConfig {
+  brokers: string[];
+  /** PEM text of the CA (and of the client certificate and key under clientAuth). */
+  ssl?: { ca?: string[]; cert?: string; key?: string };
+  sasl?:
+    | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
+    | { mechanism: 'oauthbearer'; oauthBearerProvider: () => Promise<{ value: string }> };
+}
+
+/** node-rdkafka's (librdkafka's) settings, as confluent-kafka takes them too. */
+export interface RdkafkaClientConfig {
+  'bootstrap.servers': string;
+  'security.protocol': SecurityProtocol;
+  'ssl.ca.location'?: string;
+  'ssl.certificate.location'?: string;
+  'ssl.key.location'?: string;
+  'sasl.mechanisms'?: SaslMechanism;
+  'sasl.username'?: string;
+  'sasl.password'?: string;
+  'enable.sasl.oauthbearer.unsecure.jwt'?: boolean;
+  'sasl.oauthbearer.config'?: string;
 }
 
 /** One partition of a topic. */
@@ -315,6 +395,20 @@ export class Broker implements AsyncDisposable {
   readonly brokers: string[];
   /** The HTTP API's base URL, e.g. http://127.0.0.1:40123. */
   readonly httpUrl: string;
+  /** Every listener's bootstrap addresses by protocol, e.g. {PLAINTEXT: "127.0.0.1:40001", SASL_SSL: "127.0.0.1:40002"}. */
+  readonly listeners: Partial<Record<SecurityProtocol, string>>;
+  /** The folder of the broker's certificates (ca.pem, broker.pem, client-cert.pem, client-key.pem, ...), or null without TLS. */
+  readonly certs: string | null;
+  /**
+   * kafkajs's settings to reach the broker as a user: brokers, ssl, sasl (OAUTHBEARER: a
+   * provider of unsecured JWS tokens). Throws RangeError for a listener, mechanism or user the
+   * broker does not have.
+   */
+  kafkajsConfig(choice?: ClientChoice): KafkajsClientConfig;
+  /** node-rdkafka's (librdkafka's) settings for the same. */
+  rdkafkaConfig(choice?: ClientChoice): RdkafkaClientConfig;
+  /** Creates ACLs (POST /v1/acls); rejects with a BrokerError if refused. */
+  addAcls(acls: AclSpec | AclSpec[]): Promise<unknown>;
   /** kgroupsd's process id. */
   readonly pid: number;
   /** The last 256 KiB of kgroupsd's log (stderr). */

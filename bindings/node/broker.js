@@ -7,17 +7,27 @@
 // the metrics, and with several brokers (`brokers: 3`) each broker's stop, start and
 // isolation. Plain promises and no globals, so it works the same under node:test, Jest and
 // Vitest. The child is killed by stop(), and if the test process ends first (kill_on_exit.js).
+// With the `security` option it starts secured listeners (broker_security.js), and
+// kafkajsConfig / rdkafkaConfig give a client what it needs to log in (client_config.js).
 'use strict';
 
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 const { BrokerError } = require('./broker_error.js');
+const { kafkajsConfig, rdkafkaConfig } = require('./client_config.js');
 const { ControlClient } = require('./control_client.js');
+const { normalizeSecurity, prepareSecurity } = require('./broker_security.js');
 const { findKgroupsd, kgroupsdArgs } = require('./kgroupsd_command.js');
 const { killOnExit } = require('./kill_on_exit.js');
 
-// The Kafka part is one HOST:PORT per broker, comma-separated (--brokers N).
-const READY_LINE = /^kgroupsd listening on (.+), http on (.+):(\d+)$/;
+// The first listener's addresses (one HOST:PORT per broker, comma-separated: --brokers N),
+// then each other listener's as ", PROTOCOL on ADDRESSES", then the HTTP address:
+// "kgroupsd listening on 127.0.0.1:40001, SASL_SSL on 127.0.0.1:40002, http on 127.0.0.1:40003".
+const READY_LINE = /^kgroupsd listening on ([^ ,]+(?:,[^ ,]+)*)((?:, [A-Z_]+ on [^ ,]+(?:,[^ ,]+)*)*), http on (.+):(\d+)$/;
+const OTHER_LISTENER = /^([A-Z_]+) on (.+)$/;
 const ADDRESS = /^(.+):(\d+)$/;
+// The security a broker started without has: one PLAINTEXT listener.
+const PLAINTEXT_ONLY = normalizeSecurity({ listeners: 'PLAINTEXT' });
 // kgroupsd's stderr kept for error messages and log(): the last this many characters.
 const LOG_TAIL_CHARS = 256 * 1024;
 
@@ -33,9 +43,15 @@ function sleep(ms) {
 
 class Broker {
   /** Use Broker.start. */
-  constructor(child, ready, options, logTail) {
+  constructor(child, ready, options, logTail, security, prepared) {
     this._child = child;
     this._logTail = logTail;
+    this._security = security ?? PLAINTEXT_ONLY;
+    this._securityFolder = prepared?.folder ?? null;
+    this._removeFolderOnExit = null; // Broker.start's 'exit' listener removing that folder
+    /** The folder of the broker's certificates (ca.pem, client-cert.pem, ...), or null. */
+    this.certs = prepared?.certs ?? null;
+    this._listeners = ready.listeners;
     /** The Kafka listener's host (broker 0's with several brokers). */
     this.host = ready.host;
     /** The Kafka listener's port (broker 0's with several brokers). */
@@ -57,8 +73,15 @@ class Broker {
    */
   static async start(options = {}) {
     const file = findKgroupsd(options);
+    const security = options.security === undefined ? null : normalizeSecurity(options.security);
     const args = kgroupsdArgs(options);
+    const prepared = security === null ? null : prepareSecurity(security, file);
+    if (prepared !== null) args.push(...prepared.args);
+    const firstProtocol = security === null ? 'PLAINTEXT' : security.listeners[0];
     const startTimeoutMs = options.startTimeoutMs ?? 10000;
+    const removeFolder = () => {
+      if (prepared !== null) fs.rmSync(prepared.folder, { recursive: true, force: true });
+    };
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     killOnExit(child);
     const logTail = { text: '' };
@@ -83,6 +106,7 @@ class Broker {
         if (settled) return;
         settle();
         child.kill('SIGKILL');
+        removeFolder();
         // Give stderr a moment to drain, so the message carries what kgroupsd said.
         setTimeout(() => reject(new Error(
           `kgroupsd ${why}\n  command: ${file} ${args.join(' ')}\n  stderr:\n${logTail.text || '(empty)'}`)), 50);
@@ -95,17 +119,23 @@ class Broker {
         const match = READY_LINE.exec(line);
         const kafka = match ? match[1].split(',').map((address) => ADDRESS.exec(address)) : [];
         if (!match || kafka.some((address) => !address)) {
-          fail('printed an unexpected ready line (expected "kgroupsd listening on HOST:PORT, http on HOST:PORT", ' +
-            `with one HOST:PORT per broker before ", http"): ${line}`);
+          fail('printed an unexpected ready line (expected "kgroupsd listening on HOST:PORT[, PROTOCOL on ' +
+            'HOST:PORT]..., http on HOST:PORT", with one HOST:PORT per broker in each list): ' + line);
           return;
+        }
+        const listeners = { [firstProtocol]: match[1] };
+        for (const other of match[2].split(', ').filter(Boolean)) {
+          const [, protocol, addresses] = OTHER_LISTENER.exec(other);
+          listeners[protocol] = addresses;
         }
         settle();
         resolve({
           host: kafka[0][1],
           port: Number(kafka[0][2]),
           addresses: kafka.map((address) => address[0]),
-          httpHost: match[2],
-          httpPort: Number(match[3]),
+          listeners,
+          httpHost: match[3],
+          httpPort: Number(match[4]),
         });
       }
       const timer = setTimeout(() => fail(`did not print its ready line within ${startTimeoutMs} ms`), startTimeoutMs);
@@ -118,7 +148,59 @@ class Broker {
     child.unref();
     child.stdout.unref?.();
     child.stderr.unref?.();
-    return new Broker(child, ready, options, logTail);
+    const broker = new Broker(child, ready, options, logTail, security, prepared);
+    if (prepared !== null) {
+      // The folder goes with the process too, if the test never stops the broker.
+      broker._removeFolderOnExit = removeFolder;
+      process.once('exit', removeFolder);
+    }
+    if (security !== null && security.acls.length > 0) {
+      try {
+        await broker.addAcls(security.acls);
+      } catch (error) {
+        await broker.stop();
+        throw error;
+      }
+    }
+    return broker;
+  }
+
+  /**
+   * Every listener's bootstrap addresses by protocol, such as
+   * {PLAINTEXT: "127.0.0.1:40001", SASL_SSL: "127.0.0.1:40002"} (several brokers: each
+   * "HOST:P0,HOST:P1,..."). Without the security option: {PLAINTEXT: bootstrapServers}.
+   */
+  get listeners() {
+    return { ...this._listeners };
+  }
+
+  /**
+   * kafkajs's config to reach the broker as `user` with SASL `mechanism`: {brokers, ssl, sasl}
+   * (see broker.d.ts). `protocol` picks the listener (default: the first SASL one when a user
+   * or mechanism is named, else the first that is not PLAINTEXT); `mechanism` defaults to SCRAM-SHA-256 when enabled, `user` to the only user;
+   * `password` overrides the user's. Throws RangeError for what the broker does not have.
+   * @param {import('./broker').ClientChoice} [choice]
+   */
+  kafkajsConfig(choice = {}) {
+    return kafkajsConfig(this._security, this._listeners, this.certs, choice);
+  }
+
+  /**
+   * node-rdkafka's (librdkafka's) settings for the same: bootstrap.servers, security.protocol,
+   * ssl.* and sasl.* (see broker.d.ts).
+   * @param {import('./broker').ClientChoice} [choice]
+   */
+  rdkafkaConfig(choice = {}) {
+    return rdkafkaConfig(this._security, this._listeners, this.certs, choice);
+  }
+
+  /**
+   * Creates ACLs (POST /v1/acls): one ACL object or an array, with resource_type,
+   * resource_name, pattern_type, principal, host, operation and permission (Kafka's names).
+   * Resolves to the server's answer; rejects with a BrokerError if refused.
+   */
+  addAcls(acls) {
+    return this._control.request('POST', '/v1/acls', acls);
   }
 
   /**
@@ -358,6 +440,10 @@ class Broker {
       });
       await Promise.race([this._exited, killed]);
       clearTimeout(timer);
+    }
+    if (this._securityFolder !== null) {
+      fs.rmSync(this._securityFolder, { recursive: true, force: true });
+      process.off('exit', this._removeFolderOnExit);
     }
     return this._exited;
   }

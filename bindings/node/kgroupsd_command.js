@@ -3,7 +3,8 @@
 // The command line Broker.start runs: which kgroupsd binary (the `kgroupsd` option, then
 // $KGROUPSD, then the one package.json's install script built, then the kgroupsd build dirs
 // of the checkout this package is a folder of, then PATH) and the flags the options map to.
-// Both loopback listeners take port 0 (a free port; with brokers: N, each broker a free port).
+// Both loopback listeners take port 0 (a free port; with brokers: N, each broker a free port);
+// with the security option the Kafka listeners come from --listeners (broker_security.js).
 'use strict';
 
 const fs = require('node:fs');
@@ -110,7 +111,8 @@ function checkCount(name, value, min) {
  * @returns {string[]}
  */
 function kgroupsdArgs(options = {}) {
-  const args = ['--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'];
+  const listen = options.security === undefined ? ['--listen', '127.0.0.1:0'] : [];
+  const args = [...listen, '--http', '127.0.0.1:0'];
   const topics = options.topics ?? {};
   if (typeof topics !== 'object' || Array.isArray(topics)) {
     throw new TypeError('kgroupsd: topics must be an object of {name: partitions}, e.g. {orders: 3}');

@@ -7,6 +7,9 @@
 //
 // With --brokers N the ready line's Kafka part is every broker's address, comma-separated:
 // `bootstrap` is that list (a bootstrap.servers), `brokers` the same as an array (kafkajs).
+// With --listeners (instead of --listen) the line names the first listener's addresses, then
+// each other listener's (", SASL_SSL on HOST:PORT") before ", http on": `listeners` has them
+// all by protocol, `bootstrap` is the first listener's.
 // KGROUPS_TEST_BROKERS=N (N > 1; scripts/test-clients sets it for its second run of the basic
 // suites) makes every kgroupsd a test starts N brokers whose topics have N replicas
 // (--brokers N --default-replication-factor N), unless the test chose --brokers itself.
@@ -18,7 +21,6 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const READY_PREFIX = 'kgroupsd listening on ';
-const HTTP_SEPARATOR = ', http on ';
 const TEST_BROKERS = Number(process.env.KGROUPS_TEST_BROKERS || '1');
 
 // The flags KGROUPS_TEST_BROKERS adds to a test's kgroupsd arguments (none with 1).
@@ -35,10 +37,32 @@ function binary() {
   return file;
 }
 
-// Resolves to { bootstrap, brokers, http (the --http address, or null), log(),
+// The protocol of the first listener --listeners names in `args` (PLAINTEXT without).
+function firstListenerProtocol(args) {
+  const at = args.indexOf('--listeners');
+  return at < 0 ? 'PLAINTEXT' : args[at + 1].split(/[;,]/)[0].split('://')[0];
+}
+
+// { listeners: {PROTOCOL: "HOST:PORT,..."}, http } from the ready line after its prefix.
+function parseReadyLine(rest, firstProtocol) {
+  const [first, ...others] = rest.split(', ');
+  const listeners = { [firstProtocol]: first };
+  let http = null;
+  for (const other of others) {
+    const at = other.indexOf(' on ');
+    if (at < 0) throw new Error(`unexpected ready line part: ${other}`);
+    const name = other.slice(0, at);
+    if (name === 'http') http = other.slice(at + 4);
+    else listeners[name] = other.slice(at + 4);
+  }
+  return { listeners, http };
+}
+
+// Resolves to { bootstrap, brokers, listeners, http (the --http address, or null), log(),
 // stop() -> exit code }.
 function startKgroupsd(args = [], timeoutMs = 10000) {
-  const child = spawn(binary(), ['--listen', '127.0.0.1:0', ...clusterArgs(args), ...args], {
+  const listen = args.includes('--listeners') ? [] : ['--listen', '127.0.0.1:0'];
+  const child = spawn(binary(), [...listen, ...clusterArgs(args), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = () => child.kill('SIGKILL');
@@ -68,11 +92,19 @@ function startKgroupsd(args = [], timeoutMs = 10000) {
         return;
       }
       // With --http the line goes on: "..., http on HOST:HTTPPORT".
-      const [bootstrap, http] = line.slice(READY_PREFIX.length).split(HTTP_SEPARATOR);
+      let parsed;
+      try {
+        parsed = parseReadyLine(line.slice(READY_PREFIX.length), firstListenerProtocol(args));
+      } catch (error) {
+        reject(new Error(`unexpected ready line: ${line}`));
+        return;
+      }
+      const bootstrap = Object.values(parsed.listeners)[0];
       resolve({
         bootstrap,
         brokers: bootstrap.split(','),
-        http: http ?? null,
+        listeners: parsed.listeners,
+        http: parsed.http,
         log: () => stderr,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

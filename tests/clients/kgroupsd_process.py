@@ -6,6 +6,10 @@ prints exactly one line on stdout when it is ready ("kgroupsd listening on HOST:
 --http "kgroupsd listening on HOST:PORT, http on HOST:HTTPPORT"); start() waits for it, bounded
 by a timeout, and keeps the bootstrap address (and the HTTP address, or None). With
 --brokers N the Kafka part is every broker's address, comma-separated: a bootstrap.servers.
+With --listeners (instead of --listen) the line names the first listener's addresses, then
+each other listener's as ", PROTOCOL on ADDRESSES" before ", http on": "kgroupsd listening on
+127.0.0.1:40001, SASL_SSL on 127.0.0.1:40002, http on 127.0.0.1:40003"; `listeners` has them
+all by protocol.
 
 KGROUPS_TEST_BROKERS=N (N > 1; scripts/test-clients sets it for its second run of the basic
 suites) makes every kgroupsd a test starts N brokers whose topics have N replicas
@@ -22,7 +26,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_PREFIX = "kgroupsd listening on "
-HTTP_SEPARATOR = ", http on "
 TEST_BROKERS = int(os.environ.get("KGROUPS_TEST_BROKERS") or "1")
 
 
@@ -41,19 +44,45 @@ def kgroupsd_binary():
     return path
 
 
+def first_listener_protocol(args):
+    """The protocol of the first listener --listeners names in `args` (PLAINTEXT without)."""
+    if "--listeners" not in args:
+        return "PLAINTEXT"
+    value = args[args.index("--listeners") + 1]
+    return value.split(";")[0].split(",")[0].split("://")[0]
+
+
+def parse_ready_line(text, first_protocol="PLAINTEXT"):
+    """({protocol: addresses}, http address or None) from kgroupsd's ready line."""
+    assert text.startswith(READY_PREFIX), f"unexpected ready line: {text!r}"
+    first, *others = text[len(READY_PREFIX):].split(", ")
+    listeners, http = {first_protocol: first}, None
+    for other in others:
+        protocol, on, addresses = other.partition(" on ")
+        assert on and addresses, f"unexpected ready line: {text!r}"
+        if protocol == "http":
+            http = addresses
+        else:
+            listeners[protocol] = addresses
+    return listeners, http
+
+
 class Kgroupsd:
-    """One running broker. `bootstrap` is its "127.0.0.1:PORT"; `http` its control endpoint's
+    """One running broker. `bootstrap` is its "127.0.0.1:PORT" (the first listener's);
+    `listeners` every listener's addresses by protocol; `http` its control endpoint's
     "127.0.0.1:PORT" when started with --http (else None); `log()` its stderr so far."""
 
     def __init__(self, log_path, *args):
         self.log_path = Path(log_path)
         self._log_file = open(self.log_path, "wb")
+        listen = [] if "--listeners" in args else ["--listen", "127.0.0.1:0"]
         self.process = subprocess.Popen(
-            [str(kgroupsd_binary()), "--listen", "127.0.0.1:0", *cluster_args(args), *args],
+            [str(kgroupsd_binary()), *listen, *cluster_args(args), *args],
             stdout=subprocess.PIPE, stderr=self._log_file)
-        self.bootstrap, self.http = self._wait_ready(timeout_s=10)
+        self.listeners, self.http = self._wait_ready(timeout_s=10, args=args)
+        self.bootstrap = next(iter(self.listeners.values()))
 
-    def _wait_ready(self, timeout_s):
+    def _wait_ready(self, timeout_s, args):
         deadline = time.monotonic() + timeout_s
         line = b""
         while not line.endswith(b"\n"):
@@ -67,10 +96,7 @@ class Kgroupsd:
                 if not chunk:
                     continue
                 line += chunk
-        text = line.decode().strip()
-        assert text.startswith(READY_PREFIX), f"unexpected ready line: {text!r}"
-        bootstrap, _, http = text[len(READY_PREFIX):].partition(HTTP_SEPARATOR)
-        return bootstrap, http or None
+        return parse_ready_line(line.decode().strip(), first_listener_protocol(args))
 
     def rss_mib(self):
         """The broker's resident memory (VmRSS), in MiB."""

@@ -8,6 +8,7 @@
 #include <exception>
 #include <iostream>
 
+#include "certs_command.h"
 #include "command_action.h"
 #include "coordinator_log_command.h"
 #include "demo_command.h"
@@ -68,6 +69,7 @@ int run_kgroups(int argc, char** argv) {
   kgroups::cli::add_topics_command(app, action);
   kgroups::cli::add_offsets_log_command(app, action);
   kgroups::cli::add_transactions_log_command(app, action);
+  kgroups::cli::add_certs_command(app, action);
 
   if (argc == 1) {
     std::cout << app.help();

@@ -16,7 +16,9 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -29,8 +31,10 @@
 #include "broker/http/route_catalog.h"
 #include "broker/net/open_file_limit.h"
 #include "broker/net/tcp_server.h"
+#include "broker/net/tls_context.h"
 #include "broker/node/broker.h"
 #include "broker/runtime/logger.h"
+#include "security_options.h"
 
 namespace {
 
@@ -94,6 +98,75 @@ std::vector<std::pair<std::string, std::uint16_t>> parse_addresses(const std::st
   return addresses;
 }
 
+// The listeners of every broker (servers[node][listener]) and the ready line's addresses: the
+// first listener's, one per broker, then ", PROTOCOL on ..." for each other listener.
+struct ListenerServers {
+  std::vector<std::vector<std::unique_ptr<kgroups::broker::TcpServer>>> servers;
+  std::optional<asio::ssl::context> tls;
+  std::string bound;
+};
+
+ListenerServers start_listeners(
+    asio::io_context& io, kgroups::broker::Broker& broker,
+    const std::vector<std::pair<std::string, std::uint16_t>>& advertised_addresses,
+    const kgroups::kgroupsd::SecurityOptions& security_options) {
+  using kgroups::broker::SecurityProtocol;
+  const BrokerConfig& config = broker.config();
+  ListenerServers result;
+  bool tls = false;
+  bool secured = false;
+  for (const auto& listener : config.listeners.front()) {
+    tls = tls || kgroups::broker::uses_tls(listener.protocol);
+    secured = secured || listener.protocol != SecurityProtocol::kPlaintext;
+  }
+  if (tls) result.tls.emplace(kgroups::broker::make_tls_server_context(config.security));
+  auto unauthenticated =
+      secured ? std::make_shared<kgroups::broker::UnauthenticatedConnections>(
+                    kgroups::broker::UnauthenticatedConnections{
+                        .count = 0,
+                        .max = static_cast<std::size_t>(config.max_unauthenticated_connections)})
+              : nullptr;
+  std::shared_ptr<kgroups::broker::ConnectionCounter> counter;
+  const std::size_t listener_count = config.listeners.front().size();
+  std::vector<std::string> bound(listener_count);
+  for (std::size_t node = 0; node < config.listeners.size(); ++node) {
+    auto& node_servers = result.servers.emplace_back();
+    for (std::size_t index = 0; index < listener_count; ++index) {
+      const kgroups::broker::ListenerAddress& address = config.listeners[node][index];
+      const bool checked = address.protocol != SecurityProtocol::kPlaintext;
+      node_servers.push_back(std::make_unique<kgroups::broker::TcpServer>(
+          io, broker, address.host, address.port,
+          kgroups::broker::ConnectionListener{
+              .node_id = static_cast<std::int32_t>(node),
+              .index = index,
+              .protocol = address.protocol,
+              .tls = kgroups::broker::uses_tls(address.protocol) ? &*result.tls : nullptr,
+              .unauthenticated = checked ? unauthenticated : nullptr},
+          counter));
+      const kgroups::broker::TcpServer& server = *node_servers.back();
+      if (counter == nullptr) counter = server.connection_counter();
+      if (node > 0) bound[index] += ",";
+      bound[index] += server.host() + ":" + std::to_string(server.port());
+      auto [host, port] =
+          kgroups::kgroupsd::advertised_listener(security_options, config, node, index);
+      if (index == 0 && node < advertised_addresses.size()) {
+        std::tie(host, port) = advertised_addresses[node];
+      }
+      broker.set_advertised_address(static_cast<std::int32_t>(node),
+                                    host.empty() ? server.host() : host,
+                                    port != 0 ? port : server.port(), index);
+    }
+  }
+  result.bound = bound.front();
+  for (std::size_t index = 1; index < listener_count; ++index) {
+    result.bound += ", " +
+                    std::string(kgroups::broker::security_protocol_name(
+                        config.listeners.front()[index].protocol)) +
+                    " on " + bound[index];
+  }
+  return result;
+}
+
 kgroups::broker::SeedTopic parse_seed(const std::string& text) {
   const std::size_t colon = text.rfind(':');
   kgroups::broker::SeedTopic seed;
@@ -151,11 +224,13 @@ int run_kgroupsd(int argc, char** argv) {
   bool print_limits_table = false;
   bool print_http_routes_table = false;
   bool verbose = false;
-  app.add_option("--listen", listen,
-                 "Address to listen on, HOST:PORT; port 0 picks a free port. With --brokers N: "
-                 "one address per broker, comma-separated in node-id order, or one address "
-                 "whose port the brokers count up from (port 0: a free port each)")
-      ->capture_default_str();
+  kgroups::kgroupsd::SecurityOptions security_options;
+  CLI::Option* listen_option =
+      app.add_option("--listen", listen,
+                     "Address to listen on, HOST:PORT; port 0 picks a free port. With --brokers N: "
+                     "one address per broker, comma-separated in node-id order, or one address "
+                     "whose port the brokers count up from (port 0: a free port each)")
+          ->capture_default_str();
   app.add_option("--advertise", advertise,
                  "Address given to clients in Metadata, HOST:PORT (default: the listening "
                  "address); with --brokers N, one per broker as --listen takes them");
@@ -269,6 +344,7 @@ int run_kgroupsd(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   add_limit_options(app, config);
+  kgroups::kgroupsd::add_security_options(app, config, security_options);
   app.set_version_flag("--version", "kgroupsd " KGROUPS_VERSION);
   app.add_flag("--verbose", verbose, "Also log every request (debug level)");
   app.add_flag("--print-protocol-table", print_protocol_table,
@@ -281,8 +357,8 @@ int run_kgroupsd(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     listen_addresses = parse_addresses(listen, "--listen", config.brokers);
-    config.listen_host = listen_addresses.front().first;
-    config.listen_port = listen_addresses.front().second;
+    kgroups::kgroupsd::resolve_listeners(security_options, listen_addresses,
+                                         listen_option->count() > 0, config);
     if (!advertise.empty()) {
       advertised_addresses = parse_addresses(advertise, "--advertise", config.brokers);
       config.advertised_host = advertised_addresses.front().first;
@@ -324,34 +400,21 @@ int run_kgroupsd(int argc, char** argv) {
     // coroutines, whose clean-up still touches broker state.
     kgroups::broker::Broker broker(config);
     asio::io_context io(1);
-    // One listener per broker, sharing the connection caps.
-    std::vector<std::unique_ptr<kgroups::broker::TcpServer>> servers;
-    std::string bound;
-    for (std::size_t node = 0; node < listen_addresses.size(); ++node) {
-      servers.push_back(std::make_unique<kgroups::broker::TcpServer>(
-          io, broker, listen_addresses[node].first, listen_addresses[node].second,
-          static_cast<std::int32_t>(node),
-          node == 0 ? nullptr : servers.front()->connection_counter()));
-      const kgroups::broker::TcpServer& server = *servers.back();
-      if (node > 0) bound += ",";
-      bound += server.host() + ":" + std::to_string(server.port());
-      const bool advertised = node < advertised_addresses.size();
-      broker.set_advertised_address(
-          static_cast<std::int32_t>(node),
-          advertised && !advertised_addresses[node].first.empty() ? advertised_addresses[node].first
-                                                                  : server.host(),
-          advertised && advertised_addresses[node].second != 0 ? advertised_addresses[node].second
-                                                               : server.port());
-    }
-    // A stopped broker's listener refuses and its connections close; started, it listens again.
+    // Every listener of every broker, sharing the connection caps.
+    ListenerServers listeners = start_listeners(io, broker, advertised_addresses, security_options);
+    std::string bound = listeners.bound;
+    auto& servers = listeners.servers;
+    // A stopped broker's listeners refuse and its connections close; started, they listen
+    // again.
     broker.replication().add_state_listener(
         [&servers](std::int32_t node, kgroups::broker::BrokerState state) {
-          kgroups::broker::TcpServer& server = *servers.at(static_cast<std::size_t>(node));
-          if (state == kgroups::broker::BrokerState::kStopped) {
-            server.stop_and_close_connections();
-          } else {
+          for (const auto& server : servers.at(static_cast<std::size_t>(node))) {
+            if (state == kgroups::broker::BrokerState::kStopped) {
+              server->stop_and_close_connections();
+              continue;
+            }
             try {
-              server.listen_again();
+              server->listen_again();
             } catch (const std::exception& e) {
               kgroups::broker::log_error("broker " + std::to_string(node) + ": " + e.what());
             }
@@ -372,6 +435,15 @@ int run_kgroupsd(int argc, char** argv) {
       limits.max_stream_queue_bytes = static_cast<std::size_t>(config.http_max_stream_queue_bytes);
       http_server.emplace(io, http_router, limits, http_host, http_port, http_allowed_hosts,
                           &broker.response_memory());
+      if (!http_server->loopback() && broker.access().authorizer_enabled() &&
+          !security_options.http_remote_admin) {
+        throw std::invalid_argument(
+            "--http " + http +
+            " is reachable from other machines while the authorizer is on: "
+            "the HTTP endpoint has no authentication and can create users and ACLs, so it "
+            "would bypass them. Serve it on 127.0.0.1, or give --http-allow-remote-admin if "
+            "every machine that can reach it is trusted (docs/SECURITY.md)");
+      }
       bound += ", http on " + http_server->host() + ":" + std::to_string(http_server->port());
     }
 
@@ -380,11 +452,15 @@ int run_kgroupsd(int argc, char** argv) {
       if (error) return;
       kgroups::broker::log_info("received signal " + std::to_string(signal_number) +
                                 ", shutting down");
-      for (const auto& server : servers) server->stop();
+      for (const auto& node : servers) {
+        for (const auto& server : node) server->stop();
+      }
       if (http_server) http_server->stop();
       io.stop();
     });
-    for (const auto& server : servers) server->start();
+    for (const auto& node : servers) {
+      for (const auto& server : node) server->start();
+    }
     if (http_server) http_server->start();
     broker.start(io.get_executor());
     if (config.manual_clock) {

@@ -33,7 +33,8 @@ a record the member does not hold.
 
 Broker starts a kgroupsd (the Kafka-protocol broker shipped with this package) for a
 test, with fault injection, a manual clock and group inspection; BrokerError is what its
-control endpoint raises. The pytest plugin kgroups.pytest_plugin gives the kgroups_broker
+control endpoint raises; Security describes a secured Broker's listeners, users and ACLs.
+The pytest plugin kgroups.pytest_plugin gives the kgroups_broker
 fixture.
 """
 
@@ -51,6 +52,7 @@ __all__ = [
     "NoOffsetError",
     "NotAcquiredError",
     "NotAssignedError",
+    "Security",
     "Topic",
     "partition_for",
 ]
@@ -61,9 +63,9 @@ del _exported
 
 
 def __getattr__(name):
-    # Broker and BrokerError load on first use: `import kgroups` for the model alone does not
-    # pay for urllib and subprocess.
-    if name in ("Broker", "BrokerError"):
+    # Broker, BrokerError and Security load on first use: `import kgroups` for the model
+    # alone does not pay for urllib and subprocess.
+    if name in ("Broker", "BrokerError", "Security"):
         from kgroups import broker
 
         return getattr(broker, name)

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Type stub of the kgroups package (its classes live in the native kgroups._kgroups; Broker
-# and BrokerError in kgroups/broker.py, which is typed inline).
+# and BrokerError in kgroups/broker.py and Security in kgroups/_security.py, typed inline).
 from typing import Iterable, Literal, Mapping, TypedDict, overload
 
 from kgroups.broker import Broker as Broker
 from kgroups.broker import BrokerError as BrokerError
+from kgroups.broker import Security as Security
 
 __all__ = [
     "Broker",
@@ -12,6 +13,7 @@ __all__ = [
     "NoOffsetError",
     "NotAcquiredError",
     "NotAssignedError",
+    "Security",
     "Topic",
     "partition_for",
 ]

@@ -12,7 +12,7 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 
 class BrokerError(Exception):
@@ -47,7 +47,7 @@ class ControlClient:
     def get(self, path: str, query: Mapping[str, Any] | None = None) -> Any:
         return self._json(self.request("GET", self.url(path, query)))
 
-    def post(self, path: str, body: Mapping[str, Any]) -> Any:
+    def post(self, path: str, body: Mapping[str, Any] | Sequence[Any]) -> Any:
         return self._json(self.request("POST", self.url(path), body))
 
     def delete(self, path: str) -> Any:
@@ -56,7 +56,8 @@ class ControlClient:
     def text(self, path: str) -> str:
         return self.request("GET", self.url(path)).decode("utf-8")
 
-    def request(self, method: str, url: str, body: Mapping[str, Any] | None = None) -> bytes:
+    def request(self, method: str, url: str,
+                body: Mapping[str, Any] | Sequence[Any] | None = None) -> bytes:
         """The answer's body. Raises BrokerError for a non-2xx answer or no answer."""
         data = None if body is None else json.dumps(body).encode("utf-8")
         request = urllib.request.Request(url, data=data, method=method)

@@ -20,8 +20,11 @@ from typing import Any, Iterable, Mapping
 
 BUNDLED_KGROUPSD = pathlib.Path(__file__).resolve().parent / "bin" / "kgroupsd"
 
-# Flags the Broker sets itself: a free loopback port for both listeners.
-_RESERVED_FLAGS = ("--listen", "--http")
+# Flags the Broker sets itself: a free loopback port for both listeners (secured listeners:
+# Broker(security=kgroups.Security(...))).
+_RESERVED_FLAGS = ("--listen", "--http", "--listeners")
+_RESERVED_HINT = ("is chosen by Broker (a free loopback port; secured listeners: "
+                  "security=kgroups.Security(...)); leave it out")
 
 
 def find_kgroupsd(explicit: str | os.PathLike[str] | None = None) -> pathlib.Path:
@@ -66,7 +69,7 @@ def kgroupsd_arguments(topics: Mapping[str, int] | Iterable[str] | None,
     for name, value in options.items():
         flag = "--" + name.replace("_", "-")
         if flag in _RESERVED_FLAGS:
-            raise ValueError(f"{flag} is chosen by Broker (a free loopback port); leave it out")
+            raise ValueError(f"{flag} {_RESERVED_HINT}")
         if value is None or value is False:
             continue
         if value is True:
@@ -79,7 +82,7 @@ def kgroupsd_arguments(topics: Mapping[str, int] | Iterable[str] | None,
     extra = [str(argument) for argument in extra_args]
     for argument in extra:
         if argument.split("=", 1)[0] in _RESERVED_FLAGS:
-            raise ValueError(f"{argument} is chosen by Broker (a free loopback port); leave it out")
+            raise ValueError(f"{argument} {_RESERVED_HINT}")
     return arguments + extra
 
 

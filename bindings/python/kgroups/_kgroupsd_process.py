@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """One kgroupsd child process: started on free loopback ports, ready once it printed its
-ready line ("kgroupsd listening on HOST:PORT, http on HOST:HTTPPORT"), stopped with SIGTERM.
+ready line, stopped with SIGTERM. The ready line names the first listener's addresses (one
+per broker, comma-separated), then every other listener's as ", PROTOCOL on ADDRESSES", then
+", http on HOST:PORT": "kgroupsd listening on 127.0.0.1:40001, SASL_SSL on 127.0.0.1:40002,
+http on 127.0.0.1:40003" (a kgroupsd with one listener prints no ", PROTOCOL on" part).
 
 Its stdout and stderr go to files in a private temporary folder (so a chatty broker never
 blocks on a full pipe); `log()` reads stderr. The folder goes when the process is stopped.
@@ -17,17 +20,45 @@ import tempfile
 import time
 import weakref
 
-_READY_LINE = re.compile(r"kgroupsd listening on (\S+), http on (\S+)\n")
+_READY_PREFIX = "kgroupsd listening on "
+_OTHER_LISTENER = re.compile(r"([A-Za-z_]+) on (\S+)")
+
+
+def parse_ready_line(line: str, first_protocol: str = "PLAINTEXT") -> tuple[dict[str, str],
+                                                                             str | None]:
+    """The listeners' addresses by protocol (the first listener's under `first_protocol`,
+    which the line does not name) and the HTTP address (None without one), from a ready line
+    without its newline. Raises ValueError for a line of another form."""
+    if not line.startswith(_READY_PREFIX):
+        raise ValueError(f"not a ready line: {line!r}")
+    first, *others = line[len(_READY_PREFIX):].split(", ")
+    listeners = {first_protocol: first}
+    http = None
+    for other in others:
+        match = _OTHER_LISTENER.fullmatch(other)
+        if not match:
+            raise ValueError(f"not a ready line ({other!r} is not 'PROTOCOL on ADDRESS'): "
+                             f"{line!r}")
+        if match.group(1) == "http":
+            http = match.group(2)
+        else:
+            listeners[match.group(1)] = match.group(2)
+    if not first or " " in first:
+        raise ValueError(f"not a ready line (no addresses first): {line!r}")
+    return listeners, http
 
 
 class KgroupsdProcess:
     """Starts `binary` with `arguments` and waits up to `startup_timeout_s` for its ready line.
-    Raises RuntimeError, with the command and kgroupsd's stderr, if it exits or stays silent."""
+    `listener_protocols`: the protocols `arguments` give --listeners, in order (None: one
+    PLAINTEXT listener, --listen 127.0.0.1:0). Raises RuntimeError, with the command and
+    kgroupsd's stderr, if it exits or stays silent."""
 
-    def __init__(self, binary: pathlib.Path, arguments: list[str],
-                 startup_timeout_s: float) -> None:
-        self.command = [str(binary), "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
-                        *arguments]
+    def __init__(self, binary: pathlib.Path, arguments: list[str], startup_timeout_s: float,
+                 listener_protocols: tuple[str, ...] | None = None) -> None:
+        listen = [] if listener_protocols else ["--listen", "127.0.0.1:0"]
+        self._first_protocol = listener_protocols[0] if listener_protocols else "PLAINTEXT"
+        self.command = [str(binary), *listen, "--http", "127.0.0.1:0", *arguments]
         self._folder = tempfile.TemporaryDirectory(prefix="kgroupsd-")
         folder = pathlib.Path(self._folder.name)
         self._stdout_path = folder / "stdout"
@@ -38,7 +69,9 @@ class KgroupsdProcess:
         # A broker left running when the interpreter exits is killed then.
         self._finalizer = weakref.finalize(self, _kill, self._process, self._folder)
         try:
-            self.kafka_address, self.http_address = self._wait_ready(startup_timeout_s)
+            # Every listener's addresses by protocol; the first listener's is kafka_address.
+            self.listeners, self.http_address = self._wait_ready(startup_timeout_s)
+            self.kafka_address = self.listeners[self._first_protocol]
         except BaseException:
             self.stop()
             raise
@@ -75,18 +108,22 @@ class KgroupsdProcess:
             self._finalizer()
         return self._process.returncode
 
-    def _wait_ready(self, timeout_s: float) -> tuple[str, str]:
+    def _wait_ready(self, timeout_s: float) -> tuple[dict[str, str], str]:
         deadline = time.monotonic() + timeout_s
         delay = 0.002
         while True:
             output = self._stdout_path.read_text(errors="replace")
-            match = _READY_LINE.match(output)
-            if match:
-                return match.group(1), match.group(2)
-            if output.endswith("\n"):
-                self._fail(f"printed an unexpected first line {output.splitlines()[0]!r}, not "
-                           "'kgroupsd listening on HOST:PORT, http on HOST:PORT' (a kgroupsd "
-                           "without --http?)")
+            if "\n" in output:
+                line = output.split("\n", 1)[0]
+                try:
+                    listeners, http = parse_ready_line(line, self._first_protocol)
+                except ValueError:
+                    listeners, http = {}, None
+                if http is not None:
+                    return listeners, http
+                self._fail(f"printed an unexpected first line {line!r}, not "
+                           "'kgroupsd listening on HOST:PORT[, PROTOCOL on HOST:PORT]..., http "
+                           "on HOST:PORT' (a kgroupsd without --http?)")
             code = self._process.poll()
             if code is not None:
                 self._fail(f"exited with code {code} before it was ready")

@@ -12,22 +12,33 @@ Answers are the JSON API's objects as plain dicts and lists (their fields are in
 docs/HTTP-API.md). A refused request raises BrokerError with the server's message.
 Leaving the `with` block (or stop()) stops kgroupsd; every record and group goes with it.
 The methods may be called from several threads; start and stop belong to one owner.
+
+A secured broker (docs/SECURITY.md) takes `security=kgroups.Security(...)`; client_config()
+and kafka_python_config() give a client what it needs to log in as a user:
+
+    with kgroups.Broker(security=kgroups.Security("SASL_SSL", users={"alice": "pw"})) as broker:
+        producer = Producer(broker.client_config(user="alice", mechanism="SCRAM-SHA-256"))
 """
 
 from __future__ import annotations
 
 import os
+import pathlib
+import tempfile
 import time
 import urllib.parse
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
+from kgroups._client_config import confluent_kafka_config, kafka_python_config
 from kgroups._control_client import BrokerError, ControlClient
 from kgroups._event_log import read_events
 from kgroups._kgroupsd_command import find_kgroupsd, kgroupsd_arguments
 from kgroups._kgroupsd_process import KgroupsdProcess
 from kgroups._prometheus_text import metric_families, parse_samples
+from kgroups._security import Security
+from kgroups._test_certificates import find_kgroups_cli, write_test_certificates
 
-__all__ = ["Broker", "BrokerError"]
+__all__ = ["Broker", "BrokerError", "Security"]
 
 T = TypeVar("T")
 
@@ -41,22 +52,77 @@ class Broker:
     `initial_rebalance_delay_ms=0` is `--initial-rebalance-delay-ms 0`, and any other keyword
     `some_flag=value` is `--some-flag value` (True: the bare flag; False/None: left out; a
     list: repeated). `extra_args` are appended as given. `request_timeout` bounds each HTTP
-    request. Raises FileNotFoundError if no kgroupsd is found and RuntimeError, with
-    kgroupsd's stderr, if it does not start.
+    request.
+
+    `security` (a kgroups.Security, or a dict of its fields) starts secured listeners
+    instead of the one PLAINTEXT listener: the users file and, for TLS, a throwaway CA and
+    certificates (`kgroups certs`, found as kgroups._test_certificates says) go into a folder
+    of the Broker's (`certs`), removed on stop(); its acls are created before the Broker is
+    returned.
+
+    Raises FileNotFoundError if no kgroupsd (or, for TLS, no kgroups CLI) is found and
+    RuntimeError, with kgroupsd's stderr, if it does not start.
     """
 
     def __init__(self, *, kgroupsd: str | os.PathLike[str] | None = None,
                  topics: Mapping[str, int] | Iterable[str] | None = None,
                  manual_clock: bool = False, initial_rebalance_delay_ms: int | None = None,
+                 security: Security | Mapping[str, Any] | None = None,
                  extra_args: Iterable[str] = (), startup_timeout: float = 10.0,
                  request_timeout: float = 10.0, **options: Any) -> None:
         flags = {"manual_clock": manual_clock,
                  "initial_rebalance_delay_ms": initial_rebalance_delay_ms, **options}
         arguments = kgroupsd_arguments(topics, flags, extra_args)
-        self._process = KgroupsdProcess(find_kgroupsd(kgroupsd), arguments, startup_timeout)
+        binary = find_kgroupsd(kgroupsd)
+        self.security: Security | None = (
+            Security(**security) if isinstance(security, Mapping) else security)
+        # The folder of the users file and the certificates; None without security.
+        self._security_folder: tempfile.TemporaryDirectory[str] | None = None
+        self.certs: pathlib.Path | None = None
+        if self.security is not None:
+            arguments = self._prepare_security(self.security, binary) + arguments
+        try:
+            self._process = KgroupsdProcess(
+                binary, arguments, startup_timeout,
+                self.security.listeners if self.security is not None else None)
+        except BaseException:
+            self._remove_security_folder()
+            raise
         self.bootstrap_servers: str = self._process.kafka_address
+        # Every listener's bootstrap addresses by protocol ({"PLAINTEXT": ...} unsecured).
+        self.listeners: dict[str, str] = dict(self._process.listeners)
         self.http_url: str = "http://" + self._process.http_address
         self._client = ControlClient(self.http_url, request_timeout, self._describe_exit)
+        if self.security is not None and self.security.acls:
+            try:
+                self.add_acls(self.security.acls)
+            except BaseException:
+                self.stop()
+                raise
+
+    def _prepare_security(self, security: Security, binary: pathlib.Path) -> list[str]:
+        self._security_folder = tempfile.TemporaryDirectory(prefix="kgroups-security-")
+        folder = pathlib.Path(self._security_folder.name)
+        try:
+            users_file = None
+            if security.users:
+                users_file = folder / "users"
+                users_file.touch(mode=0o600)
+                users_file.write_text(security.users_file_text())
+            if security.certs is not None:
+                self.certs = pathlib.Path(security.certs)
+            elif security.uses_tls:
+                self.certs = folder / "certs"
+                write_test_certificates(find_kgroups_cli(binary), self.certs,
+                                        security.client_cn)
+            return security.flags(users_file, self.certs)
+        except BaseException:
+            self._remove_security_folder()
+            raise
+
+    def _remove_security_folder(self) -> None:
+        if self._security_folder is not None:
+            self._security_folder.cleanup()
 
     # --- The process ------------------------------------------------------------------------
     @property
@@ -75,7 +141,9 @@ class Broker:
     def stop(self, timeout: float = 10.0) -> int:
         """Stops kgroupsd (SIGTERM; SIGKILL after `timeout` s); returns its exit code, 0 for a
         clean shutdown. Calling it again returns the same code."""
-        return self._process.stop(timeout)
+        code = self._process.stop(timeout)
+        self._remove_security_folder()
+        return code
 
     close = stop
 
@@ -87,6 +155,49 @@ class Broker:
 
     def __repr__(self) -> str:
         return f"<kgroups.Broker {self.bootstrap_servers} http={self.http_url}>"
+
+    # --- Clients of a secured broker --------------------------------------------------------
+    def client_config(self, user: str | None = None, mechanism: str | None = None, *,
+                      protocol: str | None = None,
+                      password: str | None = None) -> dict[str, str]:
+        """confluent-kafka's (librdkafka's) settings to reach the broker as `user` with SASL
+        `mechanism`: bootstrap.servers and security.protocol; ssl.ca.location for TLS (and
+        ssl.certificate.location, ssl.key.location with client_auth); sasl.mechanisms with
+        sasl.username and sasl.password, or for OAUTHBEARER an unsecured JWS token
+        (enable.sasl.oauthbearer.unsecure.jwt, sasl.oauthbearer.config "principal=USER").
+
+        `protocol` picks the listener (default: the first SASL one when a user or mechanism
+        is named, else the first that is not PLAINTEXT);
+        `mechanism` defaults to SCRAM-SHA-256 when enabled, `user` to the only user;
+        `password` overrides the user's (e.g. a wrong one). Unsecured brokers give just
+        bootstrap.servers. Raises ValueError for a listener, mechanism or user the broker
+        does not have."""
+        return confluent_kafka_config(self._client_security(), self.listeners, self.certs,
+                                      protocol=protocol, user=user, mechanism=mechanism,
+                                      password=password)
+
+    def kafka_python_config(self, user: str | None = None, mechanism: str | None = None, *,
+                            protocol: str | None = None,
+                            password: str | None = None) -> dict[str, Any]:
+        """kafka-python's keyword arguments for the same (see client_config()):
+        bootstrap_servers, security_protocol, ssl_cafile (ssl_certfile, ssl_keyfile),
+        sasl_mechanism with sasl_plain_username and sasl_plain_password, or
+        sasl_oauth_token_provider for OAUTHBEARER. Use as KafkaProducer(**config)."""
+        return kafka_python_config(self._client_security(), self.listeners, self.certs,
+                                   protocol=protocol, user=user, mechanism=mechanism,
+                                   password=password)
+
+    def add_acls(self, acls: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Any:
+        """Creates ACLs through POST /v1/acls: one or a list of dicts with resource_type,
+        resource_name, pattern_type, principal, host, operation and permission (Kafka's
+        names, e.g. {"resource_type": "TOPIC", "resource_name": "orders", "pattern_type":
+        "LITERAL", "principal": "User:alice", "host": "*", "operation": "WRITE",
+        "permission": "ALLOW"}). Returns the server's answer; BrokerError if refused."""
+        body = dict(acls) if isinstance(acls, Mapping) else [dict(acl) for acl in acls]
+        return self._client.post("/v1/acls", body)
+
+    def _client_security(self) -> Security:
+        return self.security if self.security is not None else Security("PLAINTEXT")
 
     # --- Topics and groups ------------------------------------------------------------------
     def topics(self) -> list[dict[str, Any]]:

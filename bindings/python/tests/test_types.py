@@ -25,10 +25,11 @@ class Index:
 
 def test_module_exports_exactly_the_spec_names():
     assert sorted(kgroups.__all__) == ["Broker", "BrokerError", "NoOffsetError",
-                                      "NotAcquiredError", "NotAssignedError", "Topic",
-                                      "partition_for"]
+                                      "NotAcquiredError", "NotAssignedError", "Security",
+                                      "Topic", "partition_for"]
     assert kgroups.BrokerError.__module__ == "kgroups"
     assert kgroups.NoOffsetError.__module__ == "kgroups"
+    assert kgroups.Security.__module__ == "kgroups"
     assert kgroups.NotAcquiredError.__module__ == "kgroups"
     assert kgroups.Topic.__module__ == "kgroups"
     assert kgroups.partition_for.__module__ == "kgroups"

@@ -33,6 +33,22 @@ struct BrokerConfig {
   // addresses on the listener it came in on (the same index in every broker's list).
   BrokerListeners listeners;
   SecurityConfig security;
+  // What unauthenticated and failing clients can make the broker spend, and the stores' bounds
+  // (limit_table.cc).
+  // sasl.server.max.receive.size: the largest frame read before authentication completes.
+  std::int32_t sasl_max_receive_bytes = 524'288;
+  // The TLS handshake and SASL exchange must end within this long after connecting.
+  std::int64_t authentication_timeout_ms = 10'000;
+  // Connections still in their TLS handshake or SASL exchange, in the whole process.
+  std::int32_t max_unauthenticated_connections = 256;
+  // connection.failed.authentication.delay.ms: a failed authentication's answer waits this
+  // long; an address failing more than max_failed_authentications_per_second in a second
+  // waits longer (doubling, up to 5 s; AuthFailureBackoff).
+  std::int32_t failed_authentication_delay_ms = 100;
+  std::int32_t max_failed_authentications_per_second = 10;
+  // Bounds on the stores: SCRAM users and ACLs.
+  std::int32_t max_scram_users = 10'000;
+  std::int32_t max_acls = 10'000;
   std::int32_t node_id = 0;  // the broker DescribeConfigs describes; node ids are 0..brokers-1
   std::string cluster_id = "kgroupsd";
   // Replication (--brokers N: N brokers in one process; replication_controller.h).

@@ -178,6 +178,39 @@ constexpr std::array kLimits{
                "transaction.max.timeout.ms (900000)",
                "Largest transaction_timeout_ms of InitProducerId: INVALID_TRANSACTION_TIMEOUT "
                "beyond it; a transaction open longer than its timeout is aborted"},
+    // Security (SSL and SASL listeners, the authorizer; docs/SECURITY.md).
+    LimitEntry{"--max-unauthenticated-connections", &BrokerConfig::max_unauthenticated_connections,
+               LimitUnit::kCount, 1, 1000000, "256", "none",
+               "Connections still in their TLS handshake or SASL exchange, all listeners "
+               "together; a connection beyond it is closed at once, with a log line"},
+    LimitEntry{"--authentication-timeout-ms", &BrokerConfig::authentication_timeout_ms,
+               LimitUnit::kMilliseconds, 100, 3600000, "10000 (10 s)",
+               "none (connections.max.idle.ms)",
+               "How long a connection may take for its TLS handshake and SASL exchange; then "
+               "it is closed, with a log line"},
+    LimitEntry{"--sasl-server-max-receive-size", &BrokerConfig::sasl_max_receive_bytes,
+               LimitUnit::kBytes, 1024, kInt32Max, "524288 (512 KiB)",
+               "sasl.server.max.receive.size (524288)",
+               "The largest frame a client on a SASL listener may send before it authenticated "
+               "(a SASL token included); a larger one closes the connection"},
+    LimitEntry{"--connection-failed-authentication-delay-ms",
+               &BrokerConfig::failed_authentication_delay_ms, LimitUnit::kMilliseconds, 0, 60000,
+               "100", "connection.failed.authentication.delay.ms (100)",
+               "How long a failed authentication's answer waits before the connection closes"},
+    LimitEntry{"--max-failed-authentications-per-second",
+               &BrokerConfig::max_failed_authentications_per_second, LimitUnit::kCount, 1, 1000000,
+               "10", "none",
+               "Failed authentications from one address in a second at the base delay; each "
+               "further one in that second waits twice as long as the last, up to 5 s (the "
+               "waiting connection holds only its own slot, so nothing queues)"},
+    LimitEntry{"--max-scram-users", &BrokerConfig::max_scram_users, LimitUnit::kCount, 0, 1000000,
+               "10000", "none",
+               "SASL users with SCRAM credentials (--sasl-users, AlterUserScramCredentials, "
+               "PUT /v1/users); a new user beyond it is refused with a message"},
+    LimitEntry{"--max-acls", &BrokerConfig::max_acls, LimitUnit::kCount, 0, 1000000, "10000",
+               "none",
+               "ACLs (CreateAcls, POST /v1/acls); a creation beyond it is refused with a "
+               "message"},
     // The event log (GET /v1/events).
     LimitEntry{"--max-events", &BrokerConfig::max_events, LimitUnit::kCount, 1, 1000000, "1000",
                "none",

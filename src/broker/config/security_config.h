@@ -3,9 +3,9 @@
 // SecurityConfig: kgroupsd's security settings as plain data, with Kafka's names (the flags
 // are the config names with dashes): TLS key material and client authentication, the SASL
 // mechanisms and users, the authorizer's super users and default, and the bounds on what an
-// unauthenticated or failing client can make the broker spend (docs/SECURITY.md,
-// docs/LIMITS.md). Which listeners use them is BrokerListeners (listener_config.h).
-// Not synchronized: filled in once before the broker starts, then only read.
+// unauthenticated or failing client can make the broker spend are BrokerConfig's, in the
+// limit table (docs/SECURITY.md, docs/LIMITS.md). Which listeners use them is BrokerListeners
+// (listener_config.h). Not synchronized: filled in once before the broker starts, then only read.
 #pragma once
 
 #include <cstdint>
@@ -34,20 +34,6 @@ struct SecurityConfig {
   bool authorizer = false;
   // connections.max.reauth.ms (KIP-368): 0, no limit but a token's expiry.
   std::int64_t connections_max_reauth_ms = 0;
-  // sasl.server.max.receive.size: the largest frame read before authentication completes.
-  std::int32_t sasl_max_receive_bytes = 524'288;
-  // The TLS handshake and SASL exchange must end within this long after connecting.
-  std::int64_t authentication_timeout_ms = 10'000;
-  // Connections still in their TLS handshake or SASL exchange, in the whole process.
-  std::int32_t max_unauthenticated_connections = 256;
-  // connection.failed.authentication.delay.ms: a failed authentication's answer waits this
-  // long; an address failing more than max_failed_authentications_per_second waits longer
-  // (doubling, up to 5 s) and new connections from it are refused while it waits.
-  std::int32_t failed_authentication_delay_ms = 100;
-  std::int32_t max_failed_authentications_per_second = 10;
-  // Bounds on the stores: SCRAM users and ACLs.
-  std::int32_t max_scram_users = 10'000;
-  std::int32_t max_acls = 10'000;
   // OAUTHBEARER's unsecured validator (Kafka's unsecuredValidator* options).
   std::string oauthbearer_required_scope;
   std::int64_t oauthbearer_allowable_clock_skew_ms = 0;

@@ -55,6 +55,10 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kListGroups, 0, 5, &handlers::handle_list_groups,
              "groups with members or committed offsets, of both protocols; state (v4+) "
              "and type (v5+) filters"},
+    ApiEntry{ApiKey::kSaslHandshake, 0, 1, &handlers::handle_sasl_handshake,
+             "SASL listeners: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (as enabled); "
+             "v0: raw tokens follow; an unknown mechanism is answered, then the connection "
+             "closes; elsewhere ILLEGAL_SASL_STATE"},
     ApiEntry{ApiKey::kApiVersions, 0, 4, &handlers::handle_api_versions,
              "v3+ logs the client's software name and version; a newer version gets "
              "UNSUPPORTED_VERSION in the v0 layout, so clients fall back"},
@@ -112,6 +116,10 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kDescribeLogDirs, 0, 4, &handlers::handle_describe_log_dirs,
              "one made-up log dir per broker (/kgroupsd/broker-<id>) with its replicas: "
              "size, offset lag behind the leader's log end; answered by the broker asked"},
+    ApiEntry{ApiKey::kSaslAuthenticate, 0, 2, &handlers::handle_sasl_authenticate,
+             "the mechanism's exchange; v1+ session_lifetime_ms (KIP-368, "
+             "--connections-max-reauth-ms, a token's exp); a failure answers "
+             "SASL_AUTHENTICATION_FAILED after a back-off, then closes the connection"},
     ApiEntry{ApiKey::kCreatePartitions, 0, 3, &handlers::handle_create_partitions,
              "grows topics within --max-partitions(-per-topic); validate_only; no explicit "
              "assignments (INVALID_REPLICA_ASSIGNMENT)"},
@@ -139,6 +147,15 @@ constexpr std::array kApis{
              "the moves in progress with their adding and removing replicas"},
     ApiEntry{ApiKey::kOffsetDelete, 0, 0, &handlers::handle_offset_delete,
              "GROUP_SUBSCRIBED_TO_TOPIC while a member subscribes to the topic"},
+    ApiEntry{ApiKey::kDescribeUserScramCredentials, 0, 0,
+             &handlers::handle_describe_user_scram_credentials,
+             "each user's SCRAM mechanisms and iteration counts (never salts or keys); null or "
+             "empty: every user; needs DESCRIBE on the CLUSTER"},
+    ApiEntry{ApiKey::kAlterUserScramCredentials, 0, 0,
+             &handlers::handle_alter_user_scram_credentials,
+             "upserts (salt, iterations 4096..16384, SaltedPassword) and deletes SCRAM-SHA-256/512 "
+             "credentials, one change per user, Kafka's per-user errors; new users within the "
+             "users bound (POLICY_VIOLATION); needs ALTER on the CLUSTER"},
     ApiEntry{ApiKey::kDescribeCluster, 0, 1, &handlers::handle_describe_cluster,
              "the running brokers and the controller (lowest running node id)"},
     ApiEntry{ApiKey::kConsumerGroupHeartbeat, 0, 1, &handlers::handle_consumer_group_heartbeat,

@@ -41,7 +41,7 @@ asio::awaitable<Reply> handle_describe_cluster(RequestContext& ctx) {
     response.controller_id = replication.controller_id();
     for (std::int32_t node = 0; node < replication.brokers(); ++node) {
       if (replication.state(node) != BrokerState::kRunning && node != ctx.node_id) continue;
-      const Broker::NodeAddress& address = ctx.broker.node_address(node);
+      const Broker::NodeAddress& address = ctx.broker.node_address(node, ctx.listener);
       response.brokers.push_back({.broker_id = node, .host = address.host, .port = address.port});
     }
   }

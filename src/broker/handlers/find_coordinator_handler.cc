@@ -39,8 +39,8 @@ struct Answer {
   std::int32_t port = -1;
 };
 
-Answer find(std::int8_t key_type, std::string_view key, const Broker& broker,
-            FaultInjector& faults) {
+Answer find(std::int8_t key_type, std::string_view key, const Broker& broker, FaultInjector& faults,
+            std::size_t listener) {
   if (key_type != kGroupKeyType && key_type != kTransactionKeyType) {
     return {.error = ErrorCode::kCoordinatorNotAvailable,
             .message =
@@ -59,7 +59,7 @@ Answer find(std::int8_t key_type, std::string_view key, const Broker& broker,
     return {.error = ErrorCode::kCoordinatorNotAvailable,
             .message = "no broker leads the key's partition now; retry after the election"};
   }
-  const Broker::NodeAddress& address = broker.node_address(node);
+  const Broker::NodeAddress& address = broker.node_address(node, listener);
   return {.node_id = node, .host = address.host, .port = address.port};
 }
 
@@ -76,7 +76,8 @@ asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
   }
   protocol::FindCoordinatorResponse response;
   if (ctx.version() <= 3) {
-    Answer answer = find(request->key_type, request->key, ctx.broker, ctx.broker.faults());
+    Answer answer =
+        find(request->key_type, request->key, ctx.broker, ctx.broker.faults(), ctx.listener);
     response.error_code = answer.error;
     response.error_message = std::move(answer.message);
     response.node_id = answer.node_id;
@@ -86,7 +87,7 @@ asio::awaitable<Reply> handle_find_coordinator(RequestContext& ctx) {
     std::unordered_set<std::string_view> seen;
     for (const std::string_view key : request->coordinator_keys) {
       if (!seen.insert(key).second) continue;
-      Answer answer = find(request->key_type, key, ctx.broker, ctx.broker.faults());
+      Answer answer = find(request->key_type, key, ctx.broker, ctx.broker.faults(), ctx.listener);
       auto& coordinator = response.coordinators.emplace_back();
       coordinator.key = std::string(key);
       coordinator.error_code = answer.error;

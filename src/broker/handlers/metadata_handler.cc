@@ -67,7 +67,7 @@ asio::awaitable<Reply> handle_metadata(RequestContext& ctx) {
   protocol::MetadataResponse response;
   for (std::int32_t node = 0; node < replication.brokers(); ++node) {
     if (replication.state(node) != BrokerState::kRunning && node != ctx.node_id) continue;
-    const Broker::NodeAddress& address = ctx.broker.node_address(node);
+    const Broker::NodeAddress& address = ctx.broker.node_address(node, ctx.listener);
     response.brokers.push_back(
         {.node_id = node, .host = address.host, .port = address.port, .rack = std::nullopt});
   }

@@ -19,9 +19,10 @@
 namespace kgroups::broker {
 
 enum class Reply {
-  kSend,        // send the response written to RequestContext::response
-  kNoResponse,  // send nothing (Produce with acks=0)
-  kClose,       // log RequestContext::failure and close the connection
+  kSend,          // send the response written to RequestContext::response
+  kNoResponse,    // send nothing (Produce with acks=0)
+  kSendAndClose,  // send the response, then close the connection (failed authentication)
+  kClose,         // log RequestContext::failure and close the connection
 };
 
 struct RequestContext {

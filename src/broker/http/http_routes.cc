@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "broker/http/http_routes.h"
 
+#include "broker/http/acl_routes.h"
 #include "broker/http/broker_routes.h"
 #include "broker/http/clock_routes.h"
 #include "broker/http/console_routes.h"
@@ -9,6 +10,7 @@
 #include "broker/http/inspection_routes.h"
 #include "broker/http/metrics_routes.h"
 #include "broker/http/playground_routes.h"
+#include "broker/http/user_routes.h"
 
 namespace kgroups::broker::http {
 
@@ -20,6 +22,8 @@ void build_http_routes(HttpRouter& router, Broker& broker, const asio::any_io_ex
   add_event_routes(router, broker, executor);
   add_fault_routes(router, broker);
   add_playground_routes(router, broker, executor);
+  add_user_routes(router, broker);
+  add_acl_routes(router, broker);
   add_console_routes(router);
 }
 

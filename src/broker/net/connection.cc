@@ -17,6 +17,7 @@
 #include "broker/handlers/api_table.h"
 #include "broker/runtime/logger.h"
 #include "broker/runtime/memory_waiters.h"
+#include "broker/runtime/periodic_task.h"
 #include "protocol/request_header.h"
 #include "protocol/wire_reader.h"
 #include "protocol/wire_writer.h"
@@ -57,20 +58,24 @@ bool is_cancelled(const asio::cancellation_state& state) {
 
 }  // namespace
 
-Connection::Connection(asio::ip::tcp::socket socket, Broker& broker, std::int32_t node_id)
-    : socket_(std::move(socket)),
+Connection::Connection(asio::ip::tcp::socket socket, Broker& broker, ConnectionListener listener)
+    : transport_(std::move(socket), listener.tls),
       broker_(broker),
-      peer_(endpoint_text(socket_)),
+      listener_(std::move(listener)),
+      peer_(endpoint_text(transport_.socket())),
       read_buffer_(broker.request_memory()),
       timeouts_(timeout_limits(broker.config()), steady_now()),
       responses_(broker.response_memory(), broker.response_memory_waiters()),
-      write_wakeup_(socket_.get_executor(), asio::steady_timer::time_point::max()),
-      read_wakeup_(socket_.get_executor(), asio::steady_timer::time_point::max()),
-      watchdog_timer_(socket_.get_executor(), asio::steady_timer::time_point::max()) {
+      write_wakeup_(transport_.socket().get_executor(), asio::steady_timer::time_point::max()),
+      read_wakeup_(transport_.socket().get_executor(), asio::steady_timer::time_point::max()),
+      watchdog_timer_(transport_.socket().get_executor(), asio::steady_timer::time_point::max()) {
   std::error_code ignored;
-  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  transport_.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
   broker_.metrics().connection_opened();
-  node_id_ = node_id;
+  if (uses_tls(listener_.protocol) || uses_sasl(listener_.protocol)) {
+    authentication_deadline_ =
+        steady_now() + Milliseconds(broker_.config().authentication_timeout_ms);
+  }
 }
 
 void Connection::shut() {
@@ -78,7 +83,18 @@ void Connection::shut() {
   watchdog_timer_.cancel();
 }
 
-Connection::~Connection() { broker_.metrics().connection_closed(); }
+Connection::~Connection() {
+  authentication_done();
+  broker_.metrics().connection_closed();
+}
+
+void Connection::authentication_done() {
+  authentication_deadline_ = ConnectionTimeouts::TimePoint::max();
+  if (listener_.unauthenticated != nullptr) {
+    --listener_.unauthenticated->count;
+    listener_.unauthenticated.reset();
+  }
+}
 
 asio::awaitable<void> Connection::run() {
   using asio::experimental::awaitable_operators::operator||;
@@ -91,9 +107,7 @@ asio::awaitable<void> Connection::run() {
     log_warn(peer_ + " connection error: " + e.what());
   }
   // A timeout or an I/O error may leave responses queued: they are dropped, not flushed.
-  std::error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+  transport_.close();
   release_memory();
   log_info(peer_ + " disconnected after " + std::to_string(requests_) + " requests");
 }
@@ -101,6 +115,7 @@ asio::awaitable<void> Connection::run() {
 asio::awaitable<void> Connection::serve() {
   using asio::experimental::awaitable_operators::operator&&;
   try {
+    if (!co_await secure()) co_return;
     // The writer ends after the reader once every queued response is written (or the socket
     // fails); the reader ends on EOF, error or bad input.
     co_await (read_loop() && write_loop());
@@ -114,8 +129,36 @@ asio::awaitable<void> Connection::serve() {
   }
 }
 
-asio::awaitable<void> Connection::read_loop() {
+asio::awaitable<bool> Connection::secure() {
+  if (transport_.tls()) {
+    std::error_code error;
+    co_await transport_.handshake(error);
+    if (error) {
+      if (error != asio::error::operation_aborted) {
+        log_info(peer_ + " TLS handshake failed: " + error.message() + "; closing the connection");
+      }
+      co_return false;
+    }
+  }
+  std::error_code error;
+  const auto endpoint = transport_.socket().remote_endpoint(error);
+  auth_.emplace(uses_sasl(listener_.protocol),
+                error ? std::string() : endpoint.address().to_string(),
+                transport_.peer_principal());
+  if (transport_.tls() && log_enabled(LogLevel::kDebug)) {
+    log_line(LogLevel::kDebug, peer_ + " TLS handshake done, principal " + auth_->principal());
+  }
+  if (auth_->authenticated()) authentication_done();
+  co_return true;
+}
+
+std::size_t Connection::max_frame_bytes() const {
   const auto max_frame = static_cast<std::size_t>(broker_.config().max_frame_bytes);
+  if (auth_ && auth_->authenticated()) return max_frame;
+  return std::min(max_frame, static_cast<std::size_t>(broker_.config().sasl_max_receive_bytes));
+}
+
+asio::awaitable<void> Connection::read_loop() {
   std::size_t requests_this_turn = 0;  // handled since the reader last went through the queue
   ConnectionTimeouts::TimePoint turn_started = steady_now();
   for (;;) {
@@ -131,9 +174,13 @@ asio::awaitable<void> Connection::read_loop() {
       continue;
     }
     const std::optional<std::int32_t> size = read_buffer_.size_prefix();
+    const std::size_t max_frame = max_frame_bytes();
     if (size && (*size < 0 || static_cast<std::size_t>(*size) > max_frame)) {
-      log_warn(peer_ + " sent a frame of " + std::to_string(*size) + " bytes, outside 0.." +
-               std::to_string(max_frame) + "; closing the connection");
+      log_warn(
+          peer_ + " sent a frame of " + std::to_string(*size) + " bytes, outside 0.." +
+          std::to_string(max_frame) +
+          (auth_->authenticated() ? "" : " (before authenticating: --sasl-max-receive-bytes)") +
+          "; closing the connection");
       break;
     }
     const std::size_t frame_bytes = size ? 4 + static_cast<std::size_t>(*size) : 0;
@@ -161,7 +208,7 @@ asio::awaitable<void> Connection::read_loop() {
                             steady_now() - turn_started >= kMaxTurn)) {
         // This connection has had its turn: let other connections (and a signal) run first.
         // Yielding after every request would cost a write per response.
-        co_await asio::post(socket_.get_executor(), asio::use_awaitable);
+        co_await asio::post(transport_.socket().get_executor(), asio::use_awaitable);
         requests_this_turn = 0;
         turn_started = steady_now();
       }
@@ -174,7 +221,7 @@ asio::awaitable<void> Connection::read_loop() {
     }
     if (read_buffer_.buffered().empty() && read_buffer_.capacity() > FrameBuffer::kInitialBytes) {
       if (broker_.request_memory_waiters().waiting() > 0 || steady_now() >= shrink_at_ ||
-          shrink_at_ == ConnectionTimeouts::TimePoint::max()) {
+          shrink_at_ == ConnectionTimeouts::TimePoint::max() || transport_.may_hold_input()) {
         shrink_read_buffer();
       } else {
         // Wait for the next bytes without reading into the grown buffer, so that the
@@ -182,8 +229,8 @@ asio::awaitable<void> Connection::read_loop() {
         awaiting_readable_ = true;
         rearm_watchdog();
         std::error_code error;
-        co_await socket_.async_wait(asio::ip::tcp::socket::wait_read,
-                                    asio::redirect_error(asio::use_awaitable, error));
+        co_await transport_.socket().async_wait(asio::ip::tcp::socket::wait_read,
+                                                asio::redirect_error(asio::use_awaitable, error));
         awaiting_readable_ = false;
         if (error) {
           if (error != asio::error::operation_aborted) {
@@ -205,8 +252,8 @@ asio::awaitable<void> Connection::read_loop() {
     }
     const std::span<std::uint8_t> space = read_buffer_.free_space();
     std::error_code error;
-    const std::size_t received = co_await socket_.async_read_some(
-        asio::buffer(space.data(), space.size()), asio::redirect_error(asio::use_awaitable, error));
+    const std::size_t received =
+        co_await transport_.read_some(asio::buffer(space.data(), space.size()), error);
     if (error) {
       if (!read_buffer_.buffered().empty() && error == asio::error::eof) {
         log_warn(peer_ + " closed the connection in the middle of a frame (" +
@@ -229,6 +276,9 @@ asio::awaitable<void> Connection::read_loop() {
 
 asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
     std::span<const std::uint8_t> frame) {
+  if (auth_->stage() == ConnectionAuth::Stage::kAwaitingRawToken) {
+    co_return co_await handle_raw_token(frame);
+  }
   protocol::WireReader reader(frame);
   protocol::Result<protocol::RequestHeader> header = protocol::decode_request_header(reader);
   if (!header) {
@@ -251,6 +301,7 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
              ", which kgroupsd does not serve; closing the connection");
     co_return FrameOutcome::kClose;
   }
+  if (!admitted(*header)) co_return FrameOutcome::kClose;
   const bool in_range =
       header->api_version >= api->min_version && header->api_version <= api->max_version;
   if (!in_range && header->api_key != protocol::ApiKey::kApiVersions) {
@@ -274,7 +325,9 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
                      .peer = peer_,
                      .failure = {},
                      .pins = &response.pins,
-                     .node_id = node_id_};
+                     .node_id = listener_.node_id,
+                     .listener = listener_.index,
+                     .auth = &*auth_};
   timeouts_.handler_started();
   if (!broker_.faults().empty()) {
     if (co_await apply_connection_fault(*header) == FrameOutcome::kClose) {
@@ -282,6 +335,7 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
     }
   }
   const Reply reply = co_await api->handler(ctx);
+  if (listener_.unauthenticated != nullptr && auth_->authenticated()) authentication_done();
   timeouts_.handler_finished(steady_now());
   rearm_watchdog();
   response.spliced_bytes = writer.spliced_bytes();
@@ -297,6 +351,11 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
       writer.patch_int32(size_position, static_cast<std::int32_t>(response.size() - 4));
       queue_response(std::move(response));
       co_return FrameOutcome::kContinue;
+    case Reply::kSendAndClose:
+      // The writer sends what is queued once the reader stops.
+      writer.patch_int32(size_position, static_cast<std::int32_t>(response.size() - 4));
+      queue_response(std::move(response));
+      co_return FrameOutcome::kClose;
     case Reply::kNoResponse:
       responses_.recycle(std::move(response));
       co_return FrameOutcome::kContinue;
@@ -307,6 +366,61 @@ asio::awaitable<Connection::FrameOutcome> Connection::handle_frame(
     log_warn(peer_ + " " + api_text(*header) + ": " + ctx.failure + "; closing the connection");
   }
   co_return FrameOutcome::kClose;
+}
+
+bool Connection::admitted(const protocol::RequestHeader& header) {
+  using protocol::ApiKey;
+  const ApiKey key = header.api_key;
+  const bool sasl_request = key == ApiKey::kSaslHandshake || key == ApiKey::kSaslAuthenticate;
+  if (!auth_->authenticated()) {
+    const bool allowed = key == ApiKey::kApiVersions || key == ApiKey::kSaslHandshake ||
+                         (key == ApiKey::kSaslAuthenticate &&
+                          auth_->stage() == ConnectionAuth::Stage::kAwaitingAuthenticate);
+    if (!allowed) {
+      log_warn(peer_ + " sent " + api_text(header) +
+               " before authenticating (a SASL listener serves only ApiVersions, SaslHandshake "
+               "and SaslAuthenticate until then); closing the connection");
+    }
+    return allowed;
+  }
+  if (!sasl_request && auth_->session_expired(wall_clock_ms())) {
+    log_info(peer_ + " sent " + api_text(header) + " after its SASL session of " +
+             auth_->principal() +
+             " expired without re-authentication (KIP-368); closing the connection");
+    return false;
+  }
+  return true;
+}
+
+asio::awaitable<Connection::FrameOutcome> Connection::handle_raw_token(
+    std::span<const std::uint8_t> frame) {
+  ++requests_;
+  const std::string_view token(reinterpret_cast<const char*>(frame.data()), frame.size());
+  const SaslReply reply = auth_->authenticate(token, wall_clock_ms());
+  if (reply.outcome == SaslReply::Outcome::kFailed) {
+    const auto delay =
+        broker_.access().failure_backoff().failed(auth_->host(), AuthFailureBackoff::Clock::now());
+    log_info(peer_ + " failed " + std::string(auth_->mechanism()) +
+             " authentication (SaslHandshake v0): " + reply.log_reason +
+             "; closing the connection in " + std::to_string(delay.count()) + " ms");
+    asio::steady_timer backoff(transport_.socket().get_executor(), delay);
+    std::error_code ignored;
+    co_await backoff.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    co_return FrameOutcome::kClose;
+  }
+  // The answer is a raw token too: its size, then its bytes (empty once PLAIN succeeded).
+  ResponseBuffer response = responses_.take_buffer();
+  protocol::WireWriter writer(response.bytes);
+  writer.write_int32(static_cast<std::int32_t>(reply.auth_bytes.size()));
+  writer.write_raw(std::span(reinterpret_cast<const std::uint8_t*>(reply.auth_bytes.data()),
+                             reply.auth_bytes.size()));
+  queue_response(std::move(response));
+  if (auth_->authenticated()) {
+    log_info(peer_ + " authenticated as " + quote(auth_->principal()) + " with " +
+             std::string(auth_->mechanism()) + " (SaslHandshake v0)");
+    authentication_done();
+  }
+  co_return FrameOutcome::kContinue;
 }
 
 asio::awaitable<Connection::FrameOutcome> Connection::apply_connection_fault(
@@ -320,7 +434,8 @@ asio::awaitable<Connection::FrameOutcome> Connection::apply_connection_fault(
   }
   // This connection's later requests wait behind this one, so responses stay in order; other
   // connections go on.
-  asio::steady_timer delay(socket_.get_executor(), std::chrono::milliseconds(fault->latency_ms));
+  asio::steady_timer delay(transport_.socket().get_executor(),
+                           std::chrono::milliseconds(fault->latency_ms));
   std::error_code ignored;  // operation_aborted: the connection is closing
   co_await delay.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
   if (is_cancelled(co_await asio::this_coro::cancellation_state)) co_return FrameOutcome::kClose;
@@ -358,16 +473,14 @@ asio::awaitable<void> Connection::write_loop() {
     buffers.clear();
     responses_.gather(buffers, kMaxGatheredBuffers);
     std::error_code error;
-    const std::size_t written = co_await socket_.async_write_some(
-        buffers, asio::redirect_error(asio::use_awaitable, error));
+    const std::size_t written = co_await transport_.write_some(buffers, error);
     if (error) {
       if (error != asio::error::operation_aborted && error != asio::error::broken_pipe &&
           error != asio::error::connection_reset) {
         log_warn(peer_ + " write failed: " + error.message());
       }
       // Stop reading too: nobody will receive the answers.
-      std::error_code ignored;
-      socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
+      transport_.shutdown_receive();
       co_return;
     }
     broker_.metrics().add_bytes_sent(written);
@@ -384,14 +497,25 @@ asio::awaitable<void> Connection::watchdog() {
   for (;;) {
     if (shut_requested_) {
       closing_ = true;
-      log_info(peer_ + ": closing, broker " + std::to_string(node_id_) + " stopped");
+      log_info(peer_ + ": closing, broker " + std::to_string(listener_.node_id) + " stopped");
+      transport_.cancel();
       co_return;
     }
     const auto now = steady_now();
+    if (now >= authentication_deadline_) {
+      closing_ = true;
+      log_info(peer_ + " did not " +
+               (auth_ ? "authenticate" : std::string("finish its TLS handshake")) + " within " +
+               std::to_string(broker_.config().authentication_timeout_ms) +
+               " ms (--authentication-timeout-ms); closing the connection");
+      transport_.cancel();
+      co_return;
+    }
     const Expiry expiry = timeouts_.expired(now);
     if (expiry != Expiry::kNone) {
       closing_ = true;
       log_timeout(expiry, now);
+      transport_.cancel();
       co_return;
     }
     if (awaiting_readable_ && now >= shrink_at_) shrink_read_buffer();
@@ -404,7 +528,7 @@ asio::awaitable<void> Connection::watchdog() {
 }
 
 ConnectionTimeouts::TimePoint Connection::next_wakeup() const {
-  const auto deadline = timeouts_.next_deadline();
+  const auto deadline = std::min(timeouts_.next_deadline(), authentication_deadline_);
   return awaiting_readable_ ? std::min(deadline, shrink_at_) : deadline;
 }
 

@@ -25,6 +25,14 @@
 //   when nothing is in progress for --connections-max-idle-ms (ConnectionTimeouts), with one
 //   log line saying why.
 //
+// Security (docs/SECURITY.md): on an SSL or SASL_SSL listener the connection first completes
+// a TLS handshake (Transport); on a SASL listener it serves nothing but ApiVersions,
+// SaslHandshake and SaslAuthenticate (or, after a SaslHandshake v0, raw tokens) until the
+// client authenticated (ConnectionAuth), and reads frames of at most
+// --sasl-max-receive-bytes meanwhile. Both must end within --authentication-timeout-ms; until
+// then the connection counts against --max-unauthenticated-connections. Once a session's
+// lifetime (KIP-368) is over, any request but re-authentication closes the connection.
+//
 // Injected faults (Broker::faults()): a latency fault delays a request before its handler runs
 // (and so every later request of the connection, keeping the responses in order); a close
 // fault closes the connection instead of handling the request. Responses already queued are
@@ -40,9 +48,12 @@
 
 #include <asio/awaitable.hpp>
 #include <asio/ip/tcp.hpp>
+#include <asio/ssl/context.hpp>
 #include <asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -50,17 +61,33 @@
 #include "broker/net/connection_timeouts.h"
 #include "broker/net/frame_buffer.h"
 #include "broker/net/response_queue.h"
+#include "broker/net/transport.h"
 #include "broker/node/broker.h"
+#include "broker/security/connection_auth.h"
 #include "protocol/request_header.h"
 
 namespace kgroups::broker {
+
+// Connections still in their TLS handshake or SASL exchange, shared by a process's listeners.
+struct UnauthenticatedConnections {
+  std::size_t count = 0;
+  std::size_t max = 0;
+};
+
+// The listener a connection came in on.
+struct ConnectionListener {
+  std::int32_t node_id = 0;  // the broker of the cluster (--brokers)
+  std::size_t index = 0;     // which of its listeners (config().listeners' index)
+  SecurityProtocol protocol = SecurityProtocol::kPlaintext;
+  asio::ssl::context* tls = nullptr;  // SSL and SASL_SSL: the TLS settings; outlives the server
+  std::shared_ptr<UnauthenticatedConnections> unauthenticated;  // null: not counted
+};
 
 class Connection {
  public:
   // `broker` must outlive the connection. When the io_context is destroyed with the
   // connection suspended, the connection gives its memory back without waking anyone.
-  // `node_id` is the broker of the cluster whose listener accepted it (--brokers).
-  Connection(asio::ip::tcp::socket socket, Broker& broker, std::int32_t node_id = 0);
+  Connection(asio::ip::tcp::socket socket, Broker& broker, ConnectionListener listener = {});
   ~Connection();
 
   Connection(const Connection&) = delete;
@@ -86,8 +113,19 @@ class Connection {
   asio::awaitable<void> write_loop();
   // Returns when a timeout expires, after logging it (or when cancelled).
   asio::awaitable<void> watchdog();
+  // The TLS handshake, when the listener has TLS; false when it failed (it says why).
+  asio::awaitable<bool> secure();
   // Handles one request frame (without its size prefix) and queues its response.
   asio::awaitable<FrameOutcome> handle_frame(std::span<const std::uint8_t> frame);
+  // After a SaslHandshake v0: one raw SASL token, answered with a raw size-prefixed token.
+  asio::awaitable<FrameOutcome> handle_raw_token(std::span<const std::uint8_t> frame);
+  // Whether the request may be served in the connection's authentication state; if not, logs
+  // why the connection closes.
+  bool admitted(const protocol::RequestHeader& header);
+  // The client completed authentication: it no longer counts as unauthenticated.
+  void authentication_done();
+  // The largest frame the reader accepts now (smaller before SASL authentication).
+  [[nodiscard]] std::size_t max_frame_bytes() const;
   // Applies the first armed latency or close fault for the request (POST /v1/faults): waits
   // out its latency, or answers kClose to close the connection without handling it.
   asio::awaitable<FrameOutcome> apply_connection_fault(const protocol::RequestHeader& header);
@@ -118,8 +156,12 @@ class Connection {
   // How long a receive buffer grown for a large frame is kept for the next one.
   static constexpr std::chrono::milliseconds kKeepGrownBuffer{100};
 
-  asio::ip::tcp::socket socket_;
+  Transport transport_;
   Broker& broker_;
+  ConnectionListener listener_;
+  std::optional<ConnectionAuth> auth_;  // made once the TLS handshake tells the certificate
+  // Until when the TLS handshake and the SASL exchange may last (max: authenticated).
+  ConnectionTimeouts::TimePoint authentication_deadline_ = ConnectionTimeouts::TimePoint::max();
   std::string peer_;  // "host:port" of the client
   FrameBuffer read_buffer_;
   ConnectionTimeouts timeouts_;
@@ -136,8 +178,7 @@ class Connection {
   bool reading_done_ = false;        // the read loop ended; the writer flushes then ends
   bool closing_ = false;             // the watchdog is closing the connection
   bool shut_requested_ = false;      // shut(): the watchdog closes the connection
-  std::int32_t node_id_ = 0;
-  std::uint64_t requests_ = 0;  // requests handled, for the closing log line
+  std::uint64_t requests_ = 0;       // requests handled, for the closing log line
 };
 
 }  // namespace kgroups::broker

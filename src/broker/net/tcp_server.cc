@@ -59,13 +59,13 @@ asio::awaitable<void> serve(std::shared_ptr<Connection> connection,
 }  // namespace
 
 TcpServer::TcpServer(asio::io_context& io, Broker& broker, const std::string& host,
-                     std::uint16_t port, std::int32_t node_id,
+                     std::uint16_t port, ConnectionListener listener,
                      std::shared_ptr<ConnectionCounter> connections)
     : io_(io),
       broker_(broker),
       acceptor_(io),
       endpoint_(resolve_endpoint(host, port)),
-      node_id_(node_id),
+      listener_(std::move(listener)),
       connections_(connections != nullptr
                        ? std::move(connections)
                        : std::make_shared<ConnectionCounter>(
@@ -109,7 +109,8 @@ void TcpServer::start() {
     caps += " (--max-connections " + std::to_string(broker_.config().max_connections) +
             " lowered: the open-file limit is " + std::to_string(open_file_limit()) + ")";
   }
-  if (node_id_ == 0) log_info(caps);  // the caps are the process's, shared by its brokers
+  if (listener_.node_id == 0 && listener_.index == 0)
+    log_info(caps);  // the caps are the process's, shared by its brokers
   asio::co_spawn(io_, accept_loop(), asio::detached);
 }
 
@@ -173,10 +174,24 @@ asio::awaitable<void> TcpServer::accept_loop() {
                    "(--max-connections-per-ip)");
         continue;
     }
-    asio::co_spawn(io_,
-                   serve(std::make_shared<Connection>(std::move(socket), broker_, node_id_),
-                         connections_, std::move(address), open_),
-                   asio::detached);
+    ConnectionListener listener = listener_;
+    if (listener_.unauthenticated != nullptr) {
+      UnauthenticatedConnections& pending = *listener_.unauthenticated;
+      if (pending.count >= pending.max) {
+        connections_->release(address);
+        refuse(socket, refused_unauthenticated_log_,
+               "refused a connection from " + address + ": " + std::to_string(pending.count) +
+                   " connections are still authenticating, the limit "
+                   "(--max-unauthenticated-connections)");
+        continue;
+      }
+      ++pending.count;  // the connection gives it back once authenticated or closed
+    }
+    asio::co_spawn(
+        io_,
+        serve(std::make_shared<Connection>(std::move(socket), broker_, std::move(listener)),
+              connections_, std::move(address), open_),
+        asio::detached);
   }
 }
 

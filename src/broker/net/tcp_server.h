@@ -8,7 +8,9 @@
 // It caps open connections, in total (--max-connections, lowered to the open-file limit minus
 // 64 so that accept() does not run out of descriptors) and per client address
 // (--max-connections-per-ip): a connection beyond either cap is closed right after accept,
-// with a log line at most once a second per cap saying how many were refused meanwhile.
+// with a log line at most once a second per cap saying how many were refused meanwhile. On an
+// SSL or SASL listener a connection is also refused while --max-unauthenticated-connections
+// connections of the process are still in their TLS handshake or SASL exchange.
 // Not thread-safe: construct, start and stop it on the thread that runs the io_context.
 #pragma once
 
@@ -19,13 +21,12 @@
 #include <string>
 #include <unordered_set>
 
+#include "broker/net/connection.h"
 #include "broker/net/connection_counter.h"
 #include "broker/node/broker.h"
 #include "broker/runtime/log_throttle.h"
 
 namespace kgroups::broker {
-
-class Connection;
 
 class TcpServer {
  public:
@@ -35,10 +36,12 @@ class TcpServer {
   // Binds host:port (a numeric IPv4 or IPv6 address, or "localhost") and listens. Throws
   // std::system_error saying which address failed if it cannot. `io` and `broker` must
   // outlive the server.
-  // `node_id` is the broker of the cluster it listens for (--brokers); servers of one process
-  // share `connections` (the caps hold per process), or make their own when it is null.
+  // `listener` says which broker of the cluster it listens for (--brokers), which of its
+  // listeners, with which security protocol and TLS settings; servers of one process share
+  // `connections` (the caps hold per process), or make their own when it is null.
   TcpServer(asio::io_context& io, Broker& broker, const std::string& host, std::uint16_t port,
-            std::int32_t node_id = 0, std::shared_ptr<ConnectionCounter> connections = nullptr);
+            ConnectionListener listener = {},
+            std::shared_ptr<ConnectionCounter> connections = nullptr);
 
   // Starts accepting connections (on the io_context's thread, once it runs), and logs the
   // connection caps in force.
@@ -74,15 +77,16 @@ class TcpServer {
 
   asio::ip::tcp::acceptor acceptor_;
   asio::ip::tcp::endpoint endpoint_;  // the address bound (port 0 resolved)
-  std::int32_t node_id_ = 0;
+  ConnectionListener listener_;
   // The connections open now, to close when the broker stops; shared with their coroutines.
   std::shared_ptr<std::unordered_set<Connection*>> open_ =
       std::make_shared<std::unordered_set<Connection*>>();
   // Shared with the connections' coroutines, which end with the io_context, after the server.
   std::shared_ptr<ConnectionCounter> connections_;
-  LogThrottle refused_total_log_;        // connections beyond --max-connections
-  LogThrottle refused_per_address_log_;  // connections beyond --max-connections-per-ip
-  LogThrottle accept_failed_log_;        // accept() errors (e.g. out of descriptors)
+  LogThrottle refused_total_log_;            // connections beyond --max-connections
+  LogThrottle refused_per_address_log_;      // connections beyond --max-connections-per-ip
+  LogThrottle accept_failed_log_;            // accept() errors (e.g. out of descriptors)
+  LogThrottle refused_unauthenticated_log_;  // beyond --max-unauthenticated-connections
 };
 
 }  // namespace kgroups::broker

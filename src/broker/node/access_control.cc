@@ -15,27 +15,30 @@ AuthorizerConfig authorizer_config(const SecurityConfig& config) {
           .allow_everyone_if_no_acl_found = config.allow_everyone_if_no_acl_found};
 }
 
-SaslSettings sasl_settings_of(const SecurityConfig& config) {
+SaslSettings sasl_settings_of(const BrokerConfig& config) {
+  const SecurityConfig& security = config.security;
   SaslSettings settings;
-  settings.connections_max_reauth_ms = config.connections_max_reauth_ms;
+  settings.connections_max_reauth_ms = security.connections_max_reauth_ms;
   settings.max_receive_bytes = static_cast<std::size_t>(config.sasl_max_receive_bytes);
-  if (!config.oauthbearer_required_scope.empty()) {
-    settings.oauthbearer.jws.required_scopes.push_back(config.oauthbearer_required_scope);
+  if (!security.oauthbearer_required_scope.empty()) {
+    settings.oauthbearer.jws.required_scopes.push_back(security.oauthbearer_required_scope);
   }
-  settings.oauthbearer.jws.allowable_clock_skew_ms = config.oauthbearer_allowable_clock_skew_ms;
+  settings.oauthbearer.jws.allowable_clock_skew_ms = security.oauthbearer_allowable_clock_skew_ms;
   return settings;
 }
 
 }  // namespace
 
-AccessControl::AccessControl(const SecurityConfig& config)
-    : config_(config),
+AccessControl::AccessControl(const BrokerConfig& config)
+    : config_(config.security),
       credentials_(static_cast<std::size_t>(config.max_scram_users)),
       acls_(static_cast<std::size_t>(config.max_acls)),
-      authorizer_(acls_, authorizer_config(config)),
-      authorizer_enabled_(config.authorizer),
-      enabled_mechanisms_(config.sasl_enabled_mechanisms),
-      sasl_settings_(sasl_settings_of(config)) {
+      authorizer_(acls_, authorizer_config(config.security)),
+      authorizer_enabled_(config.security.authorizer),
+      enabled_mechanisms_(config.security.sasl_enabled_mechanisms),
+      sasl_settings_(sasl_settings_of(config)),
+      failure_backoff_(std::chrono::milliseconds(config.failed_authentication_delay_ms),
+                       config.max_failed_authentications_per_second) {
   for (const std::string& mechanism : enabled_mechanisms_) {
     if (!SaslSession::start(mechanism, credentials_, sasl_settings_)) {
       throw std::invalid_argument("--sasl-enabled-mechanisms: \"" + mechanism +
@@ -43,8 +46,8 @@ AccessControl::AccessControl(const SecurityConfig& config)
                                   "OAUTHBEARER");
     }
   }
-  if (!config.sasl_users_file.empty()) {
-    if (const CredentialRefusal refusal = load_users_file(credentials_, config.sasl_users_file)) {
+  if (!config_.sasl_users_file.empty()) {
+    if (const CredentialRefusal refusal = load_users_file(credentials_, config_.sasl_users_file)) {
       throw std::invalid_argument("--sasl-users: " + *refusal);
     }
   }

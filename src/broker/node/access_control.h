@@ -16,7 +16,8 @@
 
 #include "broker/authorizer/acl_store.h"
 #include "broker/authorizer/authorizer.h"
-#include "broker/config/security_config.h"
+#include "broker/config/broker_config.h"
+#include "broker/security/auth_failure_backoff.h"
 #include "broker/security/connection_auth.h"
 #include "broker/security/credential_store.h"
 #include "broker/security/sasl_session.h"
@@ -25,9 +26,10 @@ namespace kgroups::broker {
 
 class AccessControl {
  public:
-  // Reads super users and the users file of `config`. Throws std::invalid_argument saying what
-  // to change when super.users is malformed or the users file cannot be used.
-  explicit AccessControl(const SecurityConfig& config);
+  // Reads super users and the users file of `config.security`, with the stores' bounds of
+  // `config`. Throws std::invalid_argument saying what to change when super.users is malformed
+  // or the users file cannot be used.
+  explicit AccessControl(const BrokerConfig& config);
 
   AccessControl(const AccessControl&) = delete;
   AccessControl& operator=(const AccessControl&) = delete;
@@ -52,6 +54,8 @@ class AccessControl {
   }
   [[nodiscard]] const SaslSettings& sasl_settings() const { return sasl_settings_; }
   [[nodiscard]] const SecurityConfig& config() const { return config_; }
+  // How long failed authentications wait before their connection closes, per address.
+  AuthFailureBackoff& failure_backoff() { return failure_backoff_; }
 
  private:
   [[nodiscard]] bool decide(const ConnectionAuth* who, AclOperation operation, AclResourceType type,
@@ -64,6 +68,7 @@ class AccessControl {
   bool authorizer_enabled_;
   std::vector<std::string> enabled_mechanisms_;
   SaslSettings sasl_settings_;
+  AuthFailureBackoff failure_backoff_;
 };
 
 }  // namespace kgroups::broker

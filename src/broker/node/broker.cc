@@ -114,7 +114,7 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
           static_cast<std::size_t>(std::max(config_.brokers, 1)),
           std::vector<NodeAddress>(config_.listeners.empty() ? 1 : config_.listeners.front().size(),
                                    NodeAddress{config_.advertised_host, config_.advertised_port})),
-      access_(config_.security),
+      access_(config_),
       replication_(cluster_, append_notifier_,
                    ReplicationSettings{.brokers = std::max(config_.brokers, 1),
                                        .replica_lag_time_max_ms = config_.replica_lag_time_max_ms},

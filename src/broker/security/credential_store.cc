@@ -61,7 +61,7 @@ CredentialRefusal CredentialStore::check_new_credential(std::string_view user,
     return "iterations " + std::to_string(iterations) + " is outside [" +
            std::to_string(kScramMinIterations) + ", " + std::to_string(kScramMaxIterations) + "]";
   }
-  if (users_.size() >= max_users_ && users_.find(user) == users_.end()) {
+  if (!has_room_for(user)) {
     return "cannot add user '" + std::string(user) + "': the broker already has " +
            std::to_string(max_users_) + " SASL users, its limit; delete one first";
   }
@@ -116,6 +116,13 @@ const ScramCredential* CredentialStore::find(std::string_view user,
   const auto it = users_.find(user);
   if (it == users_.end() || !it->second.of(mechanism)) return nullptr;
   return &*it->second.of(mechanism);
+}
+
+std::vector<std::string_view> CredentialStore::user_names() const {
+  std::vector<std::string_view> names;
+  names.reserve(users_.size());
+  for (const auto& [name, credentials] : users_) names.push_back(name);
+  return names;
 }
 
 bool CredentialStore::check_password(std::string_view user, std::string_view password) const {

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "broker/security/scram_keys.h"
 
@@ -63,6 +64,14 @@ class CredentialStore {
   // the SCRAM-SHA-256 one when the user has only that). An unknown user costs the same
   // derivation, so the answer's timing does not tell whether the user exists.
   bool check_password(std::string_view user, std::string_view password) const;
+
+  // Every user's name, in byte order. The views live until the next change.
+  std::vector<std::string_view> user_names() const;
+  // Whether a credential for `user` fits under max_users: the user has one already, or there
+  // is room for one more user.
+  bool has_room_for(std::string_view user) const {
+    return users_.size() < max_users_ || users_.contains(user);
+  }
 
   std::size_t user_count() const { return users_.size(); }
   std::size_t max_users() const { return max_users_; }

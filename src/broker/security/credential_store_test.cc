@@ -100,6 +100,17 @@ TEST(CredentialStore, RefusesANewUserBeyondTheBoundButStillChangesExistingOnes) 
   EXPECT_NE(refusal->find("limit"), std::string::npos) << *refusal;
   EXPECT_EQ(store.set_password("u2", ScramMechanism::kSha512, "q"), std::nullopt);
   EXPECT_EQ(store.user_count(), 2u);
+  EXPECT_TRUE(store.has_room_for("u1"));
+  EXPECT_FALSE(store.has_room_for("u3"));
+}
+
+TEST(CredentialStore, ListsUserNamesInByteOrder) {
+  CredentialStore store;
+  EXPECT_TRUE(store.user_names().empty());
+  for (const std::string_view user : {"zoe", "Bob", "alice"}) {
+    ASSERT_EQ(store.set_password(user, ScramMechanism::kSha256, "p"), std::nullopt);
+  }
+  EXPECT_EQ(store.user_names(), (std::vector<std::string_view>{"Bob", "alice", "zoe"}));
 }
 
 TEST(CredentialUsersFile, LoadsUsersSkippingBlankLinesAndComments) {

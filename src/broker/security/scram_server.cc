@@ -174,7 +174,11 @@ SaslStep ScramServer::receive_client_final(std::string_view message) {
   }
   const std::optional<ScramAttribute> nonce = next_attribute(rest);
   if (!nonce || nonce->name != "r") return fail("invalid client final message: no r=");
-  if (nonce->value != nonce_) return fail("invalid client nonce in the client final message");
+  // Kafka's ScramSaslServer checks only that the client's nonce ends with the combined one:
+  // librdkafka (2.0) sends its own nonce again in front of it.
+  if (!nonce->value.ends_with(nonce_)) {
+    return fail("invalid client nonce in the client final message");
+  }
   std::string auth_message;
   auth_message.reserve(client_first_bare_.size() + server_first_.size() + without_proof.size() + 2);
   auth_message.append(client_first_bare_).append(",").append(server_first_).append(",");

@@ -14,6 +14,8 @@ import {
   type Fault,
   type GroupInfo,
   type GroupSummary,
+  type KafkajsClientConfig,
+  type RdkafkaClientConfig,
   type TopicInfo,
 } from 'kgroups/broker';
 
@@ -70,6 +72,22 @@ async function harness(): Promise<void> {
   }
   const args: string[] = kgroupsdArgs({ topics: { a: 1 } });
   const file: string = findKgroupsd({ kgroupsd: '/usr/bin/kgroupsd' });
+
+  const secured: Broker = await Broker.start({
+    security: {
+      listeners: ['PLAINTEXT', 'SASL_SSL'], users: { alice: 'secret' }, mechanisms: ['PLAIN', 'SCRAM-SHA-256'],
+      clientAuth: 'requested', superUsers: 'admin', allowEveryone: false,
+      acls: [{ resource_type: 'TOPIC', resource_name: 'orders', principal: 'User:alice', operation: 'WRITE', permission: 'ALLOW' }],
+    },
+  });
+  const kafkajs: KafkajsClientConfig = secured.kafkajsConfig({ user: 'alice', mechanism: 'PLAIN' });
+  const rdkafka: RdkafkaClientConfig = secured.rdkafkaConfig({ protocol: 'SASL_SSL', user: 'alice' });
+  const saslSsl: string | undefined = secured.listeners.SASL_SSL;
+  const certs: string | null = secured.certs;
+  await secured.addAcls({ resource_type: 'GROUP', resource_name: 'g', principal: 'User:alice', operation: 'READ', permission: 'ALLOW' });
+  // @ts-expect-error: not a SASL mechanism kgroupsd serves
+  secured.kafkajsConfig({ mechanism: 'GSSAPI' });
+  void [kafkajs, rdkafka, saslSsl, certs];
 
   const cluster: Broker = await Broker.start({ brokers: 3, defaultReplicationFactor: 3, topics: { payments: 1 } });
   const info: ClusterInfo = await cluster.cluster();
