@@ -6,18 +6,23 @@
 // (kDefaultMaxAcls unless told otherwise; Kafka has no such bound) and the memory they keep is
 // counted for the broker's budget: names are the store's own copies, and a binding is charged
 // acl_stored_bytes(binding) = kAclBindingOverheadBytes + 2 * resource name + principal + host
-// bytes (the resource name twice: the binding's and the index's key).
+// bytes (the resource name twice: the binding's and the index's key). Those bytes can also be
+// charged to a share of the broker's memory (set_memory_charge: the broker charges the groups'
+// share of --max-memory), which then bounds the ACLs too.
 // Not thread-safe: the broker's network thread owns it.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "broker/authorizer/acl_binding.h"
 #include "broker/authorizer/acl_resource_index.h"
+#include "broker/runtime/memory_charge.h"
 
 namespace kgroups::broker {
 
@@ -33,6 +38,7 @@ struct AclCreateRefusal {
   enum class Reason {
     kInvalidBinding,  // acl_binding_refusal's message; Kafka answers INVALID_REQUEST
     kTooManyAcls,     // the store holds max_acls() bindings already
+    kOutOfMemory,     // the memory charge has no room for the binding's bytes
   };
   Reason reason;
   std::string message;
@@ -40,8 +46,10 @@ struct AclCreateRefusal {
 
 // What DeleteAcls answers for one filter: the filter's refusal, or the bindings it deleted.
 struct AclDeletion {
-  std::optional<std::string> refusal;  // acl_filter_refusal's message (INVALID_REQUEST)
+  std::optional<std::string> refusal;  // acl_filter_refusal's message (INVALID_REQUEST), or why
+                                       // its matches were too many to list (too_many_matches)
   std::vector<AclBinding> deleted;
+  bool too_many_matches = false;  // refused: its matches would pass remove_matching's max_listed
 };
 
 class AclStore {
@@ -52,7 +60,14 @@ class AclStore {
   AclStore(const AclStore&) = delete;
   AclStore& operator=(const AclStore&) = delete;
 
-  // Stores the binding, or says why not. A binding already stored is accepted and not added.
+  // Where the store charges acl_stored_bytes() of each binding it adds (and gives them back
+  // when it deletes it); an empty charge (the default) counts nothing. Set it while the store
+  // is empty: bindings stored before were never charged. The charge must outlive the store's
+  // use of it.
+  void set_memory_charge(MemoryCharge charge) { memory_charge_ = std::move(charge); }
+
+  // Stores the binding, or says why not (and changes nothing). A binding already stored is
+  // accepted and not added.
   std::optional<AclCreateRefusal> create(const AclBinding& binding);
 
   // The stored bindings the filter matches, in the store's order.
@@ -60,7 +75,11 @@ class AclStore {
 
   // Deletes what the filters match, one result per filter (Kafka's DeleteAcls): each filter
   // sees the store as it was before the call, so a binding two filters match is listed by both.
-  std::vector<AclDeletion> remove_matching(const std::vector<AclBindingFilter>& filters);
+  // The results list at most `max_listed` bindings in all: a filter whose matches would take
+  // the total past it deletes nothing and is refused (too_many_matches); later filters still
+  // run.
+  std::vector<AclDeletion> remove_matching(const std::vector<AclBindingFilter>& filters,
+                                           std::size_t max_listed = SIZE_MAX);
 
   [[nodiscard]] const AclResourceIndex& index() const { return index_; }
   [[nodiscard]] std::size_t size() const { return bindings_.size(); }
@@ -75,6 +94,7 @@ class AclStore {
   std::set<AclBinding> bindings_;  // owns them; the index points into it
   AclResourceIndex index_;
   std::size_t stored_bytes_ = 0;
+  MemoryCharge memory_charge_;
 };
 
 }  // namespace kgroups::broker

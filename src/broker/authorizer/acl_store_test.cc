@@ -69,6 +69,32 @@ TEST(AclStore, RefusesPastItsBoundButAcceptsDuplicates) {
   EXPECT_EQ(store.size(), 2u);
 }
 
+TEST(AclStore, ChargesItsBytesAndRefusesWhatTheChargeHasNoRoomFor) {
+  const std::size_t one = acl_stored_bytes(topic("a"));
+  std::size_t held = 0;
+  AclStore store;
+  store.set_memory_charge(MemoryCharge{.take =
+                                           [&held, budget = one + one / 2](std::size_t bytes) {
+                                             if (held + bytes > budget) return false;
+                                             held += bytes;
+                                             return true;
+                                           },
+                                       .give_back = [&held](std::size_t bytes) { held -= bytes; }});
+  ASSERT_EQ(store.create(topic("a")), std::nullopt);
+  EXPECT_EQ(held, one);
+  const auto refusal = store.create(topic("b"));
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_EQ(refusal->reason, AclCreateRefusal::Reason::kOutOfMemory);
+  EXPECT_NE(refusal->message.find("no room"), std::string::npos) << refusal->message;
+  EXPECT_EQ(store.size(), 1u);  // nothing changed
+  EXPECT_EQ(store.stored_bytes(), one);
+  EXPECT_EQ(store.create(topic("a")), std::nullopt);  // already there: nothing charged
+  EXPECT_EQ(held, one);
+  (void)store.remove_matching({any_acl_filter()});
+  EXPECT_EQ(held, 0u);
+  EXPECT_EQ(store.create(topic("b")), std::nullopt);
+}
+
 TEST(AclStore, DefaultBoundIsTenThousand) {
   EXPECT_EQ(AclStore::kDefaultMaxAcls, 10'000u);
   EXPECT_EQ(AclStore().max_acls(), 10'000u);
@@ -124,6 +150,25 @@ TEST(AclStore, DeleteRefusesAFilterWithUnknownFieldsAndRunsTheOthers) {
   EXPECT_EQ(results[0].refusal, "Unknown entryFilter.");
   EXPECT_TRUE(results[0].deleted.empty());
   EXPECT_EQ(results[1].deleted.size(), 1u);
+  EXPECT_EQ(store.size(), 0u);
+}
+
+TEST(AclStore, DeleteListsAtMostMaxListedBindingsInAll) {
+  AclStore store;
+  ASSERT_EQ(store.create(topic("a")), std::nullopt);
+  ASSERT_EQ(store.create(topic("b")), std::nullopt);
+  AclBindingFilter only_a;
+  only_a.resource_name = "a";
+  const std::vector<AclDeletion> results =
+      store.remove_matching({any_acl_filter(), any_acl_filter(), only_a}, 3);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].deleted.size(), 2u);
+  // The second would list 4 in all: refused, deleting nothing; the third still fits.
+  EXPECT_TRUE(results[1].too_many_matches);
+  EXPECT_TRUE(results[1].deleted.empty());
+  EXPECT_NE(results[1].refusal->find("more than 3 ACLs"), std::string::npos);
+  EXPECT_FALSE(results[2].too_many_matches);
+  EXPECT_EQ(results[2].deleted, std::vector<AclBinding>{topic("a")});
   EXPECT_EQ(store.size(), 0u);
 }
 

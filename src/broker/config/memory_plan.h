@@ -3,10 +3,10 @@
 // MemoryPlan: how kgroupsd shares its memory budget (--max-memory) out. Each share has its
 // own bound, enforced where the memory is spent, so that together they never exceed the
 // budget: requests being received (Connection), responses not yet sent (Connection, and
-// Fetch's record bytes), what groups keep (the group coordinator), the fixed cost of the
-// process and of topic and partition bookkeeping (bounded by --max-topics and
-// --max-partitions), and, with the rest, stored record batches (Cluster evicts the oldest
-// segments beyond it).
+// Fetch's record bytes), what groups keep (the group coordinator, and the ACLs beside them),
+// the fixed cost of the process and of topic and partition bookkeeping (bounded by
+// --max-topics and --max-partitions), and, with the rest, stored record batches (Cluster
+// evicts the oldest segments beyond it).
 // Thread-safe: plain values and pure functions.
 #pragma once
 
@@ -21,7 +21,7 @@ struct MemoryPlan {
   std::int64_t total_bytes = 0;               // --max-memory, resolved
   std::int64_t request_bytes = 0;             // requests being received, all connections
   std::int64_t response_bytes = 0;            // responses not yet sent, all connections
-  std::int64_t group_bytes = 0;               // what the group coordinator keeps
+  std::int64_t group_bytes = 0;               // what the group coordinator and the ACLs keep
   std::int64_t fixed_bytes = 0;               // the process, bookkeeping, the decompression buffer
   std::int64_t uncompressed_batch_bytes = 0;  // largest decompressed batch (part of fixed)
   std::int64_t cleaner_map_bytes = 0;         // the log cleaner's key map (part of fixed)

@@ -76,9 +76,10 @@ class CoordinatorService {
 
   // Bytes kept beside the groups and charged to the same share (CoordinatorConfig::
   // max_stored_bytes): the transaction coordinator's open transactions (their partitions,
-  // groups and pending offsets) and the playground's delivered offsets. try_hold_bytes()
-  // takes them if the share has room and returns false (taking nothing) if not;
-  // release_bytes() gives them back. room_bytes(): what the share has left.
+  // groups and pending offsets), the playground's delivered offsets and the ACLs (AclStore,
+  // charged through Broker::groups_memory_charge()). try_hold_bytes() takes them if the share
+  // has room and returns false (taking nothing) if not; release_bytes() gives them back.
+  // room_bytes(): what the share has left.
   bool try_hold_bytes(std::size_t bytes);
   void release_bytes(std::size_t bytes);
   [[nodiscard]] std::size_t held_bytes() const { return held_bytes_; }

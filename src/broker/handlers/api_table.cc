@@ -93,6 +93,15 @@ constexpr std::array kApis{
     ApiEntry{ApiKey::kTxnOffsetCommit, 0, 4, &handlers::handle_txn_offset_commit,
              "offsets pending until EndTxn commits them (OffsetFetch require_stable: "
              "UNSTABLE_OFFSET_COMMIT meanwhile); fenced by member and generation (v3+)"},
+    ApiEntry{ApiKey::kDescribeAcls, 0, 3, &handlers::handle_describe_acls,
+             "the ACLs one filter selects (ANY, MATCH, literal, prefixed), grouped by resource "
+             "pattern; needs DESCRIBE on the cluster; SECURITY_DISABLED without the authorizer"},
+    ApiEntry{ApiKey::kCreateAcls, 0, 3, &handlers::handle_create_acls,
+             "one result per creation, Kafka's INVALID_REQUEST messages; at most --max-acls, "
+             "counted in the groups' share of --max-memory; needs ALTER on the cluster"},
+    ApiEntry{ApiKey::kDeleteAcls, 0, 3, &handlers::handle_delete_acls,
+             "the ACLs each filter deleted (as before the request); at most --max-acls listed "
+             "and 1,000 filters per request; needs ALTER on the cluster"},
     ApiEntry{ApiKey::kDescribeConfigs, 0, 4, &handlers::handle_describe_configs,
              "topics (every Kafka topic config, with source, synonyms, type and "
              "documentation), this broker (its flags, read-only; the topic defaults, with "

@@ -175,6 +175,8 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
     return replays_.held_bytes() + bytes <= bound && groups_.try_hold_bytes(bytes);
   };
   replays_.set_memory_charge(std::move(marks));
+  // The ACLs count in the groups' share too: a client with ALTER on the cluster grows them.
+  access_.acls().set_memory_charge(groups_memory_charge());
   group_observers_.add(&replays_);
   groups_.set_observer(&group_observers_);
   groups_.set_offsets_topic(&offsets_topic_);

@@ -122,7 +122,7 @@ class Broker {
   ReplayTracker& replays() { return replays_; }
   // Charges the groups' share of --max-memory (CoordinatorService::try_hold_bytes), for what
   // other parts keep on groups' behalf (the replay tracker's marks, the playground's
-  // delivered offsets). The broker must outlive its users.
+  // delivered offsets) and for the ACLs (AclStore). The broker must outlive its users.
   MemoryCharge groups_memory_charge();
   AppendNotifier& append_notifier() { return append_notifier_; }
   CoordinatorService& groups() { return groups_; }
