@@ -348,7 +348,7 @@ class AclHandlersWithTwoAcls : public AclHandlers {
   AclHandlersWithTwoAcls() : AclHandlers(two_acls()) {}
   static BrokerConfig two_acls() {
     BrokerConfig config = authorizing_config();
-    config.security.max_acls = 2;
+    config.max_acls = 2;
     return config;
   }
 };

@@ -281,7 +281,7 @@ class BoundedUserScramCredentialsHandlers : public UserScramCredentialsHandlers 
  protected:
   static BrokerConfig two_users() {
     BrokerConfig config;
-    config.security.max_scram_users = 2;
+    config.max_scram_users = 2;
     return config;
   }
   BoundedUserScramCredentialsHandlers() : UserScramCredentialsHandlers(two_users()) {}

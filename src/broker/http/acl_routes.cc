@@ -49,18 +49,22 @@ std::vector<AclBinding> bindings_from_body(std::string_view text) {
 }
 
 // How many of `bindings` the store does not hold yet (each counted once).
+// The filter that matches `binding` and nothing else.
+AclBindingFilter exactly(const AclBinding& binding) {
+  return {.resource_type = binding.resource_type,
+          .resource_name = binding.resource_name,
+          .pattern_type = binding.pattern_type,
+          .principal = binding.principal,
+          .host = binding.host,
+          .operation = binding.operation,
+          .permission = binding.permission};
+}
+
 std::size_t new_bindings(const AclStore& acls, const std::vector<AclBinding>& bindings) {
   const std::set<AclBinding> distinct(bindings.begin(), bindings.end());
   std::size_t count = 0;
   for (const AclBinding& binding : distinct) {
-    AclBindingFilter exact{.resource_type = binding.resource_type,
-                           .resource_name = binding.resource_name,
-                           .pattern_type = binding.pattern_type,
-                           .principal = binding.principal,
-                           .host = binding.host,
-                           .operation = binding.operation,
-                           .permission = binding.permission};
-    if (acls.describe(exact).empty()) ++count;
+    if (acls.describe(exactly(binding)).empty()) ++count;
   }
   return count;
 }
@@ -72,10 +76,16 @@ HttpResponse create(AclStore& acls, const HttpRequest& request) {
                                         " ACLs and may hold " + std::to_string(acls.max_acls()) +
                                         "; DELETE /v1/acls some first (nothing was created)");
   }
+  // All or nothing: when the memory share runs out midway, what this request created goes.
+  std::vector<AclBindingFilter> created;
   for (const AclBinding& binding : bindings) {
+    const bool existed = !acls.describe(exactly(binding)).empty();
     if (const std::optional<AclCreateRefusal> refusal = acls.create(binding)) {
-      return HttpResponse::error(500, "the store refused a checked ACL: " + refusal->message);
+      if (!created.empty()) (void)acls.remove_matching(created);
+      const bool memory = refusal->reason == AclCreateRefusal::Reason::kOutOfMemory;
+      return HttpResponse::error(memory ? 503 : 429, refusal->message + " (nothing was created)");
     }
+    if (!existed) created.push_back(exactly(binding));
   }
   return HttpResponse::json({{"created", acl_list(bindings)}}, 201);
 }

@@ -162,7 +162,7 @@ class BoundedAclRoutes : public AclRoutes {
  protected:
   static BrokerConfig two_acls() {
     BrokerConfig config;
-    config.security.max_acls = 2;
+    config.max_acls = 2;
     return config;
   }
   BoundedAclRoutes() : AclRoutes(two_acls()) {}

@@ -115,7 +115,7 @@ class BoundedUserRoutes : public UserRoutes {
  protected:
   static BrokerConfig one_user() {
     BrokerConfig config;
-    config.security.max_scram_users = 1;
+    config.max_scram_users = 1;
     return config;
   }
   BoundedUserRoutes() : UserRoutes(one_user()) {}

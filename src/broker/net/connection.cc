@@ -176,11 +176,12 @@ asio::awaitable<void> Connection::read_loop() {
     const std::optional<std::int32_t> size = read_buffer_.size_prefix();
     const std::size_t max_frame = max_frame_bytes();
     if (size && (*size < 0 || static_cast<std::size_t>(*size) > max_frame)) {
-      log_warn(
-          peer_ + " sent a frame of " + std::to_string(*size) + " bytes, outside 0.." +
-          std::to_string(max_frame) +
-          (auth_->authenticated() ? "" : " (before authenticating: --sasl-server-max-receive-size)") +
-          "; closing the connection");
+      log_warn(peer_ + " sent a frame of " + std::to_string(*size) + " bytes, outside 0.." +
+               std::to_string(max_frame) +
+               (auth_->authenticated()
+                    ? ""
+                    : " (before authenticating: --sasl-server-max-receive-size)") +
+               "; closing the connection");
       break;
     }
     const std::size_t frame_bytes = size ? 4 + static_cast<std::size_t>(*size) : 0;
