@@ -100,7 +100,8 @@ def produce_and_consume(config, topic, messages):
 
 def cpu_per_million(broker, config, messages):
     topic = f"bench-{uuid.uuid4().hex[:8]}"
-    AdminClient(config).create_topics([NewTopic(topic, 1, 1)])[topic].result(10)
+    admin = AdminClient(config)
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(10)
     steps = produce_and_consume(config, topic, messages)
     next(steps)
     before = broker.cpu_seconds()
