@@ -384,7 +384,8 @@ bool Connection::admitted(const protocol::RequestHeader& header) {
     }
     return allowed;
   }
-  if (!sasl_request && auth_->session_expired(wall_clock_ms())) {
+  // Only a session with a lifetime reads the clock (most connections have none).
+  if (!sasl_request && auth_->session_expiry_ms() && auth_->session_expired(wall_clock_ms())) {
     log_info(peer_ + " sent " + api_text(header) + " after its SASL session of " +
              auth_->principal() +
              " expired without re-authentication (KIP-368); closing the connection");
