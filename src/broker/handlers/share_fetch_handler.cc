@@ -18,10 +18,9 @@
 //   (at most --max-fetch-wait-ms).
 // - --brokers N: a partition this broker does not lead answers NOT_LEADER_OR_FOLLOWER.
 #include <optional>
-#include <string_view>
 
-#include "broker/handlers/authorization_error.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/share_read_authorization.h"
 #include "broker/handlers/topic_read_gate.h"
 #include "protocol/messages/share_fetch.h"
 
@@ -30,21 +29,11 @@ namespace kgroups::broker::handlers {
 asio::awaitable<Reply> handle_share_fetch(RequestContext& ctx) {
   const auto request = protocol::ShareFetchRequest::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
-  // Kafka: READ on the group (else GROUP_AUTHORIZATION_FAILED for the request, nothing else),
-  // then READ on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions).
+  // Kafka: READ on the group, then READ on each topic (share_read_authorization.h).
   std::optional<TopicReadGate> gate;
-  if (ctx.authorizing()) {
-    const std::string_view group_id = request->group_id.value_or(std::string_view{});
-    if (const protocol::ErrorCode denied =
-            group_authorization_error(ctx, AclOperation::kRead, group_id);
-        denied != protocol::ErrorCode::kNone) {
-      protocol::ShareFetchResponse refused;
-      refused.error_code = denied;
-      ctx.count_error(denied);
-      refused.encode(ctx.response, ctx.version());
-      co_return Reply::kSend;
-    }
-    gate.emplace(ctx);
+  if (refuse_share_request_without_group_read<protocol::ShareFetchResponse>(ctx, request->group_id,
+                                                                            gate)) {
+    co_return Reply::kSend;
   }
   const auto response = co_await ctx.broker.share_fetches().fetch(
       *request, ctx.version(), ctx.node_id, gate ? &*gate : nullptr);

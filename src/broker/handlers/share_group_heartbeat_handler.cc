@@ -14,10 +14,8 @@
 #include <string>
 #include <utility>
 
-#include "broker/handlers/authorization_error.h"
-#include "broker/handlers/coordinator_check.h"
-#include "broker/handlers/described_group_topics.h"
 #include "broker/handlers/group_error_code.h"
+#include "broker/handlers/group_heartbeat_refusal.h"
 #include "broker/handlers/group_refusal_log.h"
 #include "broker/handlers/handlers.h"
 #include "protocol/messages/share_group_heartbeat.h"
@@ -72,16 +70,8 @@ asio::awaitable<Reply> handle_share_group_heartbeat(RequestContext& ctx) {
   const auto request = Request::decode(ctx.body, ctx.version());
   if (!request) co_return ctx.close_because("malformed request body");
   ShareGroupHeartbeatResult result;
-  // Kafka: READ on the group, then DESCRIBE on every subscribed topic named.
-  protocol::ErrorCode injected =
-      group_authorization_error(ctx, AclOperation::kRead, request->group_id);
-  if (injected == protocol::ErrorCode::kNone &&
-      subscribes_undescribable(ctx, request->subscribed_topic_names)) {
-    injected = protocol::ErrorCode::kTopicAuthorizationFailed;
-  }
-  if (injected == protocol::ErrorCode::kNone) {
-    injected = coordinator_refusal(ctx, protocol::ApiKey::kShareGroupHeartbeat, request->group_id);
-  }
+  const protocol::ErrorCode injected =
+      group_heartbeat_refusal(ctx, protocol::ApiKey::kShareGroupHeartbeat, *request);
   if (injected != protocol::ErrorCode::kNone) {
     result.error = injected_group_error(injected);
     result.member_epoch = request->member_epoch;
