@@ -206,7 +206,8 @@ constexpr std::array kLimits{
     LimitEntry{"--max-scram-users", &BrokerConfig::max_scram_users, LimitUnit::kCount, 0, 1000000,
                "10000", "none",
                "SASL users with SCRAM credentials (--sasl-users, AlterUserScramCredentials, "
-               "PUT /v1/users); a new user beyond it is refused with a message"},
+               "PUT /v1/users); a new user beyond it is refused with a message. Their bytes "
+               "(512 B each, its name and salts) count in the groups' share of --max-memory"},
     LimitEntry{"--max-acls", &BrokerConfig::max_acls, LimitUnit::kCount, 0, 1000000, "10000",
                "none",
                "ACLs (CreateAcls, POST /v1/acls); a creation beyond it is refused with a "

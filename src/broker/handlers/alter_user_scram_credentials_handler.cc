@@ -18,6 +18,7 @@
 // - Deletions are made before upsertions, so a request can make room for new users. One result
 //   per user, in the order the users first appear (deletions, then upsertions).
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -123,9 +124,18 @@ void apply_upsertion(UserChange& change, CredentialStore& store) {
     return;
   }
   const Upsertion& upsertion = *change.upsertion;
-  if (CredentialRefusal refusal = store.set_salted_password(
-          change.user, *scram_mechanism_from_code(upsertion.mechanism), upsertion.salt,
-          upsertion.iterations, upsertion.salted_password)) {
+  const ScramMechanism mechanism = *scram_mechanism_from_code(upsertion.mechanism);
+  if (!store.has_memory_for(change.user, std::span(&mechanism, 1), upsertion.salt.size())) {
+    change.refuse(ErrorCode::kPolicyViolation,
+                  "cannot store user '" + std::string(change.user) +
+                      "': the memory the broker keeps users in (the groups' share of "
+                      "--max-memory) has no room for it; delete users or groups, or raise "
+                      "--max-memory");
+    return;
+  }
+  if (CredentialRefusal refusal =
+          store.set_salted_password(change.user, mechanism, upsertion.salt, upsertion.iterations,
+                                    upsertion.salted_password)) {
     change.refuse(ErrorCode::kUnacceptableCredential, std::move(*refusal));
   }
 }

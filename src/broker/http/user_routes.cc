@@ -51,7 +51,7 @@ std::vector<ScramMechanism> mechanisms_field(const json& value) {
         name.is_string() ? scram_mechanism_named(name.get<std::string>()) : std::nullopt;
     if (!mechanism) {
       refuse("\"mechanisms\": " + name.dump() +
-             " is not a SCRAM mechanism; use \"SCRAM-SHA-256\" or \"SCRAM-SHA-512\"");
+             R"( is not a SCRAM mechanism; use "SCRAM-SHA-256" or "SCRAM-SHA-512")");
     }
     if (std::ranges::find(mechanisms, *mechanism) == mechanisms.end()) {
       mechanisms.push_back(*mechanism);
@@ -107,15 +107,19 @@ HttpResponse put(CredentialStore& store, const HttpRequest& request) {
                  std::to_string(store.max_users()) +
                  " SASL users, its limit (--max-scram-users); DELETE /v1/users/{name} first");
   }
+  if (!store.has_memory_for(user, change.mechanisms, CredentialStore::kSaltBytes)) {
+    return HttpResponse::error(
+        503, "cannot store user '" + user +
+                 "': the memory the broker keeps users in (the groups' share of --max-memory) "
+                 "has no room for it; DELETE users or groups, or raise --max-memory");
+  }
   const bool created = store.find(user, ScramMechanism::kSha256) == nullptr &&
                        store.find(user, ScramMechanism::kSha512) == nullptr;
-  for (const ScramMechanism mechanism : change.mechanisms) {
-    // Checked above: the name, the iterations and the bound, so no mechanism is refused
-    // after another was set.
-    if (CredentialRefusal refusal =
-            store.set_password(user, mechanism, change.password, change.iterations)) {
-      return HttpResponse::error(500, "the store refused a checked password: " + *refusal);
-    }
+  // Checked above: the name, the iterations, the bound and the memory; the store sets every
+  // mechanism or none.
+  if (CredentialRefusal refusal =
+          store.set_password(user, change.mechanisms, change.password, change.iterations)) {
+    return HttpResponse::error(500, "the store refused a checked password: " + *refusal);
   }
   return HttpResponse::json(user_to_json(store, user), created ? 201 : 200);
 }

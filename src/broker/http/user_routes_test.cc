@@ -79,7 +79,7 @@ TEST_F(UserRoutes, BadBodiesAnswer400NamingTheFieldAndChangeNothing) {
       {R"({"password": ""})", "\"password\""},
       {R"({"password": 7})", "\"password\""},
       {R"({"password": "p", "mechanisms": []})", "\"mechanisms\""},
-      {R"({"password": "p", "mechanisms": ["PLAIN"]})", "\"mechanisms\": \"PLAIN\""},
+      {R"({"password": "p", "mechanisms": ["PLAIN"]})", R"("mechanisms": "PLAIN")"},
       {R"({"password": "p", "mechanisms": "SCRAM-SHA-256"})", "\"mechanisms\""},
       {R"({"password": "p", "iterations": 4095})", "\"iterations\""},
       {R"({"password": "p", "iterations": 16385})", "\"iterations\""},
@@ -109,6 +109,24 @@ TEST_F(UserRoutes, DeleteRemovesEveryCredentialAnd404sForAnUnknownUser) {
   const HttpResponse unknown = call("DELETE", "/v1/users/alice");
   EXPECT_EQ(unknown.status, 404);
   EXPECT_NE(error_of(unknown).find("GET /v1/users"), std::string::npos);
+}
+
+TEST_F(UserRoutes, UsersCountInTheGroupsMemoryShareAndA503SaysWhenItIsFull) {
+  const std::size_t before = broker_.groups().held_bytes();
+  EXPECT_EQ(call("PUT", "/v1/users/alice", R"({"password": "p"})").status, 201);
+  EXPECT_EQ(broker_.groups().held_bytes() - before, store().stored_bytes());
+  EXPECT_GT(store().stored_bytes(), CredentialStore::kUserEntryBytes);
+  // Fill the share but for a few bytes: the next user is refused whole and nothing changes.
+  const auto share = static_cast<std::size_t>(broker_.memory_plan().group_bytes);
+  ASSERT_TRUE(broker_.groups().try_hold_bytes(share - broker_.groups().held_bytes() - 10));
+  const HttpResponse refused = call("PUT", "/v1/users/bob", R"({"password": "p"})");
+  EXPECT_EQ(refused.status, 503);
+  EXPECT_NE(error_of(refused).find("--max-memory"), std::string::npos) << refused.body;
+  EXPECT_EQ(store().user_names(), (std::vector<std::string_view>{"alice"}));
+  // Deleting a user gives its bytes back.
+  EXPECT_EQ(call("DELETE", "/v1/users/alice").status, 200);
+  EXPECT_EQ(store().stored_bytes(), 0u);
+  EXPECT_EQ(call("PUT", "/v1/users/bob", R"({"password": "p"})").status, 201);
 }
 
 class BoundedUserRoutes : public UserRoutes {

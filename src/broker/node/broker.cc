@@ -177,6 +177,13 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   replays_.set_memory_charge(std::move(marks));
   // The ACLs count in the groups' share too: a client with ALTER on the cluster grows them.
   access_.acls().set_memory_charge(groups_memory_charge());
+  // So do the SASL users (AlterUserScramCredentials, PUT /v1/users); those of --sasl-users now.
+  if (!access_.credentials().set_memory_charge(groups_memory_charge())) {
+    throw std::invalid_argument(
+        "--sasl-users: its " + std::to_string(access_.credentials().user_count()) + " users take " +
+        std::to_string(access_.credentials().stored_bytes()) +
+        " bytes, more than the groups' share of --max-memory has; raise --max-memory");
+  }
   group_observers_.add(&replays_);
   groups_.set_observer(&group_observers_);
   groups_.set_offsets_topic(&offsets_topic_);

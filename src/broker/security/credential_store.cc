@@ -37,10 +37,10 @@ bool password_matches(ScramMechanism mechanism, const ScramCredential& credentia
 
 // A stand-in credential for unknown users, so PLAIN spends as long on them as on known ones.
 const ScramCredential& decoy_credential() {
-  static const ScramCredential decoy = credential_from_salted_password(
+  static const ScramCredential kDecoy = credential_from_salted_password(
       ScramMechanism::kSha512, std::string(CredentialStore::kSaltBytes, 'k'), kScramMinIterations,
       scram_salted_password(ScramMechanism::kSha512, "decoy", scram_bytes("decoy"), 1));
-  return decoy;
+  return kDecoy;
 }
 
 std::string line_error(std::string_view source, std::size_t line, std::string_view what) {
@@ -50,6 +50,56 @@ std::string line_error(std::string_view source, std::size_t line, std::string_vi
 }
 
 }  // namespace
+
+bool CredentialStore::set_memory_charge(MemoryCharge charge) {
+  if (!charge.hold(stored_bytes_)) return false;
+  memory_charge_.release(stored_bytes_);
+  memory_charge_ = std::move(charge);
+  return true;
+}
+
+std::int64_t CredentialStore::bytes_change(std::string_view user,
+                                           std::span<const ScramMechanism> mechanisms,
+                                           std::size_t salt_bytes) const {
+  static_assert(kUserEntryBytes >= sizeof(std::string) + sizeof(UserCredentials) + 48,
+                "kUserEntryBytes must cover the entry and its map node");
+  const auto it = users_.find(user);
+  std::int64_t change =
+      it == users_.end() ? static_cast<std::int64_t>(kUserEntryBytes + user.size()) : 0;
+  for (const ScramMechanism mechanism : mechanisms) {
+    change += static_cast<std::int64_t>(salt_bytes);
+    if (it != users_.end() && it->second.of(mechanism)) {
+      change -= static_cast<std::int64_t>(it->second.of(mechanism)->salt.size());
+    }
+  }
+  return change;
+}
+
+bool CredentialStore::has_memory_for(std::string_view user,
+                                     std::span<const ScramMechanism> mechanisms,
+                                     std::size_t salt_bytes) const {
+  const std::int64_t change = bytes_change(user, mechanisms, salt_bytes);
+  if (change <= 0) return true;
+  if (!memory_charge_.hold(static_cast<std::size_t>(change))) return false;
+  memory_charge_.release(static_cast<std::size_t>(change));
+  return true;
+}
+
+CredentialRefusal CredentialStore::charge(std::string_view user, std::int64_t change) {
+  if (change <= 0) {
+    memory_charge_.release(static_cast<std::size_t>(-change));
+    stored_bytes_ -= static_cast<std::size_t>(-change);
+    return std::nullopt;
+  }
+  if (!memory_charge_.hold(static_cast<std::size_t>(change))) {
+    return "cannot store user '" + std::string(user) +
+           "': the memory the broker keeps users in (the groups' share of --max-memory) has no "
+           "room for its " +
+           std::to_string(change) + " bytes; delete users or groups, or raise --max-memory";
+  }
+  stored_bytes_ += static_cast<std::size_t>(change);
+  return std::nullopt;
+}
 
 CredentialRefusal CredentialStore::check_new_credential(std::string_view user,
                                                         int iterations) const {
@@ -75,14 +125,20 @@ void CredentialStore::store(std::string_view user, ScramMechanism mechanism,
   it->second.of(mechanism) = std::move(credential);
 }
 
-CredentialRefusal CredentialStore::set_password(std::string_view user, ScramMechanism mechanism,
+CredentialRefusal CredentialStore::set_password(std::string_view user,
+                                                std::span<const ScramMechanism> mechanisms,
                                                 std::string_view password, int iterations) {
   if (CredentialRefusal refusal = check_new_credential(user, iterations)) return refusal;
-  std::string salt = random_salt();
-  const ScramDigest salted =
-      scram_salted_password(mechanism, password, scram_bytes(salt), iterations);
-  store(user, mechanism,
-        credential_from_salted_password(mechanism, std::move(salt), iterations, salted));
+  if (CredentialRefusal refusal = charge(user, bytes_change(user, mechanisms, kSaltBytes))) {
+    return refusal;
+  }
+  for (const ScramMechanism mechanism : mechanisms) {
+    std::string salt = random_salt();
+    const ScramDigest salted =
+        scram_salted_password(mechanism, password, scram_bytes(salt), iterations);
+    store(user, mechanism,
+          credential_from_salted_password(mechanism, std::move(salt), iterations, salted));
+  }
   return std::nullopt;
 }
 
@@ -97,6 +153,10 @@ CredentialRefusal CredentialStore::set_salted_password(
            std::string(scram_mechanism_name(mechanism)) + " needs " +
            std::to_string(mechanism == ScramMechanism::kSha256 ? 32 : 64);
   }
+  if (CredentialRefusal refusal =
+          charge(user, bytes_change(user, std::span(&mechanism, 1), salt.size()))) {
+    return refusal;
+  }
   std::string salt_bytes(reinterpret_cast<const char*>(salt.data()), salt.size());
   store(user, mechanism,
         credential_from_salted_password(mechanism, std::move(salt_bytes), iterations, *salted));
@@ -106,8 +166,13 @@ CredentialRefusal CredentialStore::set_salted_password(
 bool CredentialStore::delete_credential(std::string_view user, ScramMechanism mechanism) {
   const auto it = users_.find(user);
   if (it == users_.end() || !it->second.of(mechanism)) return false;
+  std::size_t freed = it->second.of(mechanism)->salt.size();
   it->second.of(mechanism).reset();
-  if (!it->second.sha256 && !it->second.sha512) users_.erase(it);
+  if (!it->second.sha256 && !it->second.sha512) {
+    freed += kUserEntryBytes + it->first.size();
+    users_.erase(it);
+  }
+  (void)charge(user, -static_cast<std::int64_t>(freed));  // giving back is never refused
   return true;
 }
 
@@ -170,10 +235,9 @@ CredentialRefusal load_users_text(CredentialStore& store, std::string_view text,
                             std::to_string(seen->second) + "; keep one line per user");
     }
     line_of_user.emplace(user, line_number);
-    for (const ScramMechanism mechanism : {ScramMechanism::kSha256, ScramMechanism::kSha512}) {
-      if (CredentialRefusal refusal = store.set_password(user, mechanism, password, iterations)) {
-        return line_error(source, line_number, *refusal);
-      }
+    static constexpr ScramMechanism kBoth[] = {ScramMechanism::kSha256, ScramMechanism::kSha512};
+    if (CredentialRefusal refusal = store.set_password(user, kBoth, password, iterations)) {
+      return line_error(source, line_number, *refusal);
     }
   }
   return std::nullopt;

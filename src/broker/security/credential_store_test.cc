@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "broker/runtime/memory_charge_for_tests.h"
 #include "broker/security/base64.h"
 
 namespace kgroups::broker {
@@ -102,6 +103,71 @@ TEST(CredentialStore, RefusesANewUserBeyondTheBoundButStillChangesExistingOnes) 
   EXPECT_EQ(store.user_count(), 2u);
   EXPECT_TRUE(store.has_room_for("u1"));
   EXPECT_FALSE(store.has_room_for("u3"));
+}
+
+TEST(CredentialStore, ChargesEachUsersBytesAndGivesThemBackAsItGoes) {
+  CredentialStore store;
+  std::size_t held = 0;
+  ASSERT_TRUE(store.set_memory_charge(testing::charge_within(held, 1 << 20)));
+  const ScramMechanism both[] = {ScramMechanism::kSha256, ScramMechanism::kSha512};
+  ASSERT_EQ(store.set_password("frank", both, "p"), std::nullopt);
+  const std::size_t frank = CredentialStore::kUserEntryBytes + 5 + 2 * CredentialStore::kSaltBytes;
+  EXPECT_EQ(store.stored_bytes(), frank);
+  EXPECT_EQ(held, frank);
+  // A credential from a request keeps its own salt: a longer one costs more.
+  const std::string salt(1000, 's');
+  const ScramDigest salted =
+      scram_salted_password(ScramMechanism::kSha256, "q", scram_bytes(salt), 4096);
+  ASSERT_EQ(store.set_salted_password("frank", ScramMechanism::kSha256, scram_bytes(salt), 4096,
+                                      salted.view()),
+            std::nullopt);
+  EXPECT_EQ(held, frank - CredentialStore::kSaltBytes + 1000);
+  EXPECT_TRUE(store.delete_credential("frank", ScramMechanism::kSha256));
+  EXPECT_EQ(held, frank - CredentialStore::kSaltBytes);
+  EXPECT_TRUE(store.delete_credential("frank", ScramMechanism::kSha512));
+  EXPECT_EQ(held, 0u);
+  EXPECT_EQ(store.stored_bytes(), 0u);
+}
+
+TEST(CredentialStore, RefusesWhatTheMemoryChargeHasNoRoomForAndChangesNothing) {
+  CredentialStore store;
+  std::size_t held = 0;
+  const std::size_t one_user =
+      CredentialStore::kUserEntryBytes + 2 + 2 * CredentialStore::kSaltBytes;
+  ASSERT_TRUE(store.set_memory_charge(testing::charge_within(held, one_user + 100)));
+  const ScramMechanism both[] = {ScramMechanism::kSha256, ScramMechanism::kSha512};
+  ASSERT_EQ(store.set_password("u1", both, "p"), std::nullopt);
+  EXPECT_FALSE(store.has_memory_for("u2", both, CredentialStore::kSaltBytes));
+  const CredentialRefusal refusal = store.set_password("u2", both, "p");
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_NE(refusal->find("--max-memory"), std::string::npos) << *refusal;
+  EXPECT_EQ(store.user_count(), 1u);
+  EXPECT_EQ(held, one_user);
+  // A bigger salt for an existing user does not fit either; the old credential stays.
+  const std::string salt(500, 's');
+  const ScramDigest salted =
+      scram_salted_password(ScramMechanism::kSha512, "q", scram_bytes(salt), 4096);
+  EXPECT_TRUE(store
+                  .set_salted_password("u1", ScramMechanism::kSha512, scram_bytes(salt), 4096,
+                                       salted.view())
+                  .has_value());
+  EXPECT_TRUE(store.check_password("u1", "p"));
+  EXPECT_EQ(held, one_user);
+  // Replacing a credential with one of the same size needs no more room.
+  EXPECT_TRUE(store.has_memory_for("u1", both, CredentialStore::kSaltBytes));
+  EXPECT_EQ(store.set_password("u1", both, "new"), std::nullopt);
+  EXPECT_EQ(held, one_user);
+}
+
+TEST(CredentialStore, ChargesTheUsersItHasWhenTheChargeIsSetOrRefusesIt) {
+  CredentialStore store;
+  ASSERT_EQ(store.set_password("early", ScramMechanism::kSha256, "p"), std::nullopt);
+  std::size_t held = 0;
+  EXPECT_FALSE(store.set_memory_charge(testing::charge_within(held, 10)));
+  EXPECT_EQ(held, 0u);
+  ASSERT_TRUE(store.set_memory_charge(testing::charge_within(held, 1 << 20)));
+  EXPECT_EQ(held, store.stored_bytes());
+  EXPECT_GT(held, CredentialStore::kUserEntryBytes);
 }
 
 TEST(CredentialStore, ListsUserNamesInByteOrder) {
