@@ -112,9 +112,9 @@ std::string error_challenge(const UnsecuredJwsRejection& rejection) {
 
 }  // namespace
 
-SaslStep OAuthBearerServer::fail(std::string reason) {
+SaslStep OAuthBearerServer::fail(std::string_view reason) {
   state_ = State::kFinished;
-  return SaslStep::failed("OAUTHBEARER: " + reason);
+  return SaslStep::failed(std::string("OAUTHBEARER: ").append(reason));
 }
 
 SaslStep OAuthBearerServer::step(std::string_view message, std::int64_t now_ms) {
@@ -122,9 +122,13 @@ SaslStep OAuthBearerServer::step(std::string_view message, std::int64_t now_ms) 
     case State::kAwaitInitialResponse:
       return receive_initial_response(message, now_ms);
     case State::kAwaitErrorAcknowledgement:
-      state_ = State::kFinished;
-      if (message == std::string_view(&kSeparator, 1)) return SaslStep::refused(error_challenge_);
-      return SaslStep::failed("OAUTHBEARER: expected \\x01 after the error challenge");
+      if (message == std::string_view(&kSeparator, 1)) {
+        state_ = State::kFinished;
+        return SaslStep::refused(error_challenge_);
+      }
+      // Kafka's OAuthBearerSaslServer takes anything else as a new initial response (the
+      // authentication timeout bounds how long a client may go on trying).
+      return receive_initial_response(message, now_ms);
     case State::kFinished:
       break;
   }
@@ -151,7 +155,7 @@ SaslStep OAuthBearerServer::receive_initial_response(std::string_view message,
     state_ = State::kAwaitErrorAcknowledgement;
     return SaslStep::challenge(error_challenge_);
   }
-  UnsecuredJwsClaims& claims = std::get<UnsecuredJwsClaims>(check);
+  auto& claims = std::get<UnsecuredJwsClaims>(check);
   state_ = State::kFinished;
   if (!response->authzid.empty() && response->authzid != claims.principal) {
     return SaslStep::refused(

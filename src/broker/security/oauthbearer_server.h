@@ -6,8 +6,9 @@
 // with gs2-header "n,," or "n,a=<authzid>,". A valid token authenticates its principal,
 // whose credential expires at the token's "exp". An invalid one is answered, as RFC 7628
 // section 3.2.2 and Kafka do, with a JSON error challenge ({"status":"invalid_token"}, or
-// "insufficient_scope" with the missing scope); the client must then send a single \x01,
-// and the exchange fails with that JSON as the client's message. A malformed response, an
+// "insufficient_scope" with the missing scope); when the client then sends a single \x01,
+// the exchange fails with that JSON as the client's message, and anything else is taken as a
+// new initial response (Kafka's OAuthBearerSaslServer does the same). A malformed response, an
 // oversize token or an authzid other than the principal fail at once.
 #pragma once
 
@@ -24,7 +25,7 @@ namespace kgroups::broker {
 struct OAuthBearerSettings {
   // Longest token accepted. An unsecured JWS with a few claims is a few hundred bytes; real
   // IdP tokens a few KiB; 16 KiB leaves room for large scope lists.
-  static constexpr std::size_t kDefaultMaxTokenBytes = 16 * 1024;
+  static constexpr std::size_t kDefaultMaxTokenBytes = std::size_t{16} * 1024;
 
   UnsecuredJwsSettings jws;
   std::size_t max_token_bytes = kDefaultMaxTokenBytes;
@@ -41,7 +42,7 @@ class OAuthBearerServer {
   enum class State { kAwaitInitialResponse, kAwaitErrorAcknowledgement, kFinished };
 
   SaslStep receive_initial_response(std::string_view message, std::int64_t now_ms);
-  SaslStep fail(std::string reason);
+  SaslStep fail(std::string_view reason);
 
   OAuthBearerSettings settings_;
   State state_ = State::kAwaitInitialResponse;

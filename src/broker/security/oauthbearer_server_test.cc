@@ -150,14 +150,22 @@ TEST(OAuthBearerServer, RefusesATokenLackingARequiredScopeNamingIt) {
   EXPECT_EQ(accepted.outcome, Outcome::kAuthenticated) << accepted.log_reason;
 }
 
-TEST(OAuthBearerServer, FailsWhenTheClientAnswersTheErrorWithAnythingButControlA) {
+TEST(OAuthBearerServer, TakesAnythingButControlAAfterTheErrorAsANewInitialResponse) {
   OAuthBearerServer server({});
   ASSERT_EQ(server.step(initial_response(unsecured_token(claims_expiring_in(-5))), kNowMs).outcome,
             Outcome::kChallenge);
-  const SaslStep step =
+  const SaslStep renewed =
       server.step(initial_response(unsecured_token(claims_expiring_in(60))), kNowMs);
-  EXPECT_EQ(step.outcome, Outcome::kFailed);
-  EXPECT_TRUE(step.client_error.empty());
+  EXPECT_EQ(renewed.outcome, Outcome::kAuthenticated) << renewed.log_reason;
+  EXPECT_EQ(renewed.user, "alice");
+
+  OAuthBearerServer other({});
+  ASSERT_EQ(other.step(initial_response(unsecured_token(claims_expiring_in(-5))), kNowMs).outcome,
+            Outcome::kChallenge);
+  const SaslStep garbage = other.step("not a response", kNowMs);
+  EXPECT_EQ(garbage.outcome, Outcome::kFailed);
+  EXPECT_TRUE(garbage.client_error.empty());
+  EXPECT_EQ(other.step("\x01", kNowMs).outcome, Outcome::kFailed);  // the exchange has ended
 }
 
 TEST(OAuthBearerServer, RefusesAnAuthzidOtherThanThePrincipal) {

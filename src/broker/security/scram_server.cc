@@ -38,8 +38,14 @@ bool is_printable_nonce(std::string_view nonce) {
   return true;
 }
 
-constexpr std::string_view kGs2HeaderWithoutBinding = "n,,";
-constexpr std::string_view kChannelBindingWithoutBinding = "biws";  // base64("n,,")
+// The gs2 header's length when `message` starts with one without channel binding: "n,," or
+// "n,a=<saslname>,"; 0 when it does not.
+std::size_t gs2_header_length(std::string_view message) {
+  if (message.starts_with("n,,")) return 3;
+  if (!message.starts_with("n,a=")) return 0;
+  const std::size_t end = message.find(',', 4);
+  return end == std::string_view::npos ? 0 : end + 1;
+}
 
 }  // namespace
 
@@ -111,20 +117,23 @@ SaslStep ScramServer::step(std::string_view message) {
   return fail("SCRAM message after the exchange ended");
 }
 
-SaslStep ScramServer::fail(std::string reason) {
+SaslStep ScramServer::fail(std::string_view reason) {
   state_ = State::kFinished;
   credential_ = {};
-  return SaslStep::failed(std::string(scram_mechanism_name(mechanism_)) + ": " + reason);
+  return SaslStep::failed(
+      std::string(scram_mechanism_name(mechanism_)).append(": ").append(reason));
 }
 
 SaslStep ScramServer::receive_client_first(std::string_view message) {
-  if (!message.starts_with(kGs2HeaderWithoutBinding)) {
+  const std::size_t header_length = gs2_header_length(message);
+  if (header_length == 0) {
     if (message.starts_with("p=") || message.starts_with("y,")) {
       return fail("channel binding is not supported");
     }
-    return fail("invalid client first message: the gs2 header must be \"n,,\"");
+    return fail(R"(invalid client first message: the gs2 header must be "n,," or "n,a=USER,")");
   }
-  const std::string_view bare = message.substr(kGs2HeaderWithoutBinding.size());
+  const std::string_view header = message.substr(0, header_length);
+  const std::string_view bare = message.substr(header_length);
   std::string_view rest = bare;
   std::optional<ScramAttribute> attribute = next_attribute(rest);
   if (attribute && attribute->name == "m")
@@ -132,6 +141,13 @@ SaslStep ScramServer::receive_client_first(std::string_view message) {
   if (!attribute || attribute->name != "n") return fail("invalid client first message: no n=");
   std::optional<std::string> user = scram_saslname_decode(attribute->value);
   if (!user) return fail("invalid client first message: bad saslname");
+  if (header.size() > 3) {
+    const std::optional<std::string> authzid =
+        scram_saslname_decode(header.substr(4, header.size() - 5));
+    if (!authzid || *authzid != *user) {
+      return fail("the client asked for an authorization id that is not its user name");
+    }
+  }
   attribute = next_attribute(rest);
   if (!attribute || attribute->name != "r" || !is_printable_nonce(attribute->value)) {
     return fail("invalid client first message: no valid r=");
@@ -150,6 +166,7 @@ SaslStep ScramServer::receive_client_first(std::string_view message) {
   if (!is_printable_nonce(server_nonce)) return fail("the server nonce is not printable");
   credential_ = *credential;
   user_ = std::move(*user);
+  gs2_header_ = std::string(header);
   client_first_bare_ = std::string(bare);
   nonce_ = std::string(client_nonce) + server_nonce;
   server_first_ = "r=" + nonce_ + ",s=" + base64_encode(scram_bytes(credential_.salt)) +
@@ -169,8 +186,11 @@ SaslStep ScramServer::receive_client_final(std::string_view message) {
   if (!proof) return fail("invalid client final message: proof has the wrong size");
   std::string_view rest = without_proof;
   const std::optional<ScramAttribute> binding = next_attribute(rest);
-  if (!binding || binding->name != "c" || binding->value != kChannelBindingWithoutBinding) {
-    return fail("invalid client final message: channel binding must be c=biws");
+  if (!binding || binding->name != "c" ||
+      binding->value != base64_encode(scram_bytes(gs2_header_))) {
+    return fail(
+        "invalid client final message: channel binding must be c= the base64 of the "
+        "gs2 header");
   }
   const std::optional<ScramAttribute> nonce = next_attribute(rest);
   if (!nonce || nonce->name != "r") return fail("invalid client final message: no r=");

@@ -4,10 +4,13 @@
 // RFC 7677), as a state machine fed the client's messages:
 //   client-first-message  -> server-first-message (the client's nonce + ours, salt, iterations)
 //   client-final-message  -> server-final-message "v=<ServerSignature>", and success
-// Refused: a gs2 header other than "n,," (no channel binding, no authorization id), the
-// reserved "m=" attribute, Kafka's `tokenauth` extension (no delegation tokens here), an
-// unknown user, a channel binding other than "biws", a nonce not ours, a wrong proof, a
-// malformed or oversize message. Failures show the client only Kafka's generic message.
+// The gs2 header is "n," (no channel binding) and an optional authorization id, which must
+// be the user's name, as Kafka's ScramSaslServer has it ("n,," or "n,a=alice,").
+// Refused: channel binding, an authorization id other than the user, the reserved "m="
+// attribute, Kafka's `tokenauth` extension (no delegation tokens here), an unknown user, a
+// final message whose channel binding is not the base64 of the header sent, a nonce not ours,
+// a wrong proof, a malformed or oversize message. Failures show the client only Kafka's generic
+// message.
 #pragma once
 
 #include <cstddef>
@@ -45,21 +48,22 @@ class ScramServer {
   // Feeds the next client message. After success or failure every further message fails.
   SaslStep step(std::string_view message);
 
-  ScramMechanism mechanism() const { return mechanism_; }
+  [[nodiscard]] ScramMechanism mechanism() const { return mechanism_; }
 
  private:
   enum class State { kAwaitClientFirst, kAwaitClientFinal, kFinished };
 
   SaslStep receive_client_first(std::string_view message);
   SaslStep receive_client_final(std::string_view message);
-  SaslStep fail(std::string reason);
-  bool proof_is_valid(const ScramDigest& proof, std::string_view auth_message) const;
+  SaslStep fail(std::string_view reason);
+  [[nodiscard]] bool proof_is_valid(const ScramDigest& proof, std::string_view auth_message) const;
 
   ScramMechanism mechanism_;
   const CredentialStore& store_;
   ScramNonceSource nonce_source_;
   State state_ = State::kAwaitClientFirst;
   std::string user_;
+  std::string gs2_header_;  // as the client sent it, e.g. "n,,"
   std::string client_first_bare_;
   std::string server_first_;
   std::string nonce_;  // the client's nonce followed by ours

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <string_view>
+
 #include "broker/security/base64.h"
 
 namespace kgroups::broker {
@@ -49,7 +52,7 @@ class TinyScramClient {
 
   std::string first() {
     bare_ = "n=" + scram_saslname_encode(user_) + ",r=" + client_nonce_;
-    return "n,," + bare_;
+    return header_ + bare_;
   }
 
   // The client-final-message for `server_first`, keeping what it needs to check the server.
@@ -62,7 +65,8 @@ class TinyScramClient {
         scram_salted_password(mechanism_, password_, scram_bytes(salt), iterations);
     // librdkafka 2.0 sends its own nonce again in front of the combined one.
     const std::string without_proof =
-        "c=biws,r=" + (repeat_client_nonce_ ? client_nonce_ : std::string()) + nonce;
+        "c=" + base64_encode(scram_bytes(binding_header_)) +
+        ",r=" + (repeat_client_nonce_ ? client_nonce_ : std::string()) + nonce;
     const std::string auth_message = bare_ + "," + server_first + "," + without_proof;
     const ScramDigest client_key = scram_hmac(mechanism_, salted.view(), "Client Key");
     const ScramDigest stored_key = scram_hash(mechanism_, client_key.view());
@@ -75,8 +79,14 @@ class TinyScramClient {
     return without_proof + ",p=" + base64_encode(proof.view());
   }
 
-  const std::string& expected_server_final() const { return expected_server_final_; }
+  [[nodiscard]] const std::string& expected_server_final() const { return expected_server_final_; }
   void repeat_client_nonce() { repeat_client_nonce_ = true; }
+  // The gs2 header of the first message, and the one the final message's channel binding
+  // names (the same for an honest client).
+  void use_gs2_header(std::string header, std::string binding_header) {
+    header_ = std::move(header);
+    binding_header_ = std::move(binding_header);
+  }
 
  private:
   static std::string attribute(std::string_view& rest, std::string_view name) {
@@ -91,6 +101,8 @@ class TinyScramClient {
   std::string user_;
   std::string password_;
   std::string client_nonce_ = "fyko+d2lbbFgONRv9qkxdawL";
+  std::string header_ = "n,,";
+  std::string binding_header_ = "n,,";
   std::string bare_;
   std::string expected_server_final_;
   bool repeat_client_nonce_ = false;
@@ -116,6 +128,27 @@ TEST(ScramServer, CompletesAFullSha512ExchangeWithARandomServerNonce) {
   ASSERT_EQ(final.outcome, Outcome::kAuthenticated) << final.log_reason;
   EXPECT_EQ(final.bytes, client.expected_server_final());
   EXPECT_EQ(final.user, "alice");
+}
+
+TEST(ScramServer, AcceptsAnAuthorizationIdThatIsTheUserAndBindsTheHeaderSent) {
+  const CredentialStore store = store_with("a,b", "pw");
+  TinyScramClient client(ScramMechanism::kSha256, "a,b", "pw");
+  client.use_gs2_header("n,a=a=2Cb,", "n,a=a=2Cb,");
+  ScramServer server(ScramMechanism::kSha256, store);
+  const SaslStep first = server.step(client.first());
+  ASSERT_EQ(first.outcome, Outcome::kChallenge) << first.log_reason;
+  const SaslStep final = server.step(client.final(first.bytes));
+  ASSERT_EQ(final.outcome, Outcome::kAuthenticated) << final.log_reason;
+  EXPECT_EQ(final.user, "a,b");
+  // The final message's channel binding must be the header the first message sent.
+  TinyScramClient switched(ScramMechanism::kSha256, "a,b", "pw");
+  switched.use_gs2_header("n,a=a=2Cb,", "n,,");
+  ScramServer other(ScramMechanism::kSha256, store);
+  const SaslStep other_first = other.step(switched.first());
+  ASSERT_EQ(other_first.outcome, Outcome::kChallenge) << other_first.log_reason;
+  const SaslStep refused = other.step(switched.final(other_first.bytes));
+  EXPECT_EQ(refused.outcome, Outcome::kFailed);
+  EXPECT_NE(refused.log_reason.find("channel binding"), std::string::npos) << refused.log_reason;
 }
 
 TEST(ScramServer, AcceptsAClientNonceEndingWithTheCombinedOneAsKafkaDoes) {
@@ -210,12 +243,14 @@ TEST(ScramServer, RefusesAFinalMessageWithAnAlteredProof) {
   EXPECT_EQ(server.step(final_message).outcome, Outcome::kFailed);
 }
 
-TEST(ScramServer, RefusesGs2HeadersOtherThanNoBindingAndNoAuthzid) {
+TEST(ScramServer, RefusesChannelBindingAndAuthorizationIdsOtherThanTheUser) {
   const CredentialStore store = store_with("alice", "wonderland");
   const std::pair<std::string, std::string> cases[] = {
       {"p=tls-unique,,n=alice,r=abc", "channel binding"},
       {"y,,n=alice,r=abc", "channel binding"},
-      {"n,a=alice,n=alice,r=abc", "gs2 header"},
+      {"n,a=bob,n=alice,r=abc", "authorization id"},
+      {"n,a=al=ice,n=alice,r=abc", "authorization id"},
+      {"n,a=alice", "gs2 header"},
       {"n=alice,r=abc", "gs2 header"},
       {"", "gs2 header"},
   };
@@ -242,11 +277,9 @@ TEST(ScramServer, RefusesReservedMextAndKafkaTokenAuth) {
 
 TEST(ScramServer, RefusesMalformedFirstMessages) {
   const CredentialStore store = store_with("alice", "wonderland");
-  for (const std::string_view message : {"n,,", "n,,n=alice", "n,,n=alice,r=", "n,,r=abc,n=alice",
-                                         "n,,n=al=ice,r=abc", "n,,n=,r=abc",
-                                         "n,,n=alice,r=a\x01"
-                                         "b",
-                                         "n,,n=alice,r=abc,junk"}) {
+  for (const std::string_view message :
+       {"n,,", "n,,n=alice", "n,,n=alice,r=", "n,,r=abc,n=alice", "n,,n=al=ice,r=abc",
+        "n,,n=,r=abc", "n,,n=alice,r=a\001b", "n,,n=alice,r=abc,junk"}) {
     ScramServer server(ScramMechanism::kSha512, store);
     EXPECT_EQ(server.step(message).outcome, Outcome::kFailed) << message;
   }
@@ -263,13 +296,19 @@ TEST(ScramServer, RefusesMalformedFinalMessages) {
     nonce = first.bytes.substr(2, first.bytes.find(',') - 2);
   }
   const std::string valid_proof = base64_encode(std::vector<unsigned char>(64, 7));
+  const std::string short_proof = base64_encode(scram_bytes("short"));
+  const auto join = [](std::initializer_list<std::string_view> parts) {
+    std::string joined;
+    for (const std::string_view part : parts) joined.append(part);
+    return joined;
+  };
   for (const std::string& message :
-       {std::string("c=biws,r=") + nonce,                                   // no proof
-        "c=biws,r=" + nonce + ",p=!!!!",                                    // proof not base64
-        "c=biws,r=" + nonce + ",p=" + base64_encode(scram_bytes("short")),  // wrong size
-        "c=cD10bHMtdW5pcXVlLCw=,r=" + nonce + ",p=" + valid_proof,          // channel binding
-        "r=" + nonce + ",p=" + valid_proof,                                 // no c=
-        "c=biws,p=" + valid_proof}) {                                       // no r=
+       {join({"c=biws,r=", nonce}),                                      // no proof
+        join({"c=biws,r=", nonce, ",p=!!!!"}),                           // proof not base64
+        join({"c=biws,r=", nonce, ",p=", short_proof}),                  // wrong size
+        join({"c=cD10bHMtdW5pcXVlLCw=,r=", nonce, ",p=", valid_proof}),  // channel binding
+        join({"r=", nonce, ",p=", valid_proof}),                         // no c=
+        join({"c=biws,p=", valid_proof})}) {                             // no r=
     ScramServer server(ScramMechanism::kSha512, store, [] { return std::string("SERVER"); });
     ASSERT_EQ(server.step(first_message).outcome, Outcome::kChallenge);
     EXPECT_EQ(server.step(message).outcome, Outcome::kFailed) << message;
