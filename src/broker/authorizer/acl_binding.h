@@ -98,6 +98,8 @@ struct AclBinding {
   AclOperation operation = AclOperation::kRead;
   AclPermissionType permission = AclPermissionType::kAllow;
 
+  // clang-tidy 14 reads the defaulted comparison's internal `0` as a null pointer.
+  // NOLINTNEXTLINE(modernize-use-nullptr)
   auto operator<=>(const AclBinding&) const = default;
 };
 

@@ -33,7 +33,8 @@ class AclResourceIndex {
   // Visits every indexed binding of `type` whose pattern applies to the resource `name`: a
   // LITERAL binding with that name or the name "*", and a PREFIXED binding whose name is a prefix
   // of it. Returns false if the visitor stopped the walk.
-  bool visit_applying(AclResourceType type, std::string_view name, const AclVisitor& visit) const;
+  [[nodiscard]] bool visit_applying(AclResourceType type, std::string_view name,
+                                    const AclVisitor& visit) const;
 
  private:
   using Bucket = std::vector<const AclBinding*>;
@@ -44,7 +45,7 @@ class AclResourceIndex {
   };
 
   BucketsByName& buckets_for(const AclBinding& binding);
-  const ResourceTypeSection* section(AclResourceType type) const;
+  [[nodiscard]] const ResourceTypeSection* section(AclResourceType type) const;
   static bool visit_literal(const BucketsByName& literal, std::string_view name,
                             const AclVisitor& visit);
   static bool visit_prefixes(const BucketsByName& prefixed, std::string_view name,

@@ -210,7 +210,7 @@ TEST(AclStore, StoredBytesReturnToZeroAfterDeletingEverything) {
 
 std::vector<std::string> applying_names(const AclStore& store, std::string_view name) {
   std::vector<std::string> names;
-  store.index().visit_applying(AclResourceType::kTopic, name, [&](const AclBinding& binding) {
+  (void)store.index().visit_applying(AclResourceType::kTopic, name, [&](const AclBinding& binding) {
     names.push_back(std::string(acl_name(binding.pattern_type)) + ":" + binding.resource_name);
     return true;
   });

@@ -124,17 +124,18 @@ AuthorizationDecision Authorizer::authorize(const AclAction& action) const {
   const AclBinding* allowing = nullptr;
   const AclBinding* denying = nullptr;
   std::size_t examined = 0;
-  acls_.index().visit_applying(action.resource_type, action.resource_name,
-                               [&](const AclBinding& acl) {
-                                 ++examined;
-                                 if (!entry_matches(acl, action)) return true;
-                                 if (acl.permission == AclPermissionType::kDeny) {
-                                   denying = &acl;
-                                   return false;  // a DENY wins: no need to look further
-                                 }
-                                 allowing = &acl;
-                                 return true;
-                               });
+  // Whether the walk stopped early shows in `denying`.
+  (void)acls_.index().visit_applying(action.resource_type, action.resource_name,
+                                     [&](const AclBinding& acl) {
+                                       ++examined;
+                                       if (!entry_matches(acl, action)) return true;
+                                       if (acl.permission == AclPermissionType::kDeny) {
+                                         denying = &acl;
+                                         return false;  // a DENY wins: no need to look further
+                                       }
+                                       allowing = &acl;
+                                       return true;
+                                     });
   if (denying != nullptr) return {false, Rule::kDenyAcl, denying, examined};
   if (allowing != nullptr) return {true, Rule::kAllowAcl, allowing, examined};
   if (examined == 0) {

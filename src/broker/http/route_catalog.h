@@ -18,7 +18,7 @@
 namespace kgroups::broker::http {
 
 struct RouteDescription {
-  std::string_view method;         // "GET", "POST", "DELETE"
+  std::string_view method;         // "GET", "POST", "PUT", "DELETE"
   std::string_view pattern;        // as HttpRouter::add takes it: "/v1/groups/{id}"
   std::string_view summary;        // what GET /v1 says of it
   std::string_view documentation;  // docs/HTTP-API.md's "What it does" (Markdown)

@@ -58,7 +58,7 @@ class Transport {
   void close();
 
   // The plaintext bytes one TLS record carries at most.
-  static constexpr std::size_t kTlsStagingBytes = 16 * 1024;
+  static constexpr std::size_t kTlsStagingBytes = std::size_t{16} * 1024;
 
  private:
   std::optional<asio::ip::tcp::socket> plain_;

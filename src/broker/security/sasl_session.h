@@ -59,17 +59,17 @@ class SaslSession {
   // expiry and the session lifetime).
   SaslReply step(std::string_view auth_bytes, std::int64_t now_ms);
 
-  std::string_view mechanism() const { return mechanism_; }
+  [[nodiscard]] std::string_view mechanism() const { return mechanism_; }
 
  private:
   using MechanismServer = std::variant<PlainAuthenticator, ScramServer, OAuthBearerServer>;
 
   SaslSession(std::string_view mechanism, MechanismServer server, const SaslSettings& settings,
               bool reauthentication);
-  SaslReply reply_to(SaslStep step, std::int64_t now_ms) const;
-  std::int64_t session_lifetime_ms(std::optional<std::int64_t> credential_expiry_ms,
-                                   std::int64_t now_ms) const;
-  std::string generic_failure_message() const;
+  [[nodiscard]] SaslReply reply_to(SaslStep step, std::int64_t now_ms) const;
+  [[nodiscard]] std::int64_t session_lifetime_ms(std::optional<std::int64_t> credential_expiry_ms,
+                                                 std::int64_t now_ms) const;
+  [[nodiscard]] std::string generic_failure_message() const;
 
   std::string_view mechanism_;  // one of the four static names
   MechanismServer server_;

@@ -31,7 +31,7 @@ struct ScramDigest {
   std::array<unsigned char, 64> bytes{};
   std::size_t size = 0;
 
-  std::span<const unsigned char> view() const { return {bytes.data(), size}; }
+  [[nodiscard]] std::span<const unsigned char> view() const { return {bytes.data(), size}; }
 };
 
 // Constant-time equality (CRYPTO_memcmp); digests of different sizes are unequal.
