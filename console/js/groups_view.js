@@ -1,6 +1,7 @@
-// Groups view: every group (GET /v1/groups) as a list of buttons; the selected group in full
-// (GET /v1/groups/{id}): state, protocol, generation, members with their assignment, and per
-// partition its end offset, committed offset and lag, drawn as bars; a share group with each
+// Groups view: every group (GET /v1/groups) as a list of buttons, each naming the broker that
+// coordinates it; the selected group in full (GET /v1/groups/{id}): state, protocol,
+// generation, coordinator, members with their assignment, and per partition its end offset,
+// committed offset and lag, drawn as bars; a share group with each
 // member's records held and per share-partition its offsets, records in flight by state and
 // totals. Refreshed every 2 s and soon after each event of the group.
 
@@ -57,7 +58,7 @@ export class GroupsView {
         button.dataset.groupId = g.group_id;
         button.replaceChildren(html('strong', { text: g.group_id }),
           html('span', { class: 'group-summary',
-            text: `${g.type} · ${g.state} · ${g.members} member${g.members === 1 ? '' : 's'} · generation ${g.generation}` }));
+            text: `${g.type} · ${g.state} · ${g.members} member${g.members === 1 ? '' : 's'} · generation ${g.generation}${coordinatorSuffix(g)}` }));
       });
   }
 
@@ -84,12 +85,24 @@ export class GroupsView {
   }
 }
 
+// " · coordinator broker N" for the group list (nothing when no broker coordinates it now).
+function coordinatorSuffix(group) {
+  return group.coordinator === null || group.coordinator === undefined
+    ? '' : ` · coordinator broker ${group.coordinator}`;
+}
+
+// The broker that coordinates the group, as a fact's value.
+function coordinatorFact(group) {
+  return ['Coordinator', group.coordinator === null || group.coordinator === undefined
+    ? 'none now' : `broker ${group.coordinator}`];
+}
+
 function renderGroup(group) {
   if (group.type === 'share') return renderShareGroup(group);
   const facts = [
     ['State', group.state], ['Type', group.type], ['Protocol type', group.protocol_type || '—'],
     ['Assignor (protocol)', group.protocol || '—'], ['Generation', group.generation],
-    ['Leader', group.leader ?? '—'], ['Total lag', group.lag],
+    ['Leader', group.leader ?? '—'], coordinatorFact(group), ['Total lag', group.lag],
   ];
   return [
     html('h3', { text: `Group ${group.group_id}` }),
@@ -108,7 +121,7 @@ function renderShareGroup(group) {
   const settings = group.share_settings ?? {};
   const facts = [
     ['State', group.state], ['Type', group.type], ['Assignor', group.protocol || '—'],
-    ['Group epoch', group.generation],
+    ['Group epoch', group.generation], coordinatorFact(group),
     ['Lock duration (ms)', settings['share.record.lock.duration.ms'] ?? '—'],
     ['Delivery count limit', settings['share.delivery.count.limit'] ?? '—'],
     ['Auto offset reset', settings['share.auto.offset.reset'] ?? '—'],

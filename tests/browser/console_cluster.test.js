@@ -5,7 +5,7 @@
 // leader_elected line on the timeline and the partition's new leader and shrunk ISR in the
 // Topics view; clicking Start runs it again and it rejoins the ISR. Stopping the broker that
 // coordinates a group puts a coordinator_moved line on the timeline, naming the new
-// coordinator; a kafkajs admin's reassignment shows as started, then completed. With one
+// coordinator, and the Groups list names the new coordinator too; a kafkajs admin's reassignment shows as started, then completed. With one
 // broker the panel is one line, with no buttons and no cluster columns.
 'use strict';
 
@@ -103,7 +103,13 @@ async function postJson(broker, path, body) {
   return { status: response.status, body: await response.json() };
 }
 
-test('three brokers: Stop on a group\'s coordinator shows the coordinator move on the timeline', async (t) => {
+// The summary line of `group` in the Groups list ('' while it is not listed).
+async function groupSummary(page, group) {
+  return page.$eval(`button.group-button[data-group-id="${group}"] .group-summary`, (span) => span.textContent)
+    .catch(() => '');
+}
+
+test('three brokers: Stop on a group\'s coordinator shows the coordinator move on the timeline and in the group list', async (t) => {
   const { broker, page, problems } = await withConsole(t, ['--brokers', '3', '--default-replication-factor', '3',
     '--offsets-topic-num-partitions', '1', '--topic', 'orders:1']);
   // A simulated consumer joins group g1: its group records create __consumer_offsets, whose one
@@ -115,6 +121,8 @@ test('three brokers: Stop on a group\'s coordinator shows the coordinator move o
   }, '__consumer_offsets-0 with a leader');
   await until(async () => (await brokerRows(page)).length === 3, 'three brokers in the panel');
   assert.equal(await page.$('#cluster-event-list li[data-type="coordinator_moved"]'), null, 'no move before the stop');
+  await until(async () => (await groupSummary(page, 'g1')).includes(`coordinator broker ${coordinator.id}`),
+    'g1 listed with its coordinator');
 
   await page.click(`#broker-table button[data-action="stop"][data-broker="${coordinator.id}"]`);
   const line = await page.waitForSelector('#cluster-event-list li[data-type="coordinator_moved"]');
@@ -126,6 +134,9 @@ test('three brokers: Stop on a group\'s coordinator shows the coordinator move o
   assert.notEqual(moves[0].coordinator, coordinator.id);
   assert.ok(text.includes(`coordinator of __consumer_offsets-0 moved to broker ${moves[0].coordinator}`), text);
   assert.match(await line.evaluate((li) => li.className), /reason-coordinator/);
+  // The Groups list follows within its 2 s refresh.
+  await until(async () => (await groupSummary(page, 'g1')).includes(`coordinator broker ${moves[0].coordinator}`),
+    'g1 listed with its new coordinator');
   await screenshot(page, 'cluster-4-coordinator-moved');
   assert.deepEqual(problems, []);
 });

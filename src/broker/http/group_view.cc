@@ -127,6 +127,7 @@ std::optional<GroupView> view_group_state(Broker& broker, std::string_view group
                                           bool detailed) {
   GroupView view;
   view.group_id = std::string(group_id);
+  view.coordinator = broker.coordinator_for(group_id);
   if (const ClassicGroup* group = broker.groups().classic().group(group_id)) {
     view_classic(*group, view, detailed);
   } else if (broker.groups().share().has_group(group_id)) {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // GroupView: one group as the control endpoint shows it (GET /v1/groups/{id}, /metrics):
-// state, protocol, generation, leader, members with their assignments, and committed offsets
-// with the end offset and lag of each partition — read from both coordinators and the
-// cluster in one go, as plain values. A classic member's assignment is decoded from the
-// consumer protocol's bytes when the group's protocol type is "consumer". A share group
-// (KIP-932) has no committed offsets: its view holds its share-partitions instead (start and
-// end offsets, records in flight by state, totals), its members' records held, and the
-// group's share settings.
+// state, protocol, generation, leader, the broker that coordinates it, members with their
+// assignments, and committed offsets with the end offset and lag of each partition — read from
+// both coordinators and the cluster in one go, as plain values. A classic member's assignment
+// is decoded from the consumer protocol's bytes when the group's protocol type is "consumer".
+// A share group (KIP-932) has no committed offsets: its view holds its share-partitions
+// instead (start and end offsets, records in flight by state, totals), its members' records
+// held, and the group's share settings.
 // Not thread-safe: build it on the broker's network thread; the result is a plain value.
 #pragma once
 
@@ -52,6 +52,9 @@ struct GroupView {
   std::string protocol;         // classic: the selected assignor; consumer: the server assignor
   std::int32_t generation = 0;  // classic: generation id; consumer: group epoch
   std::optional<std::string> leader;
+  // The broker that coordinates the group now (Broker::coordinator_for: the leader of its
+  // __consumer_offsets partition); -1 when none can.
+  std::int32_t coordinator = -1;
   std::vector<GroupMemberView> members;  // by member id
   // Every committed partition and every assigned one, by topic then partition: the first
   // max_offset_rows of them (view_group()).

@@ -69,10 +69,14 @@ Json optional_json(const std::optional<std::int64_t>& value) {
 }
 
 Json group_summary_json(const GroupView& group) {
-  return {{"group_id", group.group_id},     {"type", group.type},
-          {"state", group.state},           {"protocol_type", group.protocol_type},
-          {"protocol", group.protocol},     {"generation", group.generation},
-          {"members", group.members.size()}};
+  return {{"group_id", group.group_id},
+          {"type", group.type},
+          {"state", group.state},
+          {"protocol_type", group.protocol_type},
+          {"protocol", group.protocol},
+          {"generation", group.generation},
+          {"members", group.members.size()},
+          {"coordinator", group.coordinator >= 0 ? Json(group.coordinator) : Json(nullptr)}};
 }
 
 Json share_partitions_json(const std::vector<SharePartitionDescription>& partitions) {

@@ -164,6 +164,7 @@ TEST_F(RoutesTest, GroupShowsMembersDecodedAssignmentCommittedOffsetsAndLag) {
   EXPECT_EQ(list["groups"][0]["type"], "classic");
   EXPECT_EQ(list["groups"][0]["state"], "Stable");
   EXPECT_EQ(list["groups"][0]["members"], 1);
+  EXPECT_EQ(list["groups"][0]["coordinator"], 0);  // the one broker
 
   const json group = get_json("/v1/groups/g1");
   EXPECT_EQ(group["protocol_type"], "consumer");
@@ -269,6 +270,21 @@ TEST_F(RoutesTest, MetricsOfOneBrokerLeaveTheClusterFamiliesOut) {
                            "kgroupsd_partition_isr_size", "kgroupsd_leader_elections_total"}) {
     EXPECT_EQ(text.find(name), std::string::npos) << name << " in\n" << text;
   }
+}
+
+TEST_F(ClusterRoutesTest, GroupsNameTheBrokerThatCoordinatesThemAndFollowItsMove) {
+  create_orders();
+  join_and_sync(10000);
+  const std::int32_t coordinator = get_json("/v1/groups/g1")["coordinator"];
+  EXPECT_EQ(coordinator, broker_.coordinator_for("g1"));
+  EXPECT_EQ(get_json("/v1/groups")["groups"][0]["coordinator"], coordinator);
+  const HttpResponse stopped =
+      call("POST", "/v1/brokers/" + std::to_string(coordinator) + "/stop", "{}");
+  ASSERT_EQ(stopped.status, 200) << stopped.body;
+  const json moved = get_json("/v1/groups/g1")["coordinator"];
+  ASSERT_TRUE(moved.is_number()) << moved;
+  EXPECT_NE(moved, coordinator);
+  EXPECT_EQ(moved, broker_.coordinator_for("g1"));
 }
 
 TEST_F(ClusterRoutesTest, MetricsReportBrokersReplicasAndTheElectionsAStopCauses) {
