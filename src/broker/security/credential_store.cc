@@ -3,6 +3,8 @@
 
 #include <openssl/rand.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -66,7 +68,12 @@ std::int64_t CredentialStore::bytes_change(std::string_view user,
   const auto it = users_.find(user);
   std::int64_t change =
       it == users_.end() ? static_cast<std::int64_t>(kUserEntryBytes + user.size()) : 0;
-  for (const ScramMechanism mechanism : mechanisms) {
+  for (std::size_t i = 0; i < mechanisms.size(); ++i) {
+    const ScramMechanism mechanism = mechanisms[i];
+    if (std::find(mechanisms.begin(), mechanisms.begin() + static_cast<std::ptrdiff_t>(i),
+                  mechanism) != mechanisms.begin() + static_cast<std::ptrdiff_t>(i)) {
+      continue;  // named twice: stored once
+    }
     change += static_cast<std::int64_t>(salt_bytes);
     if (it != users_.end() && it->second.of(mechanism)) {
       change -= static_cast<std::int64_t>(it->second.of(mechanism)->salt.size());

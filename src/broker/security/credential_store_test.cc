@@ -127,6 +127,12 @@ TEST(CredentialStore, ChargesEachUsersBytesAndGivesThemBackAsItGoes) {
   EXPECT_TRUE(store.delete_credential("frank", ScramMechanism::kSha512));
   EXPECT_EQ(held, 0u);
   EXPECT_EQ(store.stored_bytes(), 0u);
+  // A mechanism named twice is stored, and charged, once.
+  const ScramMechanism twice[] = {ScramMechanism::kSha256, ScramMechanism::kSha256};
+  ASSERT_EQ(store.set_password("frank", twice, "p"), std::nullopt);
+  EXPECT_EQ(held, CredentialStore::kUserEntryBytes + 5 + CredentialStore::kSaltBytes);
+  EXPECT_TRUE(store.delete_credential("frank", ScramMechanism::kSha256));
+  EXPECT_EQ(held, 0u);
 }
 
 TEST(CredentialStore, RefusesWhatTheMemoryChargeHasNoRoomForAndChangesNothing) {
