@@ -31,7 +31,7 @@ using Response = protocol::DescribeLogDirsResponse;
 
 // The bytes of `log`'s records below `log_end_offset`: a replica's share of the shared log.
 std::int64_t bytes_below(const BatchLog& log, std::int64_t log_end_offset) {
-  std::int64_t bytes = static_cast<std::int64_t>(log.size_bytes());
+  auto bytes = static_cast<std::int64_t>(log.size_bytes());
   for (const StoredBatch& batch : log.batches_from(log_end_offset)) {
     bytes -= static_cast<std::int64_t>(batch.size_bytes);
   }
