@@ -54,7 +54,7 @@ struct ClientUpsertion {
   }
 
   // The request's entry; views this object's bytes.
-  Upsertion entry() const {
+  [[nodiscard]] Upsertion entry() const {
     return {.name = user,
             .mechanism = mechanism,
             .iterations = iterations,

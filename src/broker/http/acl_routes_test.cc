@@ -86,7 +86,7 @@ TEST_F(AclRoutes, BadAclsAnswer400NamingTheFieldAndCreateNothing) {
       {R"({"resource_type": "TOPIC"})", "\"resource_name\" is missing"},
       {R"({"resource_type": "TOPIK", "resource_name": "t", "principal": "User:a",
            "operation": "READ", "permission": "ALLOW"})",
-       "\"resource_type\": unknown value \"TOPIK\"; use one of TOPIC,"},
+       R"("resource_type": unknown value "TOPIK"; use one of TOPIC,)"},
       {R"({"resource_type": "ANY", "resource_name": "t", "principal": "User:a",
            "operation": "READ", "permission": "ALLOW"})",
        "\"resource_type\""},

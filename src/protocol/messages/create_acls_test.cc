@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -30,7 +31,7 @@ CreateAclsRequest deny_reads_of_group_prefix() {
   return request;
 }
 
-const Bytes kPrincipal = {'U', 's', 'e', 'r', ':', 'a'};
+constexpr std::array<std::uint8_t, 6> kPrincipal = {'U', 's', 'e', 'r', ':', 'a'};
 
 Bytes creation_bytes(std::int16_t version) {
   const bool flexible = version >= 2;
