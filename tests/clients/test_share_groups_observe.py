@@ -76,7 +76,7 @@ def test_group_view_shows_members_records_held_and_share_partition_state(start_k
     listed = {g["group_id"]: g for g in http(broker, "GET", "/v1/groups")["groups"]}
     assert listed["workers"] == {"group_id": "workers", "type": "share", "state": "Stable",
                                  "protocol_type": "share", "protocol": "simple",
-                                 "generation": 2, "members": 2}
+                                 "generation": 2, "members": 2, "coordinator": 0}
 
     group = http(broker, "GET", "/v1/groups/workers")
     assert group["type"] == "share" and group["offsets"] == [] and group["lag"] == 0
