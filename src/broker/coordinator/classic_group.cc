@@ -239,6 +239,20 @@ std::int32_t ClassicGroup::rebalance_timeout_ms() const {
   return longest;
 }
 
+void ClassicGroup::load_generation(std::int32_t generation_id, std::string protocol_name,
+                                   std::string_view leader_id) {
+  generation_id_ = generation_id;
+  if (members_.empty()) {
+    state_ = ClassicGroupState::kEmpty;
+    protocol_name_.clear();
+    leader_id_.clear();
+    return;
+  }
+  state_ = ClassicGroupState::kStable;  // Kafka loads a group with members as Stable
+  protocol_name_ = std::move(protocol_name);
+  if (members_.contains(leader_id)) leader_id_ = std::string(leader_id);
+}
+
 void ClassicGroup::init_next_generation() {
   transition_to(members_.empty() ? ClassicGroupState::kEmpty
                                  : ClassicGroupState::kCompletingRebalance);

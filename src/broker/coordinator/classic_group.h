@@ -153,6 +153,13 @@ class ClassicGroup {
   // Returns the largest rebalance timeout among the members (0 without members).
   [[nodiscard]] std::int32_t rebalance_timeout_ms() const;
 
+  // Sets what a load from __consumer_offsets read (Kafka's GroupMetadata.loadGroup): the
+  // generation, its selected protocol and leader, and the state, Stable with members and
+  // Empty without. For a group just created, its members added first; a leader that is not
+  // a member leaves the earliest-added member leading.
+  void load_generation(std::int32_t generation_id, std::string protocol_name,
+                       std::string_view leader_id);
+
   // Starts the next generation: increments the generation id; with members, selects
   // the protocol by vote and moves to CompletingRebalance, otherwise moves to Empty.
   // Requires PreparingRebalance.

@@ -33,6 +33,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -52,6 +54,18 @@
 #include "broker/coordinator/topic_catalog.h"
 
 namespace kgroups::broker {
+
+// A consumer group as a load reads it back from __consumer_offsets: its epoch
+// (ConsumerGroupMetadata), its target assignment's epoch and members' targets
+// (ConsumerGroupTargetAssignment*), and each member's details (ConsumerGroupMemberMetadata)
+// with its epochs, state and partitions (ConsumerGroupCurrentMemberAssignment).
+struct LoadedConsumerGroup {
+  std::string group_id;
+  std::int32_t group_epoch = 0;
+  std::int32_t assignment_epoch = 0;
+  std::vector<ConsumerGroupMember> members;
+  std::map<std::string, ConsumerAssignment, std::less<>> target;  // by member id
+};
 
 class ConsumerGroupCoordinator {
  public:
@@ -129,6 +143,16 @@ class ConsumerGroupCoordinator {
 
   // Returns the earliest time at which poll_timers() has work, or nullopt. O(1).
   [[nodiscard]] std::optional<Clock::TimePoint> next_deadline() const;
+
+  // Loading and unloading a partition of __consumer_offsets (consumer_group_load.cc), as
+  // GroupCoordinator's. unload_group(): forgets the group, members, offsets and all, telling
+  // no observer; whether there was one. load_group(): creates `loaded`, every member with a
+  // fresh session (and, while it revokes, a fresh rebalance timeout), the subscription
+  // metadata read from the catalog. Returns NONE, INVALID_GROUP_ID (empty, too long, or
+  // held already), POLICY_VIOLATION (max_groups), GROUP_MAX_SIZE_REACHED or
+  // COORDINATOR_LOAD_IN_PROGRESS (max_stored_bytes); a refused load creates nothing.
+  bool unload_group(std::string_view group_id);
+  GroupError load_group(LoadedConsumerGroup loaded);
 
   // Forgets every group.
   void shutdown();

@@ -43,6 +43,16 @@ std::vector<std::string> sorted_unique(std::vector<std::string> names) {
   return names;
 }
 
+// Whether the member says the same of itself in both (what its metadata record holds).
+bool same_details(const ConsumerGroupMemberDetails& before,
+                  const ConsumerGroupMemberDetails& after) {
+  return before.instance_id == after.instance_id && before.rack_id == after.rack_id &&
+         before.client_id == after.client_id && before.client_host == after.client_host &&
+         before.rebalance_timeout_ms == after.rebalance_timeout_ms &&
+         before.server_assignor == after.server_assignor &&
+         before.subscribed_topic_names == after.subscribed_topic_names;
+}
+
 }  // namespace
 
 ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::heartbeat(
@@ -248,6 +258,7 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
   }
 
   // Every check passed: change the group.
+  bool details_changed = false;
   if (group == nullptr) group = &create_group(params.group_id);
   if (adds_member) log("group \"" + group->group_id() + "\": member " + member_id + " joined");
   if (replaced_member_id) {
@@ -261,13 +272,24 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::join_or_heartbeat(
     }
     group->replace_member(*replaced_member_id, std::move(member));
   } else if (keeps_partitions) {
+    details_changed = !same_details(*existing, member);
     group->update_member_details(std::move(member));
   } else {
     group->put_member(std::move(member));
   }
-  if ((adds_member || replaced_member_id) && observer_ != nullptr) {
-    observer_->on_member_joined(GroupType::kConsumer, group->group_id(),
-                                observed(*group->find_member(member_id)));
+  if (observer_ != nullptr) {
+    if (adds_member || replaced_member_id) {
+      observer_->on_member_joined(GroupType::kConsumer, group->group_id(),
+                                  observed(*group->find_member(member_id)));
+    } else if (!keeps_partitions) {  // a known member rejoined from scratch: epoch 0, nothing
+      observer_->on_member_updated(GroupType::kConsumer, group->group_id(), member_id,
+                                   MemberUpdate::kDetails);
+      observer_->on_member_updated(GroupType::kConsumer, group->group_id(), member_id,
+                                   MemberUpdate::kAssignment);
+    } else if (details_changed) {
+      observer_->on_member_updated(GroupType::kConsumer, group->group_id(), member_id,
+                                   MemberUpdate::kDetails);
+    }
   }
   update_group_epoch_and_target(*group, subscription_changed, member_id, adds_member);
   // The member's partitions as stored above are those it had before this heartbeat (none
@@ -322,6 +344,10 @@ ConsumerGroupHeartbeatResult ConsumerGroupCoordinator::leave(
     log("group \"" + group->group_id() + "\": static member " + params.member_id +
         " left for now, its assignment held for its session");
     group->put_member(std::move(away));
+    if (observer_ != nullptr) {
+      observer_->on_member_updated(GroupType::kConsumer, group->group_id(), params.member_id,
+                                   MemberUpdate::kAssignment);
+    }
     return result;
   }
   fence_member(*group, params.member_id, Removal::kLeft, "it left the group");

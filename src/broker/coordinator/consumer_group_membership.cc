@@ -121,6 +121,10 @@ bool ConsumerGroupCoordinator::reconcile(ConsumerGroup& group, const std::string
     next.rebalance_deadline.reset();
   }
   group.put_member(std::move(next));
+  if (observer_ != nullptr) {
+    observer_->on_member_updated(GroupType::kConsumer, group.group_id(), member_id,
+                                 MemberUpdate::kAssignment);
+  }
   return assignment_changed;
 }
 

@@ -75,6 +75,19 @@ struct LeaveGroupResult {
   std::vector<GroupError> member_errors;  // one per leaving member, in request order
 };
 
+// A classic group as a load reads it back from __consumer_offsets (its GroupMetadata
+// record): the generation, protocol type, selected protocol and leader ("" for an Empty
+// group), and the members with their ids, timeouts, assignment and their metadata for the
+// selected protocol as their one protocol.
+struct LoadedClassicGroup {
+  std::string group_id;
+  std::int32_t generation_id = 0;
+  std::string protocol_type;
+  std::string protocol_name;
+  std::string leader_id;
+  std::vector<GroupMember> members;
+};
+
 class GroupCoordinator {
  public:
   // Receives one human-readable line per decision a timeout or a slow client made
@@ -224,6 +237,19 @@ class GroupCoordinator {
   // Returns stored_bytes() recomputed by visiting every group, member and offset:
   // O(everything), for tests that check the running total.
   [[nodiscard]] std::size_t recount_stored_bytes() const;
+
+  // Loading and unloading a partition of __consumer_offsets, as Kafka's coordinator does
+  // when it gains or loses the partition's leadership (group_coordinator_load.cc).
+  // unload_group(): completes the group's parked calls with NOT_COORDINATOR and forgets it,
+  // members, offsets and all, telling no observer (the group moves; it does not end).
+  // Returns whether there was such a group.
+  bool unload_group(std::string_view group_id);
+  // load_group(): creates `loaded`, Stable with its members, each with a fresh session, or
+  // Empty without. Returns NONE, INVALID_GROUP_ID (empty, too long, or held already: unload
+  // first), POLICY_VIOLATION (max_groups), GROUP_MAX_SIZE_REACHED (max_group_size or
+  // max_group_metadata_bytes) or COORDINATOR_LOAD_IN_PROGRESS (max_stored_bytes); a refused
+  // load creates nothing.
+  GroupError load_group(LoadedClassicGroup loaded);
 
   // Completes every parked call with NOT_COORDINATOR and forgets every group.
   void shutdown();

@@ -90,6 +90,12 @@ struct ObservedRelease {
   std::vector<ObservedReleasedPartition> partitions;  // those with records released, in order
 };
 
+// What changed of a consumer-group (KIP-848) member that stays in its group.
+enum class MemberUpdate : std::uint8_t {
+  kDetails,     // what it says of itself: ids, rack, subscription, assignor, rebalance timeout
+  kAssignment,  // where it stands: its epochs, reconciliation state and partitions
+};
+
 class GroupObserver {
  public:
   virtual ~GroupObserver() = default;
@@ -105,6 +111,10 @@ class GroupObserver {
   // timeout); `reason` names it.
   virtual void on_member_expired(GroupType /*type*/, std::string_view /*group_id*/,
                                  const ObservedMember& /*member*/, std::string_view /*reason*/) {}
+  // A consumer group's member changed without joining or leaving (a member that joins is
+  // reported by on_member_joined, and then by this when its first reconciliation moves it).
+  virtual void on_member_updated(GroupType /*type*/, std::string_view /*group_id*/,
+                                 std::string_view /*member_id*/, MemberUpdate /*update*/) {}
   // The group starts a rebalance, leaving `generation` (consumer groups: the group epoch
   // before the bump); `reason` says what caused it.
   virtual void on_rebalance_started(GroupType /*type*/, std::string_view /*group_id*/,

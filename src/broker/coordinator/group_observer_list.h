@@ -34,6 +34,12 @@ class GroupObserverList : public GroupObserver {
       observer->on_member_expired(type, group_id, member, reason);
     }
   }
+  void on_member_updated(GroupType type, std::string_view group_id, std::string_view member_id,
+                         MemberUpdate update) override {
+    for (GroupObserver* observer : observers_) {
+      observer->on_member_updated(type, group_id, member_id, update);
+    }
+  }
   void on_rebalance_started(GroupType type, std::string_view group_id, std::int32_t generation,
                             std::string_view reason) override {
     for (GroupObserver* observer : observers_) {

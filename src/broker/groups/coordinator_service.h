@@ -148,12 +148,17 @@ class CoordinatorService {
   [[nodiscard]] CoordinatorTopic* offsets_topic() const { return records_.topic(); }
 
   // Loading a partition of __consumer_offsets (offsets_loader.h).
-  // unload_partition(): forgets the groups of both coordinators whose records live in
-  // `partition` of the offsets topic and that have no members, with their offsets, writing
-  // no record (Kafka's unloading when a coordinator moves away). Groups with members stay:
-  // unloading them needs the coordinators to drop live members, which they cannot yet.
-  // Returns how many groups went; without an offsets topic, none.
+  // unload_partition(): forgets the groups whose records live in `partition` of the offsets
+  // topic, with their offsets, writing no record (Kafka's unloading when a coordinator moves
+  // away): classic and consumer groups, members and all (parked JoinGroup and SyncGroup
+  // calls get NOT_COORDINATOR). Share groups keep no records there and stay. Returns how
+  // many groups went; without an offsets topic, none.
   std::size_t unload_partition(std::int32_t partition);
+  // load_classic_group() and load_consumer_group(): create a group as read from the log
+  // (GroupCoordinator::load_group, ConsumerGroupCoordinator::load_group), writing no
+  // record. INVALID_GROUP_ID also when another protocol's group holds the id.
+  GroupError load_classic_group(LoadedClassicGroup group);
+  GroupError load_consumer_group(LoadedConsumerGroup group);
   // restore_offsets(): stores `offsets` (as read from the log, timestamps and leader epochs
   // included) for `group_id` in the classic coordinator, creating the group if it does not
   // exist, without fencing and without writing records. Returns the coordinator's answer

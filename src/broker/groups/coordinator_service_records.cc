@@ -73,15 +73,35 @@ std::size_t CoordinatorService::unload_partition(std::int32_t partition) {
     RecordsPaused paused(records_);
     for (const GroupListing& group : classic_.list_groups()) {
       if (topic->partition_for(group.group_id) != partition) continue;
-      if (classic_.delete_group(group.group_id) == GroupError::kNone) ++unloaded;
+      if (classic_.unload_group(group.group_id)) ++unloaded;
     }
     for (const GroupListing& group : consumer_.list_groups()) {
       if (topic->partition_for(group.group_id) != partition) continue;
-      if (consumer_.delete_group(group.group_id) == GroupError::kNone) ++unloaded;
+      if (consumer_.unload_group(group.group_id)) ++unloaded;
     }
   }
   finish_call();
   return unloaded;
+}
+
+GroupError CoordinatorService::load_classic_group(LoadedClassicGroup group) {
+  share_stored_bytes();
+  if (consumer_.has_group(group.group_id) || share_.has_group(group.group_id)) {
+    return GroupError::kInvalidGroupId;  // another protocol's group holds the id
+  }
+  const GroupError error = classic_.load_group(std::move(group));
+  finish_call();
+  return error;
+}
+
+GroupError CoordinatorService::load_consumer_group(LoadedConsumerGroup group) {
+  share_stored_bytes();
+  if (classic_.has_group(group.group_id) || share_.has_group(group.group_id)) {
+    return GroupError::kInvalidGroupId;  // another protocol's group holds the id
+  }
+  const GroupError error = consumer_.load_group(std::move(group));
+  finish_call();
+  return error;
 }
 
 OffsetCommitResult CoordinatorService::restore_offsets(std::string_view group_id,

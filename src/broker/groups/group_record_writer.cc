@@ -72,6 +72,17 @@ protocol::ConsumerGroupMemberMetadataValue member_value(const ConsumerGroupMembe
   return value;
 }
 
+protocol::ConsumerGroupCurrentMemberAssignmentValue current_assignment_value(
+    const ConsumerGroupMember& member) {
+  protocol::ConsumerGroupCurrentMemberAssignmentValue value;
+  value.member_epoch = member.member_epoch;
+  value.previous_member_epoch = member.previous_member_epoch;
+  value.state = static_cast<std::int8_t>(member.state);  // Kafka's MemberState values
+  value.assigned_partitions = record_partitions(member.assigned_partitions);
+  value.partitions_pending_revocation = record_partitions(member.partitions_pending_revocation);
+  return value;
+}
+
 }  // namespace
 
 void GroupRecordWriter::note(Change change, std::string_view group_id, std::string_view member_id,
@@ -86,6 +97,14 @@ void GroupRecordWriter::note(Change change, std::string_view group_id, std::stri
 void GroupRecordWriter::on_member_joined(GroupType type, std::string_view group_id,
                                          const ObservedMember& member) {
   if (type == GroupType::kConsumer) note(Change::kConsumerMemberStored, group_id, member.member_id);
+}
+
+void GroupRecordWriter::on_member_updated(GroupType type, std::string_view group_id,
+                                          std::string_view member_id, MemberUpdate update) {
+  if (type != GroupType::kConsumer) return;
+  note(update == MemberUpdate::kDetails ? Change::kConsumerMemberStored
+                                        : Change::kConsumerMemberAssignmentStored,
+       group_id, member_id);
 }
 
 void GroupRecordWriter::on_member_left(GroupType type, std::string_view group_id,
@@ -217,6 +236,15 @@ void GroupRecordWriter::encode(const Note& note, const GroupCoordinator& classic
       if (member == nullptr) return;
       out.push_back(record(member_key(CoordinatorRecordType::kConsumerGroupMemberMetadata),
                            member_value(*member).encode()));
+      return;
+    }
+    case Change::kConsumerMemberAssignmentStored: {
+      const ConsumerGroup* group = consumer.group(group_id);
+      const ConsumerGroupMember* member =
+          group == nullptr ? nullptr : group->find_member(note.member_id);
+      if (member == nullptr) return;
+      out.push_back(record(member_key(CoordinatorRecordType::kConsumerGroupCurrentMemberAssignment),
+                           current_assignment_value(*member).encode()));
       return;
     }
     case Change::kConsumerMemberRemoved:

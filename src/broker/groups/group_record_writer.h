@@ -6,8 +6,10 @@
 // committed (one OffsetCommit record each), a classic group's completed rebalance (its
 // GroupMetadata, members and assignments as they stand when written; an Empty group with
 // none), a consumer group's new target assignment (ConsumerGroupMetadata, the
-// TargetAssignment records), a consumer member joining (ConsumerGroupMemberMetadata) or
-// leaving (its tombstones), a group deleted or dropped (tombstones of its metadata records).
+// TargetAssignment records), a consumer member joining or changing what it says of itself
+// (ConsumerGroupMemberMetadata), moving in its reconciliation
+// (ConsumerGroupCurrentMemberAssignment) or leaving (its tombstones), a group deleted or
+// dropped (tombstones of its metadata records).
 // CoordinatorService adds the tombstones of offsets deleted (OffsetDelete, a deleted topic, a
 // deleted group) and calls flush() when each call ends, which encodes the notes in order and
 // appends them, one batch per __consumer_offsets partition. Without a topic
@@ -37,6 +39,8 @@ class GroupRecordWriter final : public GroupObserver {
 
   void on_member_joined(GroupType type, std::string_view group_id,
                         const ObservedMember& member) override;
+  void on_member_updated(GroupType type, std::string_view group_id, std::string_view member_id,
+                         MemberUpdate update) override;
   void on_member_left(GroupType type, std::string_view group_id, const ObservedMember& member,
                       std::string_view reason) override;
   void on_member_expired(GroupType type, std::string_view group_id, const ObservedMember& member,
@@ -70,6 +74,7 @@ class GroupRecordWriter final : public GroupObserver {
     kConsumerGroupAssigned,
     kConsumerGroupRemoved,
     kConsumerMemberStored,
+    kConsumerMemberAssignmentStored,
     kConsumerMemberRemoved,
   };
   struct Note {

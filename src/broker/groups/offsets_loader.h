@@ -5,13 +5,16 @@
 // leader. The log is read from its start to its high watermark and replayed in order: an
 // offset commit record sets the group's offset of that partition (offset, metadata, leader
 // epoch and commit timestamp, exactly as written), its tombstone removes it; a classic group's
-// metadata record is read (its tombstone forgets it), and so are the consumer-group records.
-// What is left is stored in the CoordinatorService without writing any record back
-// (restore_offsets()). Restored: committed offsets of classic and consumer groups. Not
-// restored: members and generations (the coordinators cannot take live members from a log
-// yet); their groups come back as groups without members that hold their offsets, and members
-// rejoin, as after a coordinator move in Kafka. Records that do not decode, batches that are
-// compressed or control batches are skipped and counted.
+// metadata record replaces the one before (its tombstone forgets it), and so does each
+// consumer-group record. What is left is stored in the CoordinatorService without writing
+// any record back: each classic group as its last GroupMetadata record has it
+// (load_classic_group(): its generation, protocol, leader, and members with their
+// subscriptions and assignments, Stable, so members go on heartbeating in their generation;
+// an Empty group only if it has offsets), each consumer group with members as its records
+// have it (load_consumer_group(): group epoch, target assignment, each member's details,
+// epochs, state and partitions, so members go on heartbeating at their epochs), then every
+// group's committed offsets (restore_offsets()). Records that do not decode, batches that
+// are compressed or control batches are skipped and counted.
 // Not thread-safe: runs on the broker's thread with the log and the service.
 #pragma once
 
@@ -26,9 +29,10 @@ namespace kgroups::broker {
 struct OffsetsLoadResult {
   std::size_t records = 0;         // records replayed
   std::size_t skipped = 0;         // records or batches that could not be read
-  std::size_t groups = 0;          // groups whose offsets were restored
+  std::size_t groups = 0;          // groups loaded or whose offsets were restored
   std::size_t offsets = 0;         // committed offsets restored
   std::size_t classic_groups = 0;  // classic groups with metadata in the log
+  std::size_t members = 0;         // members of the groups loaded
   std::size_t refused_groups = 0;  // groups a limit of the coordinators refused
 };
 

@@ -274,9 +274,10 @@ void Broker::load_offsets_partition_now(std::int32_t partition) {
   const OffsetsLoadResult loaded = load_offsets_partition(*log, partition, groups_);
   log_info("coordinator of " + std::string(kOffsetsTopicName) + "[" + std::to_string(partition) +
            "] moved to broker " + std::to_string(log->replicas().leader()) + ": loaded " +
-           std::to_string(loaded.groups) + " group(s), " + std::to_string(loaded.offsets) +
-           " committed offset(s) from " + std::to_string(loaded.records) + " record(s)" +
-           (unloaded > 0 ? " (" + std::to_string(unloaded) + " idle group(s) read back)" : ""));
+           std::to_string(loaded.groups) + " group(s) with " + std::to_string(loaded.members) +
+           " member(s) and " + std::to_string(loaded.offsets) + " committed offset(s) from " +
+           std::to_string(loaded.records) + " record(s)" +
+           (unloaded > 0 ? " (" + std::to_string(unloaded) + " group(s) read back)" : ""));
 }
 
 void Broker::load_transaction_partition_now(std::int32_t partition) {

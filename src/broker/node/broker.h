@@ -220,9 +220,10 @@ class Broker {
   std::vector<std::vector<NodeAddress>> addresses_;  // by node id, then listener
   AccessControl access_;
   // A coordinator moves with the leadership of its __consumer_offsets (__transaction_state)
-  // partition: the new leader loads the partition (groups without members, and every
-  // transactional id, are read back from the log, so records an unclean election truncated
-  // away are gone, as in Kafka); until the load ran, on the broker's next turn, its groups
+  // partition: the new leader loads the partition (classic groups with their members and
+  // generation, consumer groups without members, and every transactional id, are read back
+  // from the log, so records an unclean election truncated away are gone, as in Kafka);
+  // until the load ran, on the broker's next turn, its groups
   // (transactional ids) answer COORDINATOR_LOAD_IN_PROGRESS.
   struct CoordinatorMoves final : ReplicationObserver {
     explicit CoordinatorMoves(Broker& owner) : broker(owner) {}

@@ -8,6 +8,7 @@
 
 #include <asio/io_context.hpp>
 #include <string>
+#include <vector>
 
 #include "broker/groups/coordinator_topic.h"
 #include "broker/groups/offsets_partition.h"
@@ -74,27 +75,84 @@ TEST(BrokerCoordinatorMove, CommitsAnUncleanElectionTruncatesAreGoneAfterTheLoad
   BatchLog& log = offsets_partition_of(broker, "billing");
   const std::int32_t leader = log.replicas().leader();
   ReplicationController& replication = broker.replication();
-  // The followers stop fetching, and the leader alone gets the next commit.
-  for (std::int32_t node = 0; node < 3; ++node) {
-    if (node != leader) {
-      ASSERT_EQ(replication.set_replication_delay(node, 1'000'000'000), ErrorCode::kNone);
-    }
-  }
-  replication.tick();
-  commit(broker, "billing", 20);
-  EXPECT_EQ(committed(broker, "billing"), 20);
-  // Every in-sync follower stops too, then the leader: an out-of-sync replica must lead.
+  // The followers stop, leaving the ISR, and the leader alone gets the next commit (the
+  // coordinator's write waits for the ISR, which is the leader alone now).
   for (std::int32_t node = 0; node < 3; ++node) {
     if (node != leader) {
       ASSERT_EQ(replication.stop(node), ErrorCode::kNone);
     }
   }
+  commit(broker, "billing", 20);
+  EXPECT_EQ(committed(broker, "billing"), 20);
+  // Then the leader stops: an out-of-sync replica must lead.
   ASSERT_EQ(replication.stop(leader), ErrorCode::kNone);
   std::int32_t survivor = (leader + 1) % 3;
   ASSERT_EQ(replication.set_replication_delay(survivor, 1'000'000'000), ErrorCode::kNone);
   ASSERT_EQ(replication.start(survivor), ErrorCode::kNone);  // unclean: it lacks the commit
   EXPECT_EQ(log.replicas().leader(), survivor);
   EXPECT_EQ(committed(broker, "billing"), 10);  // read back from what the log kept
+}
+
+TEST(BrokerCoordinatorMove, ACommitReachesTheInSyncFollowersDespiteAReplicationDelay) {
+  // Kafka's coordinator answers a commit once the ISR has it, so a clean election keeps it.
+  Broker broker(testing::three_broker_config(), testing::kTestMachineBytes);
+  ASSERT_EQ(broker.cluster().create_topic("orders", 1), ErrorCode::kNone);
+  ASSERT_NE(broker.offsets_topic().ensure_created(), nullptr);
+  const std::int32_t leader = offsets_partition_of(broker, "billing").replicas().leader();
+  for (std::int32_t node = 0; node < 3; ++node) {
+    if (node != leader) {
+      ASSERT_EQ(broker.replication().set_replication_delay(node, 1'000'000'000), ErrorCode::kNone);
+    }
+  }
+  commit(broker, "billing", 42);
+  asio::io_context io;
+  broker.start(io.get_executor());
+  ASSERT_EQ(broker.replication().stop(leader), ErrorCode::kNone);
+  io.poll();
+  EXPECT_NE(broker.coordinator_for("billing"), leader);
+  EXPECT_EQ(committed(broker, "billing"), 42);
+  io.stop();
+}
+
+TEST(BrokerCoordinatorMove, AClassicGroupWithMembersComesBackFromTheLogInItsGeneration) {
+  BrokerConfig config = testing::three_broker_config();
+  config.initial_rebalance_delay_ms = 0;
+  Broker broker(config, testing::kTestMachineBytes);
+  ASSERT_EQ(broker.cluster().create_topic("orders", 1), ErrorCode::kNone);
+  ASSERT_NE(broker.offsets_topic().ensure_created(), nullptr);
+  JoinGroupParams join;
+  join.group_id = "billing";
+  join.client_id = "client";
+  join.session_timeout_ms = 10000;
+  join.rebalance_timeout_ms = 10000;
+  join.protocol_type = "consumer";
+  join.protocols = {GroupProtocol{"range", {1}}};
+  JoinGroupResult joined;
+  broker.groups().join_group(join, [&](const JoinGroupResult& result) { joined = result; });
+  ASSERT_EQ(joined.error, GroupError::kNone);
+  SyncGroupParams sync;
+  sync.group_id = "billing";
+  sync.generation_id = joined.generation_id;
+  sync.member_id = joined.member_id;
+  sync.assignments = {MemberAssignment{joined.member_id, {7}}};
+  GroupError synced = GroupError::kUnknownMemberId;
+  broker.groups().sync_group(sync, [&](const SyncGroupResult& result) { synced = result.error; });
+  ASSERT_EQ(synced, GroupError::kNone);
+
+  asio::io_context io;
+  broker.start(io.get_executor());
+  ASSERT_EQ(broker.replication().stop(broker.coordinator_for("billing")), ErrorCode::kNone);
+  io.poll();
+  const ClassicGroup* group = broker.groups().classic().group("billing");
+  ASSERT_NE(group, nullptr);
+  EXPECT_EQ(group->state(), ClassicGroupState::kStable);
+  EXPECT_EQ(group->generation_id(), joined.generation_id);
+  ASSERT_NE(group->find_member(joined.member_id), nullptr);
+  EXPECT_EQ(group->find_member(joined.member_id)->assignment, (std::vector<std::uint8_t>{7}));
+  EXPECT_EQ(
+      broker.groups().heartbeat("billing", joined.generation_id, joined.member_id, std::nullopt),
+      GroupError::kNone);
+  io.stop();
 }
 
 }  // namespace

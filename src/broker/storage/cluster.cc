@@ -381,7 +381,9 @@ protocol::Result<std::int64_t> Cluster::append(StoredTopic& topic, std::int32_t 
     log_memory_used_ -=
         static_cast<std::int64_t>(log.drop_segments_beyond_size(topic.config.retention_bytes));
   }
-  if (replication_ != nullptr && log.replicas().has_followers()) replication_->on_append(log);
+  if (replication_ != nullptr && log.replicas().has_followers()) {
+    replication_->on_append(log, topic.internal);
+  }
   return base_offset;
 }
 

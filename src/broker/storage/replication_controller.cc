@@ -81,11 +81,15 @@ ReplicationController::LeaderCheck ReplicationController::check_leader(
   return check;
 }
 
-void ReplicationController::on_append(BatchLog& log) {
+void ReplicationController::on_append(BatchLog& log, bool wait_for_isr) {
   const std::int64_t end = log.log_end_offset();
   const std::int64_t now = now_ms_();
   for (ReplicaState& replica : log.replicas().replicas()) {
-    if (replica.node == log.replicas().leader() || !fetches_at_once(replica.node)) continue;
+    if (replica.node == log.replicas().leader()) continue;
+    const bool fetches =
+        fetches_at_once(replica.node) ||
+        (wait_for_isr && replica.in_sync && state(replica.node) == BrokerState::kRunning);
+    if (!fetches) continue;
     replica.log_end_offset = end;
     replica.caught_up_ms = now;
     replica.last_fetch_ms = now;

@@ -112,8 +112,11 @@ class ReplicationController {
   void on_new_partitions(StoredTopic& topic, std::size_t first);
 
   // Called by the Cluster after every append to a partition with followers: the followers
-  // that fetch at once catch up, and the high watermark moves.
-  void on_append(BatchLog& log);
+  // that fetch at once catch up, and the high watermark moves. With `wait_for_isr` (the
+  // internal topics' appends: Kafka's coordinators write with acks=all and answer once the
+  // ISR has the records) every running in-sync follower catches up too, a replication delay
+  // notwithstanding: the coordinator's wait for it takes no time here.
+  void on_append(BatchLog& log, bool wait_for_isr = false);
   // A stale leader acknowledged `records` records with acks=1: returns the base offset it
   // gave them (they are lost).
   std::int64_t stale_append(BatchLog& log, std::int64_t records);
