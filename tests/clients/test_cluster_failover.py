@@ -129,7 +129,7 @@ def test_acks_1_and_an_unclean_election_lose_exactly_what_the_new_leader_lacked(
         f"kept-{i}" for i in range(10)]
 
 
-def test_a_group_goes_on_while_the_broker_coordinating_it_stops(cluster):
+def test_a_group_goes_on_in_its_generation_while_the_broker_coordinating_it_stops(cluster):
     create(cluster, "work", 6)
     producer = Producer({"bootstrap.servers": cluster.bootstrap, "acks": "all"})
     for i in range(600):
@@ -170,9 +170,13 @@ def test_a_group_goes_on_while_the_broker_coordinating_it_stops(cluster):
         thread.start()
     try:
         wait_until(lambda: len(seen()) >= 100, timeout_s=30, what="the group to consume")
-        coordinator = next(b["id"] for b in brokers(cluster) if b["controller"])
+        wait_until(lambda: group(cluster, "workers")["state"] == "Stable", timeout_s=30,
+                   what="the group to be Stable")
+        before = group(cluster, "workers")
+        coordinator = before["coordinator"]
         broker_action(cluster, coordinator, "stop")
         wait_until(lambda: len(seen()) >= 600, timeout_s=60, what="every record consumed")
+        after = group(cluster, "workers")
     finally:
         stop.set()
         for thread in members:
@@ -185,7 +189,18 @@ def test_a_group_goes_on_while_the_broker_coordinating_it_stops(cluster):
         if kind == "committed":
             committed.add(value)
     assert [e for e in events(cluster, "broker_stopped") if e["broker"] == coordinator]
-    assert next(b for b in brokers(cluster) if b["controller"])["id"] != coordinator
+    # The new coordinator loaded the group from __consumer_offsets, members and generation:
+    # the members went on in their generation, with no rebalance.
+    assert after["coordinator"] not in (None, coordinator)
+    assert after["generation"] == before["generation"], (before, after)
+    assert len(after["members"]) == 2 and after["state"] == "Stable"
+    assert [e for e in events(cluster, "coordinator_moved") if e["coordinator"] == after["coordinator"]]
+
+
+def group(cluster, group_id):
+    status, answer = http(cluster, "GET", f"/v1/groups/{group_id}")
+    assert status == 200, answer
+    return answer
 
 
 def brokers(cluster):

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <asio/io_context.hpp>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,6 +113,92 @@ TEST(BrokerCoordinatorMove, ACommitReachesTheInSyncFollowersDespiteAReplicationD
   io.poll();
   EXPECT_NE(broker.coordinator_for("billing"), leader);
   EXPECT_EQ(committed(broker, "billing"), 42);
+  io.stop();
+}
+
+// JoinGroup of `member_id` ("" for a new member) to "billing"; the result once the join
+// phase ends (the callback runs before the call returns when it does).
+JoinGroupResult join(Broker& broker, const std::string& member_id,
+                     std::optional<JoinGroupResult>* parked = nullptr) {
+  JoinGroupParams params;
+  params.group_id = "billing";
+  params.member_id = member_id;
+  params.client_id = "client";
+  params.session_timeout_ms = 10000;
+  params.rebalance_timeout_ms = 10000;
+  params.protocol_type = "consumer";
+  params.protocols = {GroupProtocol{"range", {1}}};
+  auto result = std::make_shared<std::optional<JoinGroupResult>>();
+  broker.groups().join_group(params, [result, parked](const JoinGroupResult& joined) {
+    *result = joined;
+    if (parked != nullptr) *parked = joined;
+  });
+  if (result->has_value()) return **result;
+  JoinGroupResult waiting;  // still parked
+  waiting.error = GroupError::kRebalanceInProgress;
+  return waiting;
+}
+
+GroupError sync(Broker& broker, const JoinGroupResult& joined,
+                std::vector<MemberAssignment> assignments = {}) {
+  SyncGroupParams params;
+  params.group_id = "billing";
+  params.generation_id = joined.generation_id;
+  params.member_id = joined.member_id;
+  params.assignments = std::move(assignments);
+  GroupError synced = GroupError::kUnknownMemberId;
+  broker.groups().sync_group(params, [&](const SyncGroupResult& result) { synced = result.error; });
+  return synced;
+}
+
+TEST(BrokerCoordinatorMove, AGenerationAnUncleanElectionTruncatesIsGoneAfterTheLoad) {
+  BrokerConfig config = testing::three_broker_config();
+  config.unclean_leader_election = true;
+  config.initial_rebalance_delay_ms = 0;
+  Broker broker(config, testing::kTestMachineBytes);
+  ASSERT_EQ(broker.cluster().create_topic("orders", 1), ErrorCode::kNone);
+  ASSERT_NE(broker.offsets_topic().ensure_created(), nullptr);
+  const JoinGroupResult first = join(broker, "");  // generation 1, on every replica
+  ASSERT_EQ(first.error, GroupError::kNone);
+  ASSERT_EQ(sync(broker, first, {MemberAssignment{first.member_id, {1}}}), GroupError::kNone);
+  BatchLog& log = offsets_partition_of(broker, "billing");
+  const std::int32_t leader = log.replicas().leader();
+  ReplicationController& replication = broker.replication();
+  for (std::int32_t node = 0; node < 3; ++node) {
+    if (node != leader) {
+      ASSERT_EQ(replication.stop(node), ErrorCode::kNone);
+    }
+  }
+  // Generation 2 with a second member, logged by the leader alone.
+  std::optional<JoinGroupResult> second;
+  (void)join(broker, "", &second);
+  const JoinGroupResult rejoined = join(broker, first.member_id);
+  ASSERT_TRUE(second.has_value());
+  ASSERT_EQ(rejoined.error, GroupError::kNone);
+  ASSERT_EQ(rejoined.generation_id, first.generation_id + 1);
+  ASSERT_EQ(
+      sync(broker, rejoined,
+           {MemberAssignment{first.member_id, {1}}, MemberAssignment{second->member_id, {2}}}),
+      GroupError::kNone);
+  ASSERT_EQ(sync(broker, *second), GroupError::kNone);
+
+  asio::io_context io;
+  broker.start(io.get_executor());
+  ASSERT_EQ(replication.stop(leader), ErrorCode::kNone);
+  const std::int32_t survivor = (leader + 1) % 3;
+  ASSERT_EQ(replication.start(survivor), ErrorCode::kNone);  // unclean: it lacks generation 2
+  io.poll();
+  ASSERT_EQ(log.replicas().leader(), survivor);
+  const ClassicGroup* group = broker.groups().classic().group("billing");
+  ASSERT_NE(group, nullptr);
+  EXPECT_EQ(group->generation_id(), first.generation_id);
+  EXPECT_EQ(group->members().size(), 1u);
+  EXPECT_EQ(
+      broker.groups().heartbeat("billing", rejoined.generation_id, first.member_id, std::nullopt),
+      GroupError::kIllegalGeneration);  // it must rejoin, as against Kafka
+  EXPECT_EQ(
+      broker.groups().heartbeat("billing", second->generation_id, second->member_id, std::nullopt),
+      GroupError::kUnknownMemberId);
   io.stop();
 }
 
