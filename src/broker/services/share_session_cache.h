@@ -28,6 +28,8 @@ namespace kgroups::broker {
 struct SharePartitionRef {
   protocol::Uuid topic_id{};
   std::int32_t partition = 0;
+  // clang-tidy 14 misreads a defaulted <=> as comparing with a literal 0.
+  // NOLINTNEXTLINE(modernize-use-nullptr)
   auto operator<=>(const SharePartitionRef&) const = default;
 };
 
