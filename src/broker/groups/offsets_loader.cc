@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -223,6 +224,19 @@ OffsetsLoadResult load_offsets_partition(const BatchLog& log, std::int32_t parti
   result.skipped = replayed.skipped;
   const CoordinatorTopic* topic = service.offsets_topic();
   result.classic_groups = loaded.classic.size();
+  // A group's load in the result: refused (logged), or its members counted, and the group
+  // too unless its offsets count it below.
+  const auto count_load = [&result, &loaded](GroupError error, std::string_view kind,
+                                             const std::string& group_id, std::size_t members) {
+    if (error != GroupError::kNone) {
+      ++result.refused_groups;
+      log_warn("could not load " + std::string(kind) + " group \"" + group_id + "\" (" +
+               std::string(group_error_name(error)) + "); its offsets are restored without it");
+      return;
+    }
+    result.members += members;
+    if (!loaded.offsets.contains(group_id)) ++result.groups;
+  };
   // Groups first, members and epochs, so their offsets land in them.
   for (auto& [group_id, value] : loaded.classic) {
     if (topic != nullptr && topic->partition_for(group_id) != partition) continue;
@@ -230,31 +244,15 @@ OffsetsLoadResult load_offsets_partition(const BatchLog& log, std::int32_t parti
     // cleanup forgets it).
     if (value.members.empty() && !loaded.offsets.contains(group_id)) continue;
     const std::size_t members = value.members.size();
-    const GroupError error =
-        service.load_classic_group(loaded_classic_group(group_id, std::move(value)));
-    if (error != GroupError::kNone) {
-      ++result.refused_groups;
-      log_warn("could not load classic group \"" + group_id + "\" (" +
-               std::string(group_error_name(error)) + "); its offsets are restored without it");
-      continue;
-    }
-    result.members += members;
-    if (!loaded.offsets.contains(group_id)) ++result.groups;  // counted below otherwise
+    count_load(service.load_classic_group(loaded_classic_group(group_id, std::move(value))),
+               "classic", group_id, members);
   }
   for (auto& [group_id, records] : loaded.consumer) {
     if (topic != nullptr && topic->partition_for(group_id) != partition) continue;
     std::optional<LoadedConsumerGroup> group = loaded_consumer_group(group_id, records);
     if (!group) continue;
     const std::size_t members = group->members.size();
-    const GroupError error = service.load_consumer_group(std::move(*group));
-    if (error != GroupError::kNone) {
-      ++result.refused_groups;
-      log_warn("could not load consumer group \"" + group_id + "\" (" +
-               std::string(group_error_name(error)) + "); its offsets are restored without it");
-      continue;
-    }
-    result.members += members;
-    if (!loaded.offsets.contains(group_id)) ++result.groups;
+    count_load(service.load_consumer_group(std::move(*group)), "consumer", group_id, members);
   }
   for (auto& [group_id, offsets] : loaded.offsets) {
     if (topic != nullptr && topic->partition_for(group_id) != partition) continue;
