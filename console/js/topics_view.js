@@ -2,7 +2,8 @@
 // partition's produce rate over the last minute, computed here by polling GET /v1/topics every
 // second and differencing end offsets. In a cluster (--brokers N) also each partition's leader,
 // replicas, in-sync replicas (those out of sync marked) and log end offset beside the high
-// watermark.
+// watermark. With --log-dirs also each partition's segment files (base offset, size, whether
+// active or cleaned), so retention and compaction can be watched acting on files.
 
 import { getJson } from './api.js';
 import { html, svg } from './dom.js';
@@ -59,6 +60,7 @@ export class TopicsView {
   }
 
   render(topics) {
+    this.onDisk = topics.some((topic) => topic.partitions.some((p) => p.segments));
     if (topics.length === 0) {
       this.root.replaceChildren(html('p', { class: 'muted', text: 'No topics yet.' }));
       return;
@@ -76,14 +78,18 @@ export class TopicsView {
         html('td', { class: 'num', text: p.end_offset }),
         this.clustered ? html('td', { class: 'num', text: p.log_end_offset }) : null,
         html('td', { class: 'num', text: p.bytes }),
-        html('td', {}, sparkline(rates)));
+        html('td', {}, sparkline(rates)),
+        this.onDisk ? segmentsCell(p) : null);
       })))));
   }
 
   columns() {
-    if (!this.clustered) return ['Partition', 'Log start', 'End offset', 'Bytes', 'Produce rate (last minute)'];
+    const segments = this.onDisk ? ['Segment files'] : [];
+    if (!this.clustered) {
+      return ['Partition', 'Log start', 'End offset', 'Bytes', 'Produce rate (last minute)', ...segments];
+    }
     return ['Partition', 'Leader', 'Replicas', 'In-sync replicas', 'Log start', 'High watermark', 'Log end',
-      'Bytes', 'Produce rate (last minute)'];
+      'Bytes', 'Produce rate (last minute)', ...segments];
   }
 }
 
@@ -100,6 +106,27 @@ function replicationCells(p) {
   const inSync = html('td', { class: short ? 'under-replicated' : undefined, 'data-cell': 'isr',
     text: `${[...isr].join(', ') || 'none'}${short ? ` (${isr.size} of ${p.replicas.length})` : ''}` });
   return [leader, replicas, inSync];
+}
+
+// The partition's segment files (--log-dirs), oldest first: each named by its base offset as
+// Kafka names the file, with its size; the active one and those the cleaner rewrote marked.
+function segmentsCell(p) {
+  const segments = p.segments ?? [];
+  const hidden = (p.segment_count ?? segments.length) - segments.length;
+  return html('td', { class: 'segments', 'data-cell': 'segments' },
+    hidden > 0 ? html('span', { class: 'muted', text: `${hidden} older, ` }) : null,
+    segments.map((s) => html('span', {
+      class: `segment${s.active ? ' active' : ''}${s.cleaned ? ' cleaned' : ''}`,
+      title: `${String(s.base_offset).padStart(20, '0')}.log: offsets ${s.base_offset}–${s.end_offset - 1}, ` +
+        `${s.batches} batch${s.batches === 1 ? '' : 'es'}${s.active ? ', active' : ''}${s.cleaned ? ', cleaned' : ''}`,
+      text: `${s.base_offset} (${formatBytes(s.bytes)}${s.active ? ', active' : ''}${s.cleaned ? ', cleaned' : ''})`,
+    })));
+}
+
+function formatBytes(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 function sparkline(rates) {

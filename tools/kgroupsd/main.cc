@@ -270,6 +270,10 @@ int run_kgroupsd(int argc, char** argv) {
                "(session and rebalance timeouts never fire by themselves; for tests). The "
                "initial rebalance delay is then 0 unless --initial-rebalance-delay-ms is given");
   app.add_option("--topic", topics, "Create a topic at start-up, NAME:PARTITIONS (repeatable)");
+  app.add_option("--log-dirs", config.log_dirs,
+                 "Keep every partition's log on disk in this folder, in Kafka's layout, and "
+                 "recover it at the next start (Kafka's log.dirs; one folder). Without it, "
+                 "everything lives in memory (docs/STORAGE.md)");
   app.add_option("--default-partitions", config.default_partitions,
                  "Partitions of topics created on first use")
       ->capture_default_str()
@@ -495,6 +499,7 @@ int run_kgroupsd(int argc, char** argv) {
       }
     }
     io.run();
+    broker.close_log_directory();
     kgroups::broker::log_info("stopped");
     // Exit without destroying the connections and the broker: freeing gigabytes of stored
     // records and queued responses piece by piece takes longer than the kernel needs to

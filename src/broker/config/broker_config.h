@@ -116,6 +116,13 @@ struct BrokerConfig {
   std::int64_t log_retention_bytes = -1;      // per partition; -1: no size limit
   std::int32_t log_retention_check_interval_ms = 5000;
 
+  // Durable logs (docs/STORAGE.md). log_dirs empty: every log in memory, as by default.
+  std::string log_dirs;                                            // --log-dirs
+  std::int64_t log_flush_interval_messages = 9223372036854775807;  // records between flushes
+  std::int64_t log_flush_interval_ms = 9223372036854775807;        // age of the oldest unflushed
+  std::int32_t log_flush_scheduler_interval_ms = 1000;             // how often flush.ms is checked
+  std::int32_t log_flush_offset_checkpoint_interval_ms = 60000;    // recovery points written
+
   // Log compaction (log_cleaner.h).
   std::int32_t log_cleaner_interval_ms = 1000;         // between cleaner passes when idle
   std::int64_t log_cleaner_bytes_per_pass = 1 * kMiB;  // batch bytes one pass reads

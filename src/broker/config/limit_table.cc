@@ -69,6 +69,26 @@ constexpr std::array kLimits{
                kInt64Max, "-1 (no size limit)", "log.retention.bytes (-1)",
                "Default retention.bytes of topics, per partition: the oldest segments are "
                "dropped while the rest still holds at least this much"},
+    LimitEntry{"--log-flush-interval-messages", &BrokerConfig::log_flush_interval_messages,
+               LimitUnit::kCount, 1, kInt64Max, "9223372036854775807 (never: the OS flushes)",
+               "log.flush.interval.messages (9223372036854775807)",
+               "With --log-dirs: default flush.messages of topics, the records appended to a "
+               "partition between two flushes to the disk (fdatasync); 1 flushes every batch "
+               "before it is acknowledged"},
+    LimitEntry{"--log-flush-interval-ms", &BrokerConfig::log_flush_interval_ms,
+               LimitUnit::kMilliseconds, 0, kInt64Max, "9223372036854775807 (never)",
+               "log.flush.interval.ms (unset: never)",
+               "With --log-dirs: default flush.ms of topics, how old a partition's oldest "
+               "unflushed record may get before the log is flushed"},
+    LimitEntry{"--log-flush-scheduler-interval-ms", &BrokerConfig::log_flush_scheduler_interval_ms,
+               LimitUnit::kMilliseconds, 10, kInt32Max, "1000",
+               "log.flush.scheduler.interval.ms (9223372036854775807)",
+               "With --log-dirs: how often flush.ms is checked"},
+    LimitEntry{"--log-flush-offset-checkpoint-interval-ms",
+               &BrokerConfig::log_flush_offset_checkpoint_interval_ms, LimitUnit::kMilliseconds, 10,
+               kInt32Max, "60000", "log.flush.offset.checkpoint.interval.ms (60000)",
+               "With --log-dirs: how often the recovery points and log start offsets are "
+               "written (recovery-point-offset-checkpoint, log-start-offset-checkpoint)"},
     LimitEntry{"--log-retention-check-interval-ms", &BrokerConfig::log_retention_check_interval_ms,
                LimitUnit::kMilliseconds, 10, kInt32Max, "5000",
                "log.retention.check.interval.ms (300000)",

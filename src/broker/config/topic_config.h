@@ -40,6 +40,11 @@ struct TopicConfig {
   // unclean.leader.election.enable: with no in-sync replica alive, an out-of-sync one may lead
   // (losing what it lacks) instead of the partition staying offline.
   bool unclean_leader_election = false;
+  // flush.messages / flush.ms (with --log-dirs): a partition's log is flushed to the disk
+  // (fdatasync) once this many records were appended since the last flush, or when the oldest
+  // of them is this old. The defaults leave it to the operating system, as Kafka's do.
+  std::int64_t flush_messages = 9223372036854775807;
+  std::int64_t flush_ms = 9223372036854775807;
 };
 
 }  // namespace kgroups::broker

@@ -566,6 +566,10 @@ std::optional<TopicConfig> resolve_topic_config(const TopicConfig& defaults,
       config.segment_bytes = whole32();
     } else if (name == "segment.ms") {
       config.segment_ms = whole();
+    } else if (name == "flush.messages") {
+      config.flush_messages = whole();
+    } else if (name == "flush.ms") {
+      config.flush_ms = whole();
     } else if (name == "min.compaction.lag.ms") {
       config.min_compaction_lag_ms = whole();
     } else if (name == "max.compaction.lag.ms") {
@@ -598,6 +602,8 @@ std::string default_topic_config_value(const TopicConfigDefinition& definition,
   if (name == "retention.ms") return std::to_string(defaults.retention_ms);
   if (name == "retention.bytes") return std::to_string(defaults.retention_bytes);
   if (name == "max.message.bytes") return std::to_string(defaults.max_message_bytes);
+  if (name == "flush.messages") return std::to_string(defaults.flush_messages);
+  if (name == "flush.ms") return std::to_string(defaults.flush_ms);
   if (name == "min.insync.replicas") return std::to_string(defaults.min_insync_replicas);
   if (name == "unclean.leader.election.enable") {
     return defaults.unclean_leader_election ? "true" : "false";

@@ -31,6 +31,9 @@ std::string topic_id_text(const protocol::Uuid& id) {
   return out;
 }
 
+// Segments shown per partition (the newest); segment_count says how many there are.
+constexpr std::size_t kSegmentsShown = 16;
+
 Json topic_json(const StoredTopic& topic, bool with_configs) {
   Json partitions = Json::array();
   for (std::size_t i = 0; i < topic.partitions.size(); ++i) {
@@ -47,6 +50,21 @@ Json topic_json(const StoredTopic& topic, bool with_configs) {
                           {"leader_epoch", replicas.leader_epoch()},
                           {"replicas", replicas.replica_nodes()},
                           {"isr", replicas.isr_nodes()}});
+    if (log.files() != nullptr) {
+      // --log-dirs: the segment files, newest kSegmentsShown, so learners watch retention and
+      // compaction act on them.
+      Json segments = Json::array();
+      for (const SegmentSummary& segment : log.segment_summaries(kSegmentsShown)) {
+        segments.push_back({{"base_offset", segment.base_offset},
+                            {"end_offset", segment.end_offset},
+                            {"bytes", segment.bytes},
+                            {"batches", segment.batches},
+                            {"active", segment.active},
+                            {"cleaned", segment.cleaned && topic.config.cleanup_compact}});
+      }
+      partitions.back()["segments"] = std::move(segments);
+      partitions.back()["segment_count"] = log.segment_count();
+    }
   }
   Json out = {{"name", topic.name},
               {"id", topic_id_text(topic.id)},

@@ -10,6 +10,7 @@
 #include "broker/groups/coordinator_topic.h"
 #include "broker/groups/offsets_loader.h"
 #include "broker/runtime/logger.h"
+#include "broker/storage/log_directory.h"
 #include "broker/transactions/transaction_log_reader.h"
 #include "protocol/error_code.h"
 
@@ -24,7 +25,9 @@ ClusterConfig cluster_config(const BrokerConfig& config, const MemoryPlan& plan)
                                     .retention_bytes = config.log_retention_bytes,
                                     .max_message_bytes = config.max_message_bytes,
                                     .min_insync_replicas = config.min_insync_replicas,
-                                    .unclean_leader_election = config.unclean_leader_election},
+                                    .unclean_leader_election = config.unclean_leader_election,
+                                    .flush_messages = config.log_flush_interval_messages,
+                                    .flush_ms = config.log_flush_interval_ms},
       .max_topics = config.max_topics,
       .max_partitions = config.max_partitions,
       .max_partitions_per_topic = config.max_partitions_per_topic,
@@ -189,10 +192,50 @@ Broker::Broker(BrokerConfig config, std::int64_t machine_bytes)
   groups_.set_offsets_topic(&offsets_topic_);
   transactions_.set_log(&transaction_state_topic_);
   fetches_.set_delivery_observer(&replays_);
+  if (!config_.log_dirs.empty()) open_log_directory();
   for (const SeedTopic& seed : config_.seed_topics) {
-    (void)cluster_.create_topic(seed.name, seed.partitions);
+    // After a restart the seeds may be there already, as they were left.
+    if (cluster_.find_topic(seed.name) == nullptr) {
+      (void)cluster_.create_topic(seed.name, seed.partitions);
+    }
   }
   producer_writes_.set_transactions(&transactions_);
+  if (log_directory_ != nullptr) load_restored_coordinators();
+}
+
+void Broker::open_log_directory() {
+  log_directory_ =
+      std::make_unique<LogDirectory>(LogDirectoryOptions{.path = config_.log_dirs,
+                                                         .cluster_id = config_.cluster_id,
+                                                         .node_id = std::max(config_.node_id, 0)});
+  cluster_.set_log_directory(log_directory_.get());
+  const RecoveryReport report = log_directory_->restore(cluster_, producer_ids_);
+  log_info(report.describe());
+}
+
+void Broker::load_restored_coordinators() {
+  // The groups and transactional ids come back from their logs, as a coordinator that
+  // takes over a partition loads it.
+  for (const std::string_view name : {kOffsetsTopicName, kTransactionStateTopicName}) {
+    const StoredTopic* topic = cluster_.find_topic(name);
+    if (topic == nullptr) continue;
+    const bool groups = name == kOffsetsTopicName;
+    for (std::size_t p = 0; p < topic->partitions.size(); ++p) {
+      if (topic->partitions[p].log_end_offset() == 0) continue;
+      if (groups) {
+        load_offsets_partition_now(static_cast<std::int32_t>(p));
+      } else {
+        load_transaction_partition_now(static_cast<std::int32_t>(p));
+      }
+    }
+  }
+}
+
+void Broker::close_log_directory() {
+  if (log_directory_ == nullptr) return;
+  log_directory_->close(cluster_);
+  log_info("log directory " + log_directory_->path().string() +
+           ": every log flushed, segments closed, checkpoints written");
 }
 
 Broker::~Broker() {

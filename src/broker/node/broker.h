@@ -13,6 +13,7 @@
 // Not thread-safe: touch a Broker only from its io_context's thread.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <unordered_set>
@@ -37,6 +38,7 @@
 #include "broker/storage/append_notifier.h"
 #include "broker/storage/cluster.h"
 #include "broker/storage/log_cleaner.h"
+#include "broker/storage/log_directory.h"
 #include "broker/storage/periodic_passes.h"
 #include "broker/storage/producer_registry.h"
 #include "broker/storage/replication_controller.h"
@@ -59,10 +61,15 @@ class Broker {
   Broker& operator=(const Broker&) = delete;
 
   // Starts the broker's own timers (retention by time, log compaction, the groups' expiries,
-  // transaction timeouts) on `executor`, the io_context that runs the connections.
+  // transaction timeouts, and with --log-dirs the flush scheduler and checkpoints) on
+  // `executor`, the io_context that runs the connections.
   void start(const asio::any_io_executor& executor) {
     executor_ = executor;
     if (config_.brokers > 1) replication_timer_.start(executor);
+    if (log_directory_ != nullptr) {
+      flush_timer_.start(executor);
+      checkpoint_timer_.start(executor);
+    }
     retention_timer_.start(executor);
     log_cleaner_timer_.start(executor);
     groups_.start(executor);
@@ -73,6 +80,12 @@ class Broker {
   // partitions up again and answer UNKNOWN_TOPIC_OR_PARTITION), forgets every group's
   // committed offsets of it, then deletes it from the cluster. Returns whether it existed.
   bool delete_topic(std::string_view name);
+
+  // A clean stop with --log-dirs: flushes every log, closes the active segments and writes
+  // the checkpoints (LogDirectory::close), so the next start has nothing to recover.
+  void close_log_directory();
+  // The log directory (--log-dirs), or nullptr when logs are in memory.
+  [[nodiscard]] const LogDirectory* log_directory() const { return log_directory_.get(); }
 
   [[nodiscard]] const BrokerConfig& config() const { return config_; }
   [[nodiscard]] const MemoryPlan& memory_plan() const { return memory_plan_; }
@@ -233,6 +246,10 @@ class Broker {
   };
   void load_offsets_partition_now(std::int32_t partition);
   void load_transaction_partition_now(std::int32_t partition);
+  // --log-dirs: opens the directory and restores the topics and logs it holds.
+  void open_log_directory();
+  // After a restore: the coordinators load the groups and transactional ids of their logs.
+  void load_restored_coordinators();
   CoordinatorMoves coordinator_moves_{*this};
   std::unordered_set<std::int32_t> loading_offsets_partitions_;
   std::unordered_set<std::int32_t> loading_transaction_partitions_;
@@ -243,6 +260,18 @@ class Broker {
                                     replication_.tick();
                                     return PassOutcome::kDone;
                                   }};
+  std::unique_ptr<LogDirectory> log_directory_;  // --log-dirs; nullptr: logs in memory
+  // flush.ms, and the topics' metadata saved when it changed.
+  PeriodicTask flush_timer_{std::chrono::milliseconds(config_.log_flush_scheduler_interval_ms),
+                            [this] {
+                              log_directory_->flush_due(cluster_, wall_clock_ms());
+                              return PassOutcome::kDone;
+                            }};
+  PeriodicTask checkpoint_timer_{
+      std::chrono::milliseconds(config_.log_flush_offset_checkpoint_interval_ms), [this] {
+        log_directory_->write_checkpoints(cluster_);
+        return PassOutcome::kDone;
+      }};
 };
 
 }  // namespace kgroups::broker

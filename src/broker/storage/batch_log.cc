@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 
+#include "broker/storage/file_segment_bytes.h"
 #include "protocol/record_batch.h"
 
 namespace kgroups::broker {
@@ -27,11 +28,32 @@ BatchLog::~BatchLog() {
 }
 
 std::size_t BatchLog::next_segment_capacity(std::size_t batch_bytes) const {
+  if (files_ != nullptr) return std::max(batch_bytes, file_segment_limit_);
   if (batch_bytes >= segment_limit_) return batch_bytes;
   const std::size_t previous = segments_.empty() ? 0 : segments_.back().capacity;
   std::size_t capacity = std::max(kMinSegmentBytes, std::min(previous * 2, segment_limit_));
   if (capacity < batch_bytes) capacity = std::min(std::bit_ceil(batch_bytes), segment_limit_);
   return capacity;
+}
+
+BatchLog::Segment BatchLog::open_segment(std::size_t batch_bytes) const {
+  Segment segment;
+  const std::size_t capacity = next_segment_capacity(batch_bytes);
+  if (files_ == nullptr) {
+    segment.bytes = SegmentBytes::allocate(capacity);
+  } else {
+    segment.bytes = files_->create_segment(end_offset_, capacity);
+    try {
+      segment.bytes->ensure_writable(batch_bytes);
+    } catch (...) {
+      segment.bytes->discard();
+      throw;
+    }
+  }
+  segment.capacity = segment.bytes->capacity();
+  segment.memory = segment.bytes->memory_bytes();
+  segment.base_offset = end_offset_;
+  return segment;
 }
 
 bool BatchLog::rolls_before(std::size_t batch_bytes, std::int64_t now_ms) const {
@@ -42,8 +64,9 @@ bool BatchLog::rolls_before(std::size_t batch_bytes, std::int64_t now_ms) const 
 
 std::size_t BatchLog::bytes_needed_to_append(std::size_t batch_bytes, std::int64_t now_ms) const {
   std::size_t needed = 0;
-  if (segments_.empty() || segments_.back().capacity - segments_.back().used < batch_bytes ||
-      rolls_before(batch_bytes, now_ms)) {
+  if (files_ == nullptr &&
+      (segments_.empty() || segments_.back().capacity - segments_.back().used < batch_bytes ||
+       rolls_before(batch_bytes, now_ms))) {
     needed += next_segment_capacity(batch_bytes);
   }
   if (index_.size() == index_.capacity()) {
@@ -54,6 +77,10 @@ std::size_t BatchLog::bytes_needed_to_append(std::size_t batch_bytes, std::int64
 
 void BatchLog::set_segment_limit(std::size_t bytes) {
   segment_limit_ = std::clamp(bytes, kMinSegmentBytes, kMaxSegmentBytes);
+}
+
+void BatchLog::set_file_segment_limit(std::size_t bytes) {
+  file_segment_limit_ = std::clamp(bytes, kMinSegmentBytes, kMaxFileSegmentBytes);
 }
 
 void BatchLog::set_segment_roll(std::size_t roll_bytes, std::int64_t roll_ms) {
@@ -77,6 +104,24 @@ std::vector<SegmentView> BatchLog::closed_segments() const {
     first += segment.batch_count;
   }
   return closed;
+}
+
+std::vector<SegmentSummary> BatchLog::segment_summaries(std::size_t limit) const {
+  std::vector<SegmentSummary> summaries;
+  const std::size_t first = segments_.size() > limit ? segments_.size() - limit : 0;
+  for (std::size_t i = first; i < segments_.size(); ++i) {
+    const Segment& segment = segments_[i];
+    const std::int64_t end = i + 1 < segments_.size() ? segments_[i + 1].base_offset : end_offset_;
+    const bool active = i + 1 == segments_.size() && !seal_last_segment_;
+    summaries.push_back(
+        SegmentSummary{.base_offset = segment.base_offset,
+                       .end_offset = end,
+                       .bytes = segment.used,
+                       .batches = segment.batch_count,
+                       .active = active,
+                       .cleaned = !active && end <= compaction_.first_dirty_offset});
+  }
+  return summaries;
 }
 
 std::int64_t BatchLog::replace_segments(std::size_t first, std::vector<CleanedSegment> cleaned) {
@@ -109,9 +154,18 @@ std::int64_t BatchLog::replace_segments(std::size_t first, std::vector<CleanedSe
     const std::size_t i = first + k;
     Segment& segment = segments_[i];
     size_bytes_ -= segment.used;
-    segment_bytes_ -= segment.capacity;
+    segment_bytes_ -= segment.memory;
     CleanedSegment& replacement = cleaned[k];
+    // On disk, as Kafka's cleaner: the cleaned file becomes a swap file first (recovery
+    // completes a swap it finds), then the old files go, then the swap file takes their name.
+    auto* cleaned_file = dynamic_cast<FileSegmentBytes*>(replacement.bytes.get());
+    if (cleaned_file != nullptr) cleaned_file->begin_swap();
+    segment.bytes->discard();
     SegmentBytes::release_from_log(segment.bytes, released_);
+    if (cleaned_file != nullptr) {
+      cleaned_file->finish_swap();
+      cleaned_file->close(replacement.size_bytes, /*pinned=*/false);
+    }
     if (replacement.batches.empty() && i + 1 < segments_.size()) {
       // The next segment takes over the emptied one's offsets, unless it is the active
       // segment's first chunk, whose base offset tells closed chunks from active ones.
@@ -122,11 +176,12 @@ std::int64_t BatchLog::replace_segments(std::size_t first, std::vector<CleanedSe
       continue;
     }
     segment.capacity = replacement.bytes == nullptr ? 0 : replacement.bytes->capacity();
+    segment.memory = replacement.bytes == nullptr ? 0 : replacement.bytes->memory_bytes();
     segment.bytes = std::move(replacement.bytes);
     segment.used = replacement.size_bytes;
     segment.batch_count = replacement.batches.size();
     size_bytes_ += segment.used;
-    segment_bytes_ += segment.capacity;
+    segment_bytes_ += segment.memory;
   }
   return static_cast<std::int64_t>(memory_bytes()) - static_cast<std::int64_t>(memory_before);
 }
@@ -136,22 +191,26 @@ std::int64_t BatchLog::append(std::span<const std::uint8_t> batch, std::int32_t 
                               std::uint64_t sequence, TimestampType timestamp_type) {
   if (timestamp_type == TimestampType::kLogAppendTime) max_timestamp = now_ms;
   const bool roll = rolls_before(batch.size(), now_ms);
-  if (roll) {
-    active_segment_start_ = end_offset_;
-    active_segment_bytes_ = 0;
-  }
   if (roll || segments_.empty() || seal_last_segment_ ||
       segments_.back().capacity - segments_.back().used < batch.size()) {
+    // Everything that may throw comes first: a failed append changes nothing.
+    Segment segment = open_segment(batch.size());
+    segment.sequence = sequence;
+    if (!segments_.empty()) {
+      Segment& previous = segments_.back();
+      previous.bytes->close(previous.used, previous.bytes.use_count() > 1);
+    }
+    if (roll) {
+      active_segment_start_ = end_offset_;
+      active_segment_bytes_ = 0;
+    }
     seal_last_segment_ = false;
     // Without a roll policy every memory segment is a Kafka segment of its own.
     if (roll_bytes_ == 0 && roll_ms_ == 0) active_segment_start_ = end_offset_;
-    Segment segment;
-    segment.bytes = SegmentBytes::allocate(next_segment_capacity(batch.size()));
-    segment.capacity = segment.bytes->capacity();
-    segment.sequence = sequence;
-    segment.base_offset = end_offset_;
-    segment_bytes_ += segment.capacity;
+    segment_bytes_ += segment.memory;
     segments_.push_back(std::move(segment));
+  } else {
+    segments_.back().bytes->ensure_writable(segments_.back().used + batch.size());
   }
   Segment& segment = segments_.back();
   std::uint8_t* stored = segment.bytes->data() + segment.used;
@@ -253,7 +312,8 @@ std::size_t BatchLog::drop_front_segment() {
   const std::size_t memory_before = memory_bytes();
   index_begin_ += front.batch_count;
   size_bytes_ -= front.used;
-  segment_bytes_ -= front.capacity;
+  segment_bytes_ -= front.memory;
+  front.bytes->discard();
   SegmentBytes::release_from_log(front.bytes, released_);
   segments_.erase(segments_.begin());
   log_start_offset_ = segments_.empty() ? end_offset_ : segments_.front().base_offset;
@@ -287,9 +347,11 @@ std::int64_t BatchLog::truncate_to(std::int64_t offset) {
     }
     if (last.batch_count > 0) {
       last.max_timestamp = index_.back().segment_max_timestamp;
+      last.bytes->truncated(last.used);
       break;
     }
-    segment_bytes_ -= last.capacity;
+    segment_bytes_ -= last.memory;
+    last.bytes->discard();
     SegmentBytes::release_from_log(last.bytes, released_);
     segments_.pop_back();
   }
@@ -344,6 +406,65 @@ std::size_t BatchLog::drop_segments_beyond_size(std::int64_t retention_bytes) {
     freed += drop_front_segment();
   }
   return freed;
+}
+
+void BatchLog::restore_segment(std::shared_ptr<SegmentBytes> bytes, std::int64_t base_offset,
+                               std::size_t used, std::span<const StoredBatch> batches,
+                               std::int64_t fallback_time_ms) {
+  if (batches.empty()) return;
+  Segment segment;
+  segment.capacity = bytes->capacity();
+  segment.memory = bytes->memory_bytes();
+  segment.bytes = std::move(bytes);
+  segment.used = used;
+  segment.batch_count = batches.size();
+  segment.base_offset = segments_.empty() ? base_offset : std::max(base_offset, end_offset_);
+  for (StoredBatch batch : batches) {
+    segment.max_timestamp = std::max(
+        segment.max_timestamp, batch.max_timestamp >= 0 ? batch.max_timestamp : fallback_time_ms);
+    batch.segment_max_timestamp = segment.max_timestamp;
+    index_.push_back(batch);
+  }
+  if (segments_.empty()) log_start_offset_ = segment.base_offset;
+  end_offset_ = batches.back().last_offset + 1;
+  size_bytes_ += used;
+  segment_bytes_ += segment.memory;
+  segments_.push_back(std::move(segment));
+}
+
+void BatchLog::finish_restore(std::int64_t log_start_offset) {
+  if (segments_.empty()) {
+    end_offset_ = std::max(end_offset_, log_start_offset);
+    log_start_offset_ = end_offset_;
+  } else {
+    log_start_offset_ = segments_.front().base_offset;  // the caller moves it on (DeleteRecords)
+  }
+  high_watermark_ = end_offset_;
+  active_segment_start_ = end_offset_;
+  active_segment_bytes_ = 0;
+  seal_last_segment_ = true;
+  if (files_ != nullptr) files_->flush_state().recovery_point = end_offset_;
+  transactions_.on_log_start_moved(log_start_offset_);
+}
+
+void BatchLog::flush() {
+  if (files_ == nullptr) return;
+  PartitionFiles::FlushState& state = files_->flush_state();
+  // Segments that end at or below the recovery point were flushed already.
+  for (std::size_t i = segments_.size(); i-- > 0;) {
+    segments_[i].bytes->sync();
+    if (segments_[i].base_offset <= state.recovery_point) break;
+  }
+  state.recovery_point = end_offset_;
+  state.unflushed_records = 0;
+  state.first_unflushed_ms = -1;
+}
+
+void BatchLog::close_active_segment() {
+  if (segments_.empty() || seal_last_segment_) return;
+  Segment& last = segments_.back();
+  last.bytes->close(last.used, last.bytes.use_count() > 1);
+  seal_last_segment_ = true;
 }
 
 std::size_t BatchLog::evict_oldest_segment() {

@@ -35,6 +35,11 @@
 // dropped or replaced (drop_*(), evict_oldest_segment(), replace_segments()): callers use them
 // before anything else runs, or pin the segments they lie in (pin_segments()), which keeps
 // their bytes (not the views' offsets or timestamps) valid for as long as the pins are held.
+// With a log directory (attach_files()), segments are files there (FileSegmentBytes, Kafka's
+// layout) instead of memory: their bytes count nothing in memory_bytes(), each segment is a
+// Kafka segment of up to segment.bytes, dropping a segment deletes its files, and an append
+// the disk has no room for throws std::system_error and stores nothing. restore_segment()
+// and finish_restore() give a log back the segments recovery found.
 // Not thread-safe: the broker's single network thread owns every BatchLog.
 #pragma once
 
@@ -48,6 +53,7 @@
 #include <vector>
 
 #include "broker/config/topic_config.h"
+#include "broker/storage/partition_files.h"
 #include "broker/storage/partition_replicas.h"
 #include "broker/storage/partition_transactions.h"
 #include "broker/storage/producer_state.h"
@@ -79,6 +85,16 @@ struct SegmentView {
   const SegmentBytes* bytes = nullptr;  // its memory: tells one segment from another
 };
 
+// One segment as the console shows it.
+struct SegmentSummary {
+  std::int64_t base_offset = 0;  // its file's name in a log directory
+  std::int64_t end_offset = 0;   // the next segment's base offset, or the log end
+  std::size_t bytes = 0;         // bytes of its batches
+  std::size_t batches = 0;
+  bool active = false;   // the segment appends go to
+  bool cleaned = false;  // wholly before the cleaner's first dirty offset
+};
+
 // A closed segment rewritten by the cleaner: its new bytes and the batches in them.
 struct CleanedSegment {
   std::shared_ptr<SegmentBytes> bytes;  // may be null when `batches` is empty
@@ -97,6 +113,7 @@ class BatchLog {
  public:
   static constexpr std::size_t kMinSegmentBytes = 1024;
   static constexpr std::size_t kMaxSegmentBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kMaxFileSegmentBytes = std::size_t{1} << 30;
   // The most batches one truncation reads back to rebuild producer state (bounds the work an
   // election does per partition).
   static constexpr std::size_t kProducerRefillBatches = 4096;
@@ -116,6 +133,27 @@ class BatchLog {
     released_ = std::move(released);
   }
 
+  // Keeps this log's segments in `files` from now on; call it before the first append.
+  void attach_files(std::shared_ptr<PartitionFiles> files) { files_ = std::move(files); }
+  // The log's folder in the log directory, or nullptr (in memory).
+  [[nodiscard]] PartitionFiles* files() const { return files_.get(); }
+  // Recovery: appends a segment found on disk, `used` bytes of `bytes` based at
+  // `base_offset`, holding `batches` (in offset order, after every batch held; data pointers
+  // into `bytes`). Batches without timestamps count as of `fallback_time_ms` for retention.
+  void restore_segment(std::shared_ptr<SegmentBytes> bytes, std::int64_t base_offset,
+                       std::size_t used, std::span<const StoredBatch> batches,
+                       std::int64_t fallback_time_ms);
+  // Recovery done: the log starts at its first segment's base offset (delete_records_before()
+  // moves it on to a checkpointed log start offset), or, without segments, starts and ends
+  // at `log_start_offset`; the restored segments are closed.
+  void finish_restore(std::int64_t log_start_offset);
+  // Flushes every segment that may hold unflushed batches (fdatasync) and moves the recovery
+  // point to the log end; nothing in memory.
+  void flush();
+  // Closes the active segment (a clean stop): its file is cut to its batches and its indexes
+  // written; the next append opens a new segment.
+  void close_active_segment();
+
   // Copies `batch`, a magic-2 record batch that the caller has already validated, writes the
   // high watermark into its base offset, and advances the high watermark by
   // last_offset_delta + 1. `max_timestamp` is the newest record timestamp (ms), or -1 if the
@@ -126,22 +164,27 @@ class BatchLog {
   // the oldest segments of all logs can be found). With TimestampType::kLogAppendTime the
   // stored copy is stamped with `now_ms` instead (write_log_append_time), and `max_timestamp`
   // is ignored. Returns the base offset given to the batch. Requires last_offset_delta >= 0
-  // and batch.size() >= the batch header size.
+  // and batch.size() >= the batch header size. With a log directory, throws
+  // std::system_error when the disk cannot take the batch; nothing changes then.
   std::int64_t append(std::span<const std::uint8_t> batch, std::int32_t last_offset_delta,
                       std::int64_t max_timestamp, std::int64_t now_ms = 0,
                       std::uint64_t sequence = 0,
                       TimestampType timestamp_type = TimestampType::kCreateTime);
 
   // Bytes of memory the next append of a `batch_bytes` batch at `now_ms` would allocate: a
-  // new segment when the batch does not fit in the current one or the active segment rolls,
-  // plus index growth.
+  // new segment when the batch does not fit in the current one or the active segment rolls
+  // (none in a log directory), plus index growth.
   [[nodiscard]] std::size_t bytes_needed_to_append(std::size_t batch_bytes,
                                                    std::int64_t now_ms = 0) const;
 
   // The largest segment this log opens (a batch larger than it gets its own); at least
-  // kMinSegmentBytes and at most kMaxSegmentBytes.
+  // kMinSegmentBytes and at most kMaxSegmentBytes in memory, at most kMaxFileSegmentBytes in
+  // a log directory (where each segment is that large, as Kafka's segment.bytes).
   void set_segment_limit(std::size_t bytes);
   [[nodiscard]] std::size_t segment_limit() const { return segment_limit_; }
+  // segment.bytes for a log in a log directory: each segment file holds up to this much
+  // (at least kMinSegmentBytes, at most kMaxFileSegmentBytes; a larger batch gets its own).
+  void set_file_segment_limit(std::size_t bytes);
 
   // Kafka segment rolling (compacted topics): the active segment rolls when appending a batch
   // would take it past `roll_bytes` (it holds at least one batch), or when its first batch was
@@ -149,6 +192,9 @@ class BatchLog {
   void set_segment_roll(std::size_t roll_bytes, std::int64_t roll_ms);
   // The first offset of the active (Kafka) segment: segments wholly before it are closed.
   [[nodiscard]] std::int64_t active_segment_start() const { return active_segment_start_; }
+
+  // The segments, oldest first: at most `limit` of them, the newest ones.
+  [[nodiscard]] std::vector<SegmentSummary> segment_summaries(std::size_t limit) const;
 
   // The segments that lie wholly before active_segment_start(), oldest first (the index of a
   // view is the segment's index for replace_segments()). Views are valid as batches_from()'s.
@@ -263,7 +309,8 @@ class BatchLog {
  private:
   struct Segment {
     std::shared_ptr<SegmentBytes> bytes;  // shared with the responses that pin it
-    std::size_t capacity = 0;             // bytes allocated
+    std::size_t capacity = 0;             // bytes it can hold
+    std::size_t memory = 0;               // bytes of memory it holds (0 for a file)
     std::size_t used = 0;                 // bytes of batches stored
     std::size_t batch_count = 0;          // batches stored in it
     std::int64_t max_timestamp = -1;      // newest record timestamp (or append time), ms
@@ -273,6 +320,9 @@ class BatchLog {
 
   // The capacity of the next segment for a batch of `batch_bytes`.
   [[nodiscard]] std::size_t next_segment_capacity(std::size_t batch_bytes) const;
+  // A new segment for offsets from end_offset_ with room for a `batch_bytes` batch: in
+  // memory, or a file with its space reserved. Throws (std::bad_alloc, std::system_error).
+  [[nodiscard]] Segment open_segment(std::size_t batch_bytes) const;
   // Whether appending a `batch_bytes` batch at `now_ms` rolls the active Kafka segment.
   [[nodiscard]] bool rolls_before(std::size_t batch_bytes, std::int64_t now_ms) const;
   // Removes segments_.front() and its batches; returns the memory freed.
@@ -286,8 +336,10 @@ class BatchLog {
   std::vector<Segment> segments_;   // oldest first
   std::vector<StoredBatch> index_;  // ordered by base_offset; live from index_begin_
   std::size_t index_begin_ = 0;     // index_ entries before this were dropped
-  std::size_t segment_bytes_ = 0;   // sum of segment capacities
+  std::size_t segment_bytes_ = 0;   // sum of segments' memory
   std::size_t segment_limit_ = kMaxSegmentBytes;
+  std::size_t file_segment_limit_ = kMaxFileSegmentBytes;  // segment.bytes in a log directory
+  std::shared_ptr<PartitionFiles> files_;                  // see attach_files()
   std::int64_t log_start_offset_ = 0;
   std::int64_t end_offset_ = 0;      // the log end offset: the next offset appended
   std::int64_t high_watermark_ = 0;  // <= end_offset_; see high_watermark()

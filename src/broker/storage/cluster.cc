@@ -2,11 +2,13 @@
 #include "broker/storage/cluster.h"
 
 #include <algorithm>
+#include <system_error>
 #include <unordered_set>
 #include <utility>
 
 #include "broker/config/memory_plan.h"
 #include "broker/runtime/logger.h"
+#include "broker/storage/log_directory.h"
 #include "broker/storage/replica_placement.h"
 #include "broker/storage/replication_controller.h"
 
@@ -148,28 +150,94 @@ ErrorCode Cluster::create_topic(std::string_view name, std::int32_t partitions,
         replication.replication_factor == -1 ? config_.default_replication_factor
                                              : replication.replication_factor,
         replication.assignment);
-  do {
-    // A version-4 (random) UUID, as Kafka's Uuid.randomUuid(); never zero or already taken.
-    for (std::size_t i = 0; i < topic->id.size(); i += 8) {
-      const std::uint64_t bits = topic_id_random_();
-      for (std::size_t j = 0; j < 8; ++j)
-        topic->id[i + j] = static_cast<std::uint8_t>(bits >> (8 * j));
-    }
-    topic->id[6] = static_cast<std::uint8_t>((topic->id[6] & 0x0F) | 0x40);
-    topic->id[8] = static_cast<std::uint8_t>((topic->id[8] & 0x3F) | 0x80);
-  } while (topics_by_id_.contains(topic->id));
+  topic->id = new_topic_id();
+  if (!attach_files(*topic, 0)) return ErrorCode::kKafkaStorageError;
   partition_count_ += partitions;
   ++metadata_version_;
   topics_by_id_.emplace(topic->id, topic.get());
   const StoredTopic& created = *topics_.emplace(topic->name, std::move(topic)).first->second;
+  if (log_directory_ != nullptr) log_directory_->save_topics(*this);
   if (observer_ != nullptr) observer_->on_topic_created(created);
   return ErrorCode::kNone;
+}
+
+protocol::Uuid Cluster::new_topic_id() {
+  protocol::Uuid id{};
+  do {
+    // A version-4 (random) UUID, as Kafka's Uuid.randomUuid(); never zero or already taken.
+    for (std::size_t i = 0; i < id.size(); i += 8) {
+      const std::uint64_t bits = topic_id_random_();
+      for (std::size_t j = 0; j < 8; ++j) id[i + j] = static_cast<std::uint8_t>(bits >> (8 * j));
+    }
+    id[6] = static_cast<std::uint8_t>((id[6] & 0x0F) | 0x40);
+    id[8] = static_cast<std::uint8_t>((id[8] & 0x3F) | 0x80);
+  } while (topics_by_id_.contains(id));
+  return id;
+}
+
+bool Cluster::attach_files(StoredTopic& topic, std::size_t first) {
+  if (log_directory_ == nullptr) return true;
+  try {
+    log_directory_->add_partitions(topic, first);
+    return true;
+  } catch (const std::system_error& e) {
+    log_error("cannot keep " + topic.name + " in the log directory: " + e.what());
+    return false;
+  }
+}
+
+StoredTopic* Cluster::restore_topic(std::string_view name, const protocol::Uuid& id,
+                                    std::int32_t partitions, const TopicConfig& config,
+                                    TopicConfigValues set_configs, bool internal,
+                                    const ReplicaAssignment& assignment) {
+  const ErrorCode check = check_new_topic(name, partitions);
+  if (check != ErrorCode::kNone) {
+    log_error("cannot restore topic " + std::string(name) + " (" + std::to_string(partitions) +
+              " partitions): " + std::string(protocol::error_name(check)) +
+              " (its folders are left as they are)");
+    return nullptr;
+  }
+  TopicReplication replication{.replication_factor = -1, .assignment = assignment};
+  std::string reason;
+  if (assignment.empty() ||
+      check_replication(partitions, replication, reason) != ErrorCode::kNone) {
+    const std::size_t factor = assignment.empty() ? 1 : assignment.front().size();
+    replication = TopicReplication{
+        .replication_factor = static_cast<std::int32_t>(std::min<std::size_t>(
+            std::max<std::size_t>(factor, 1), static_cast<std::size_t>(config_.brokers))),
+        .assignment = {}};
+  }
+  auto topic = std::make_unique<StoredTopic>();
+  topic->name = std::string(name);
+  topic->config = config;
+  topic->set_configs = std::move(set_configs);
+  topic->internal = internal;
+  topic->partitions.resize(static_cast<std::size_t>(partitions));
+  for (BatchLog& log : topic->partitions) log.set_released_segment_memory(released_);
+  place(*topic, 0, replication.replication_factor, replication.assignment);
+  const bool zero = std::ranges::all_of(id, [](std::uint8_t byte) { return byte == 0; });
+  topic->id = zero || topics_by_id_.contains(id) ? new_topic_id() : id;
+  partition_count_ += partitions;
+  ++metadata_version_;
+  topics_by_id_.emplace(topic->id, topic.get());
+  StoredTopic& restored = *topics_.emplace(topic->name, std::move(topic)).first->second;
+  if (observer_ != nullptr) observer_->on_topic_created(restored);
+  return &restored;
+}
+
+void Cluster::finish_restore(StoredTopic& topic) {
+  apply_segment_config(topic);
+  for (BatchLog& log : topic.partitions) {
+    log_memory_used_ += static_cast<std::int64_t>(log.memory_bytes());
+  }
+  if (log_directory_ != nullptr) log_directory_->topics_changed();
 }
 
 void Cluster::set_topic_config(StoredTopic& topic, const TopicConfig& config,
                                TopicConfigValues values) {
   topic.config = config;
   topic.set_configs = std::move(values);
+  if (log_directory_ != nullptr) log_directory_->topics_changed();
   apply_segment_config(topic);
   for (BatchLog& log : topic.partitions) {
     if (topic.config.cleanup_delete && topic.config.retention_bytes >= 0) {
@@ -204,6 +272,10 @@ ErrorCode Cluster::add_partitions(StoredTopic& topic, std::int32_t count) {
   // New partitions get as many replicas as the first one has.
   place(topic, first_new,
         static_cast<std::int32_t>(topic.partitions[0].replicas().replicas().size()), {});
+  if (!attach_files(topic, first_new)) {
+    topic.partitions.resize(first_new);
+    return ErrorCode::kKafkaStorageError;
+  }
   partition_count_ += added;
   ++metadata_version_;
   return ErrorCode::kNone;
@@ -214,6 +286,7 @@ bool Cluster::delete_topic(std::string_view name) {
   if (found == topics_.end()) return false;
   const StoredTopic& topic = *found->second;
   if (observer_ != nullptr) observer_->on_topic_deleted(topic);
+  if (log_directory_ != nullptr) log_directory_->remove_topic(topic);
   std::unordered_set<const BatchLog*> logs;
   for (const BatchLog& log : topic.partitions) {
     logs.insert(&log);
@@ -225,6 +298,7 @@ bool Cluster::delete_topic(std::string_view name) {
   topics_by_id_.erase(topic.id);
   topics_.erase(found);
   ++metadata_version_;
+  if (log_directory_ != nullptr) log_directory_->save_topics(*this);
   return true;
 }
 
@@ -250,6 +324,7 @@ void Cluster::apply_segment_config(StoredTopic& topic) const {
   }
   for (BatchLog& log : topic.partitions) {
     log.set_segment_limit(segment_limit);
+    log.set_file_segment_limit(static_cast<std::size_t>(std::max(topic.config.segment_bytes, 1)));
     log.set_segment_roll(roll_bytes, roll_ms);
   }
 }
@@ -363,8 +438,18 @@ protocol::Result<std::int64_t> Cluster::append(StoredTopic& topic, std::int32_t 
   const std::uint64_t sequence = next_segment_sequence_;
   const std::size_t segments_before = log.segment_count();
   const auto memory_before = static_cast<std::int64_t>(log.memory_bytes());
-  const std::int64_t base_offset = log.append(batch, last_offset_delta, max_timestamp, now_ms,
-                                              sequence, topic.config.message_timestamp_type);
+  if (log_directory_ != nullptr) log_directory_->save_topics(*this);
+  std::int64_t base_offset = 0;
+  try {
+    base_offset = log.append(batch, last_offset_delta, max_timestamp, now_ms, sequence,
+                             topic.config.message_timestamp_type);
+  } catch (const std::system_error& e) {
+    report_storage_error(topic, partition, e);
+    return ErrorCode::kKafkaStorageError;
+  }
+  if (log_directory_ != nullptr) {
+    log_directory_->after_append(log, topic.config, std::int64_t{last_offset_delta} + 1, now_ms);
+  }
   if (log.segment_count() != segments_before) {
     ++next_segment_sequence_;
     segments_by_age_.emplace_back(sequence, &log);
@@ -385,6 +470,19 @@ protocol::Result<std::int64_t> Cluster::append(StoredTopic& topic, std::int32_t 
     replication_->on_append(log, topic.internal);
   }
   return base_offset;
+}
+
+void Cluster::report_storage_error(const StoredTopic& topic, std::int32_t partition,
+                                   const std::system_error& error) {
+  const auto now = std::chrono::steady_clock::now();
+  ++storage_errors_since_report_;
+  if (now - last_storage_error_report_ < std::chrono::seconds(1)) return;
+  last_storage_error_report_ = now;
+  log_error("cannot store a batch in " + topic.name + "[" + std::to_string(partition) +
+            "]: " + error.what() + " (" + std::to_string(storage_errors_since_report_) +
+            " batch(es) refused with KAFKA_STORAGE_ERROR since the last such line; free space "
+            "in the log directory and producers go on)");
+  storage_errors_since_report_ = 0;
 }
 
 DroppedSegments Cluster::apply_time_retention(std::int64_t now_ms) {

@@ -34,6 +34,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -74,6 +75,7 @@ struct TopicReplication {
   ReplicaAssignment assignment;
 };
 
+class LogDirectory;
 class ReplicationController;
 
 struct StoredTopic {
@@ -103,8 +105,8 @@ class Cluster {
   Cluster(std::int32_t default_partitions, bool auto_create);
 
   // Creates topic `name` with `partitions` partitions and `config` (the broker's defaults when
-  // nullopt). Returns kNone on success; otherwise the error check_new_topic() gives, and
-  // creates nothing.
+  // nullopt). Returns kNone on success; otherwise the error check_new_topic() gives (or
+  // kKafkaStorageError when the log directory cannot hold its folders), and creates nothing.
   // `replication` places the replicas (Kafka's rack-unaware placement with the factor, or the
   // manual assignment, whose size then gives the partitions).
   protocol::ErrorCode create_topic(std::string_view name, std::int32_t partitions,
@@ -194,7 +196,8 @@ class Cluster {
   // room within the logs' memory by evicting the oldest segments of any partition, appends
   // (see BatchLog::append), then applies the topic's retention.bytes (cleanup.policy delete).
   // Returns the batch's base offset, or kKafkaStorageError (retriable) when even evicting
-  // everything would not make room; nothing is stored then.
+  // everything would not make room, or the log directory's disk cannot take the batch;
+  // nothing is stored then. With a log directory the topic's flush policy then applies.
   protocol::Result<std::int64_t> append(StoredTopic& topic, std::int32_t partition,
                                         std::span<const std::uint8_t> batch,
                                         std::int32_t last_offset_delta, std::int64_t max_timestamp);
@@ -232,6 +235,25 @@ class Cluster {
   // The segments logs let go that queued responses still pin.
   [[nodiscard]] const ReleasedSegmentMemory& released_segments() const { return *released_; }
 
+  // The log directory that keeps the logs on disk (nullptr: in memory). Topics created,
+  // grown, configured or deleted from now on change it; appends follow its flush policy.
+  // It must outlive the Cluster, or be replaced first; set it before any topic exists or
+  // restore() them through it.
+  void set_log_directory(LogDirectory* directory) { log_directory_ = directory; }
+  [[nodiscard]] LogDirectory* log_directory() const { return log_directory_; }
+
+  // Recovery (LogDirectory::restore): topic `name` as it was saved, with id `id` (a new one
+  // when zero or taken), `partitions` partitions, `config` resolved from `set_configs`, and
+  // `assignment` when it still fits the brokers (else Kafka's placement); its logs empty
+  // for the caller to fill, then finish_restore(). Returns nullptr, logging why, when the
+  // topic cannot exist here (an illegal name, a limit now lower).
+  StoredTopic* restore_topic(std::string_view name, const protocol::Uuid& id,
+                             std::int32_t partitions, const TopicConfig& config,
+                             TopicConfigValues set_configs, bool internal,
+                             const ReplicaAssignment& assignment);
+  // Counts the restored logs of `topic` in log_memory_used() and applies its segment config.
+  void finish_restore(StoredTopic& topic);
+
   // The controller told of appends to replicated partitions and of new partitions (nullptr:
   // none; one broker). It must outlive the Cluster, or be replaced first.
   void set_replication(ReplicationController* replication) { replication_ = replication; }
@@ -256,6 +278,14 @@ class Cluster {
              const ReplicaAssignment& assignment);
   // Logs what evictions dropped since the last line, at most once per second.
   void report_evictions(bool force);
+  // Logs a batch the disk refused, at most one line per second.
+  void report_storage_error(const StoredTopic& topic, std::int32_t partition,
+                            const std::system_error& error);
+  // A new random topic id, never zero or taken.
+  protocol::Uuid new_topic_id();
+  // Keeps partitions [first, end) of `topic` in the log directory, if there is one; false
+  // (logged) when it cannot.
+  bool attach_files(StoredTopic& topic, std::size_t first);
 
   ClusterConfig config_;
   DynamicBrokerConfig dynamic_{config_.topic_defaults};
@@ -275,7 +305,10 @@ class Cluster {
   DroppedSegments evicted_since_report_;
   TopicObserver* observer_ = nullptr;             // not owned
   ReplicationController* replication_ = nullptr;  // not owned
+  LogDirectory* log_directory_ = nullptr;         // not owned
   std::chrono::steady_clock::time_point last_eviction_report_{};
+  std::chrono::steady_clock::time_point last_storage_error_report_{};
+  std::size_t storage_errors_since_report_ = 0;
 };
 
 }  // namespace kgroups::broker

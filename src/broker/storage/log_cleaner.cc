@@ -5,8 +5,10 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <system_error>
 #include <utility>
 
+#include "broker/runtime/logger.h"
 #include "protocol/record_batch.h"
 
 namespace kgroups::broker {
@@ -300,11 +302,13 @@ bool LogCleaner::clean_batches(const SegmentView& segment, const TopicConfig& co
   return true;
 }
 
-CleanedSegment LogCleaner::finish_segment() {
+CleanedSegment LogCleaner::finish_segment(const BatchLog& log, std::int64_t base_offset) {
   CleanedSegment cleaned;
   cleaned.size_bytes = written_.size();
   if (!written_.empty()) {
-    cleaned.bytes = SegmentBytes::allocate(written_.size());
+    cleaned.bytes = log.files() == nullptr
+                        ? SegmentBytes::allocate(written_.size())
+                        : log.files()->create_cleaned_segment(base_offset, written_.size());
     std::memcpy(cleaned.bytes->data(), written_.data(), written_.size());
   }
   cleaned.batches.reserve(placed_.size());
@@ -348,7 +352,17 @@ bool LogCleaner::clean_step(Cluster& cluster, BatchLog& log, const TopicConfig& 
       paused = true;
       break;
     }
-    cleaned.push_back(finish_segment());
+    try {
+      cleaned.push_back(finish_segment(log, segment.base_offset));
+    } catch (...) {
+      // The disk cannot take the rewrite: the `.log.cleaned` files written go, the log stays.
+      for (CleanedSegment& written : cleaned) {
+        if (written.bytes != nullptr) written.bytes->discard();
+      }
+      written_.clear();
+      placed_.clear();
+      throw;
+    }
     job.clean_next_offset = segment.end_offset;
     ++pass.segments_cleaned;
     ++next;
@@ -383,7 +397,14 @@ CleanerPass LogCleaner::run_pass(Cluster& cluster, std::int64_t now_ms) {
     }
     const std::size_t read_before = pass.bytes_read;
     if (job_->mapping && !map_step(*log, budget, pass)) break;
-    if (!clean_step(cluster, *log, topic->config, now_ms, budget, pass)) break;
+    try {
+      if (!clean_step(cluster, *log, topic->config, now_ms, budget, pass)) break;
+    } catch (const std::system_error& e) {
+      log_warn(std::string("compaction of ") + topic->name + " stopped: " + e.what() +
+               " (it starts again at a later pass)");
+      job_.reset();
+      break;
+    }
     ++pass.partitions_cleaned;
     pass.batches_kept_whole += job_->batches_kept_whole;
     job_.reset();

@@ -163,8 +163,10 @@ class LogCleaner {
   // Rewrites one batch (or keeps it whole, or leaves it out) into written_ and placed_.
   void clean_batch(const StoredBatch& batch, const TopicConfig& config, std::int64_t now_ms,
                    std::size_t& unpacked);
-  // The segment written_ and placed_ hold, in new segment bytes; empties them.
-  CleanedSegment finish_segment();
+  // The segment written_ and placed_ hold, in new segment bytes (a `.log.cleaned` file of
+  // the segment based at `base_offset` when `log` keeps its segments in a log directory);
+  // empties them. Throws std::system_error when the disk cannot take it.
+  CleanedSegment finish_segment(const BatchLog& log, std::int64_t base_offset);
 
   LogCleanerOptions options_;
   protocol::RecordBatchRewriter rewriter_;

@@ -85,6 +85,13 @@ void PartitionReplicas::elect(std::int32_t node, std::int64_t start_offset) {
   epochs_.push_back(LeaderEpochStart{.epoch = epoch_, .start_offset = start_offset});
 }
 
+void PartitionReplicas::restore_epochs(std::span<const LeaderEpochStart> epochs) {
+  if (epochs.empty()) return;
+  const std::size_t kept = std::min(epochs.size(), kMaxEpochsKept);
+  epochs_.assign(epochs.end() - static_cast<std::ptrdiff_t>(kept), epochs.end());
+  epoch_ = epochs_.back().epoch;
+}
+
 std::pair<std::int32_t, std::int64_t> PartitionReplicas::end_offset_for(
     std::int32_t epoch, std::int64_t log_end_offset) const {
   constexpr std::pair<std::int32_t, std::int64_t> kUndefined{-1, -1};

@@ -95,6 +95,9 @@ class PartitionReplicas {
       std::int32_t epoch, std::int64_t log_end_offset) const;
   // The epochs kept, oldest first.
   [[nodiscard]] std::span<const LeaderEpochStart> epochs() const { return epochs_; }
+  // A restart: the epochs a leader-epoch-checkpoint kept (oldest first, at most
+  // kMaxEpochsKept are kept); the newest becomes the current epoch. Nothing for none.
+  void restore_epochs(std::span<const LeaderEpochStart> epochs);
   // Forgets epochs that began at or after `offset` (the log was truncated there), keeping
   // the current one.
   void truncate_epochs(std::int64_t offset);

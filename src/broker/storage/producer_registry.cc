@@ -42,6 +42,18 @@ void ProducerRegistry::added_partition_state(std::int64_t producer_id, ProducerS
   ++partition_states_;
 }
 
+void ProducerRegistry::adopt_idempotent(std::int64_t producer_id, std::int16_t epoch) {
+  const auto [found, added] = producers_.try_emplace(producer_id);
+  RegisteredProducer& producer = found->second;
+  if (added) {
+    ++idempotent_count_;
+    touch(producer);
+    producer.epoch = epoch;
+  }
+  producer.epoch = std::max(producer.epoch, epoch);
+  if (producer_id >= next_producer_id_) next_producer_id_ = producer_id + 1;
+}
+
 void ProducerRegistry::adopt_transactional(std::int64_t producer_id, std::int16_t epoch) {
   const auto [found, added] = producers_.try_emplace(producer_id);
   RegisteredProducer& producer = found->second;

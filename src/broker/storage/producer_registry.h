@@ -47,6 +47,11 @@ class ProducerRegistry {
   // Ids issued later are above it.
   void adopt_transactional(std::int64_t producer_id, std::int16_t epoch);
 
+  // Registers `producer_id` as an idempotent producer at `epoch` or above (a restart found its
+  // batches in the logs); an id registered already keeps its kind and takes the larger epoch.
+  // Ids issued later are above it.
+  void adopt_idempotent(std::int64_t producer_id, std::int16_t epoch);
+
   // The producer registered as `producer_id`, or nullptr.
   RegisteredProducer* find(std::int64_t producer_id);
 

@@ -30,7 +30,8 @@ void SegmentBytes::release_from_log(std::shared_ptr<SegmentBytes>& segment,
   if (segment == nullptr) return;
   // The network thread owns every reference, so the count is exact: more than the log's
   // one means queued responses pin it.
-  if (released != nullptr && segment.use_count() > 1 && segment->released_ == nullptr) {
+  if (released != nullptr && segment.use_count() > 1 && segment->released_ == nullptr &&
+      segment->in_memory_) {
     segment->released_ = released;
     released->add(segment->capacity_);
   }
