@@ -14,7 +14,8 @@ The units and what each may include (besides itself), from the bottom up:
   src/broker/security           runtime (no protocol: SASL as plain logic)
   src/broker/config             runtime, protocol
   src/broker/authorizer         runtime (nothing of the wire)
-  src/broker/storage            config, runtime, protocol, memory
+  src/broker/log_format         runtime, protocol (Kafka's on-disk file formats)
+  src/broker/storage            config, log_format, runtime, protocol, memory
   src/broker/coordinator        group, share (the model's assignors and share-partition rules)
   src/broker/groups             coordinator, storage and below
   src/broker/transactions       groups and below
@@ -41,7 +42,8 @@ LAYERS = {
     "security": {"runtime"},
     "config": {"runtime"},
     "authorizer": {"runtime"},
-    "storage": {"config"},
+    "log_format": {"runtime"},
+    "storage": {"config", "log_format"},
     "coordinator": set(),
     "groups": {"coordinator", "storage"},
     "transactions": {"groups"},
