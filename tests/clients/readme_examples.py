@@ -10,6 +10,7 @@ SECTION = "## Kafka clients against kgroupsd"
 ADMIN_SECTION = "## Test set-up and tear-down with an admin client"
 HARNESS_SECTION = "## Testing your Kafka code with kgroups (pytest)"
 CLUSTER_SECTION = "## A three-broker cluster and a leader failover"
+STORAGE_SECTION = "## Logs that survive a restart: `--log-dirs`"
 
 
 def readme_example(language, heading=SECTION):

@@ -13,8 +13,8 @@ import sys
 from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
-from readme_examples import (ADMIN_SECTION, CLUSTER_SECTION, HARNESS_SECTION, readme_example,
-                             readme_examples)
+from readme_examples import (ADMIN_SECTION, CLUSTER_SECTION, HARNESS_SECTION, STORAGE_SECTION,
+                             readme_example, readme_examples)
 
 PARTITIONS = 6
 
@@ -77,3 +77,14 @@ def test_readme_three_broker_failover_example(tmp_path):
     old, arrow, new, *isr = result.stdout.split()
     assert arrow == "->" and old != new
     assert len(json.loads(" ".join(isr))) == 2
+
+
+def test_readme_log_dirs_example_resumes_a_group_after_kill_9(tmp_path):
+    """README's --log-dirs example: the broker is killed and restarted on its folder, and the
+    group resumes at its committed offset."""
+    script = tmp_path / "readme_log_dirs.py"
+    script.write_text(readme_example("python", STORAGE_SECTION))
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                            timeout=90)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "resumed at offset 4 value 4"

@@ -51,14 +51,16 @@ def parse_ready_line(line: str, first_protocol: str = "PLAINTEXT") -> tuple[dict
 class KgroupsdProcess:
     """Starts `binary` with `arguments` and waits up to `startup_timeout_s` for its ready line.
     `listener_protocols`: the protocols `arguments` give --listeners, in order (None: one
-    PLAINTEXT listener, --listen 127.0.0.1:0). Raises RuntimeError, with the command and
-    kgroupsd's stderr, if it exits or stays silent."""
+    PLAINTEXT listener, --listen on `listen`, 127.0.0.1:0 by default). `http`: where the
+    control endpoint listens. Raises RuntimeError, with the command and kgroupsd's stderr, if
+    it exits or stays silent."""
 
     def __init__(self, binary: pathlib.Path, arguments: list[str], startup_timeout_s: float,
-                 listener_protocols: tuple[str, ...] | None = None) -> None:
-        listen = [] if listener_protocols else ["--listen", "127.0.0.1:0"]
+                 listener_protocols: tuple[str, ...] | None = None,
+                 listen: str = "127.0.0.1:0", http: str = "127.0.0.1:0") -> None:
+        listen_flags = [] if listener_protocols else ["--listen", listen]
         self._first_protocol = listener_protocols[0] if listener_protocols else "PLAINTEXT"
-        self.command = [str(binary), *listen, "--http", "127.0.0.1:0", *arguments]
+        self.command = [str(binary), *listen_flags, "--http", http, *arguments]
         self._folder = tempfile.TemporaryDirectory(prefix="kgroupsd-")
         folder = pathlib.Path(self._folder.name)
         self._stdout_path = folder / "stdout"
@@ -107,6 +109,14 @@ class KgroupsdProcess:
             self._stderr_copy = self.log()
             self._finalizer()
         return self._process.returncode
+
+    def kill(self) -> int:
+        """SIGKILL (kill -9: nothing is flushed or closed) and waits; returns the exit code
+        (-9). Killing a stopped process returns its code."""
+        if self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+        return self.stop()
 
     def _wait_ready(self, timeout_s: float) -> tuple[dict[str, str], str]:
         deadline = time.monotonic() + timeout_s

@@ -81,6 +81,11 @@ class Broker:
         self.certs: pathlib.Path | None = None
         if self.security is not None:
             arguments = self._prepare_security(self.security, binary) + arguments
+        # What restart() starts again.
+        self._binary = binary
+        self._arguments = arguments
+        self._startup_timeout = startup_timeout
+        self._log_dirs = options.get("log_dirs")
         try:
             self._process = KgroupsdProcess(
                 binary, arguments, startup_timeout,
@@ -146,6 +151,29 @@ class Broker:
         return code
 
     close = stop
+
+    def kill(self) -> int:
+        """kill -9: the broker dies at once, flushing, closing and checkpointing nothing (with
+        log_dirs, what it kept on disk is recovered by restart()). Returns its exit code."""
+        return self._process.kill()
+
+    def restart(self) -> None:
+        """Starts kgroupsd again after stop() or kill(), with the same arguments, log
+        directory and ports, and waits until it is ready: clients reconnect to the same
+        bootstrap servers. Without log_dirs it starts empty, as a restarted Kafka without disks.
+        Raises RuntimeError if the broker still runs or does not start."""
+        if self._process.returncode() is None:
+            raise RuntimeError("restart() needs a stopped broker: call stop() or kill() first")
+        if self.security is not None:
+            raise RuntimeError("restart() supports the PLAINTEXT listener only")
+        http_address = self.http_url.removeprefix("http://")
+        self._process = KgroupsdProcess(self._binary, self._arguments, self._startup_timeout,
+                                        listen=self.bootstrap_servers, http=http_address)
+
+    @property
+    def log_dirs(self) -> pathlib.Path | None:
+        """The log directory given (log_dirs=...), or None when logs are in memory."""
+        return pathlib.Path(self._log_dirs) if self._log_dirs is not None else None
 
     def __enter__(self) -> Broker:
         return self

@@ -475,11 +475,19 @@ void LogDirectory::restore_partition(BatchLog& log, const fs::path& folder,
       continue;
     }
     const auto next = std::next(it);
-    const bool check_crc =
-        recovery_point < 0 || next == segments.end() || next->first > recovery_point;
     auto segment = FileSegmentBytes::open_closed(path, base, size);
-    const SegmentScan scan = scan_segment(std::span<const std::uint8_t>(segment->data(), size),
-                                          std::max(base, next_offset), check_crc);
+    const std::span<const std::uint8_t> bytes(segment->data(), size);
+    const std::int64_t first_offset = std::max(base, next_offset);
+    // CRCs are checked where the segment may hold offsets at or past the recovery point;
+    // the last segment's end is known only once its headers are read.
+    bool check_crc = recovery_point < 0 || (next != segments.end() && next->first > recovery_point);
+    SegmentScan scan = scan_segment(bytes, first_offset, check_crc);
+    if (!check_crc && next == segments.end() &&
+        (scan.batches.empty() || scan.batches.back().last_offset >= recovery_point ||
+         scan.stop != ScanStop::kEnd)) {
+      check_crc = true;
+      scan = scan_segment(bytes, first_offset, true);
+    }
     if (check_crc) report.bytes_checked += static_cast<std::int64_t>(scan.valid_bytes);
     if (scan.stop == ScanStop::kZeroTail) {
       log_info("recovery: " + path.string() + ": trimmed " +
