@@ -15,6 +15,10 @@ export interface BrokerOptions {
   /** `false` → `--no-auto-create`: unknown topics are not created on Metadata or Produce. */
   autoCreateTopics?: boolean;
   /** Brokers in the process, node ids 0..N-1, each on its own free port (`--brokers N`; default 1; docs/CLUSTER.md). */
+  /** kgroupsd --log-dirs: keep every partition's log on disk in this folder (docs/STORAGE.md). */
+  logDirs?: string;
+  /** kgroupsd --log-flush-interval-messages: records between flushes (1: every batch). */
+  logFlushIntervalMessages?: number;
   brokers?: number;
   /** Replicas of topics created without a replication factor, `topics` too (`--default-replication-factor`; at most `brokers`). */
   defaultReplicationFactor?: number;
@@ -465,6 +469,12 @@ export class Broker implements AsyncDisposable {
 
   /** SIGTERM, then SIGKILL after timeoutMs (default 5000); resolves to the exit code or signal. */
   stop(options?: { timeoutMs?: number }): Promise<number | string | null>;
+  /** kill -9: nothing flushed, closed or checkpointed; resolves to the signal. */
+  kill(): Promise<number | string | null>;
+  /** Starts kgroupsd again on the same options, log folder and ports (PLAINTEXT only). */
+  restart(): Promise<void>;
+  /** The log folder given (logDirs), or null. */
+  readonly logDirs: string | null;
   [Symbol.asyncDispose](): Promise<void>;
 }
 

@@ -149,6 +149,7 @@ class Broker {
     child.stdout.unref?.();
     child.stderr.unref?.();
     const broker = new Broker(child, ready, options, logTail, security, prepared);
+    broker._options = options;
     if (prepared !== null) {
       // The folder goes with the process too, if the test never stops the broker.
       broker._removeFolderOnExit = removeFolder;
@@ -446,6 +447,42 @@ class Broker {
       process.off('exit', this._removeFolderOnExit);
     }
     return this._exited;
+  }
+
+  /**
+   * kill -9: kgroupsd dies at once, flushing, closing and checkpointing nothing (with logDirs,
+   * what it kept on disk is recovered by restart()). Resolves to the signal that ended it.
+   */
+  async kill() {
+    const child = this._child;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.ref();
+      child.kill('SIGKILL');
+    }
+    return this._exited;
+  }
+
+  /**
+   * Starts kgroupsd again after stop() or kill(), with the same options, log folder and ports,
+   * and resolves once it is ready: clients reconnect to the same bootstrap servers.
+   */
+  async restart() {
+    const child = this._child;
+    if (child.exitCode === null && child.signalCode === null) {
+      throw new Error('kgroupsd: restart() needs a stopped broker: call stop() or kill() first');
+    }
+    if (this._security !== PLAINTEXT_ONLY) {
+      throw new Error('kgroupsd: restart() supports the PLAINTEXT listener only');
+    }
+    const url = new URL(this.httpUrl);
+    const next = await Broker.start({ ...this._options, _listen: `${this.host}:${this.port}`,
+      _http: `${url.hostname}:${url.port}` });
+    Object.assign(this, next);
+  }
+
+  /** The log folder given (logDirs), or null when logs are in memory. */
+  get logDirs() {
+    return this._options?.logDirs ?? null;
   }
 
   /** `await using broker = await Broker.start()` stops it at the end of the block. */

@@ -111,8 +111,9 @@ function checkCount(name, value, min) {
  * @returns {string[]}
  */
 function kgroupsdArgs(options = {}) {
-  const listen = options.security === undefined ? ['--listen', '127.0.0.1:0'] : [];
-  const args = [...listen, '--http', '127.0.0.1:0'];
+  // restart() passes the ports the first start got (_listen, _http).
+  const listen = options.security === undefined ? ['--listen', options._listen ?? '127.0.0.1:0'] : [];
+  const args = [...listen, '--http', options._http ?? '127.0.0.1:0'];
   const topics = options.topics ?? {};
   if (typeof topics !== 'object' || Array.isArray(topics)) {
     throw new TypeError('kgroupsd: topics must be an object of {name: partitions}, e.g. {orders: 3}');
@@ -137,6 +138,16 @@ function kgroupsdArgs(options = {}) {
   if (options.defaultReplicationFactor !== undefined) {
     checkCount('defaultReplicationFactor', options.defaultReplicationFactor, 1);
     args.push('--default-replication-factor', String(options.defaultReplicationFactor));
+  }
+  if (options.logDirs !== undefined) {
+    if (typeof options.logDirs !== 'string' || options.logDirs === '') {
+      throw new TypeError('kgroupsd: logDirs must be the path of a folder (a non-empty string)');
+    }
+    args.push('--log-dirs', options.logDirs);
+  }
+  if (options.logFlushIntervalMessages !== undefined) {
+    checkCount('logFlushIntervalMessages', options.logFlushIntervalMessages, 1);
+    args.push('--log-flush-interval-messages', String(options.logFlushIntervalMessages));
   }
   const extra = options.extraArgs ?? [];
   if (!Array.isArray(extra) || !extra.every((arg) => typeof arg === 'string')) {
