@@ -399,8 +399,9 @@ RecoveryReport LogDirectory::restore(Cluster& cluster, ProducerRegistry& produce
     std::string error;
     auto config = resolve_topic_config(cluster.config().topic_defaults, record.configs, error);
     if (!config) {
-      log_warn("topic " + name + ": its saved configs are refused (" + error +
-               "); it keeps the broker's defaults");
+      std::string warning = "topic " + name;
+      warning += ": its saved configs are refused (" + error + "); it keeps the broker's defaults";
+      log_warn(warning);
       config = cluster.config().topic_defaults;
       record.configs.clear();
     }

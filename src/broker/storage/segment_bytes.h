@@ -27,6 +27,10 @@ class SegmentBytes {
   // A segment of at least `min_capacity` bytes, uninitialised. Throws std::bad_alloc.
   static std::shared_ptr<SegmentBytes> allocate(std::size_t min_capacity);
 
+  // Derived storages are owned through shared_ptr<SegmentBytes>.
+  virtual ~SegmentBytes() {
+    if (released_ != nullptr) released_->remove(memory_bytes());
+  }
   SegmentBytes(const SegmentBytes&) = delete;
   SegmentBytes& operator=(const SegmentBytes&) = delete;
 
@@ -60,9 +64,6 @@ class SegmentBytes {
   // The storage (defined in segment_bytes.cc) derives from it and owns the bytes.
   SegmentBytes(std::uint8_t* data, std::size_t capacity, bool in_memory = true)
       : data_(data), capacity_(capacity), in_memory_(in_memory) {}
-  virtual ~SegmentBytes() {
-    if (released_ != nullptr) released_->remove(memory_bytes());
-  }
 
  private:
   std::uint8_t* data_ = nullptr;
