@@ -287,3 +287,42 @@ def test_a_full_disk_gets_storage_errors_and_the_broker_goes_on_when_space_retur
             assert len(read_all(broker, "big")) == stored + 1
     finally:
         subprocess.run(["umount", "-l", str(logs)], check=False)
+
+
+def test_transactions_open_at_a_kill_are_aborted_after_their_timeout_and_committed_ones_kept(
+        tmp_path):
+    with Broker(log_dirs=tmp_path / "logs", topics={"payments": 1}) as broker:
+        def transactional(transactional_id):
+            producer = Producer({"bootstrap.servers": broker.bootstrap_servers,
+                                 "transactional.id": transactional_id,
+                                 "transaction.timeout.ms": 3000})
+            producer.init_transactions(10)
+            return producer
+        committed = transactional("committer")
+        committed.begin_transaction()
+        for n in range(3):
+            committed.produce("payments", value=f"committed-{n}".encode())
+        committed.commit_transaction(10)
+        hanging = transactional("hanger")
+        hanging.begin_transaction()
+        for n in range(3):
+            hanging.produce("payments", value=f"open-{n}".encode())
+        hanging.flush(10)  # in the log, the transaction still open
+        broker.kill()
+        broker.restart()
+        consumer = Consumer({"bootstrap.servers": broker.bootstrap_servers,
+                             "group.id": str(uuid.uuid4()), "isolation.level": "read_committed",
+                             "auto.offset.reset": "earliest", "enable.auto.commit": False})
+        consumer.assign([TopicPartition("payments", 0, 0)])
+        values = []
+        deadline = 20
+        # The open transaction ends (aborted at its timeout) and the last stable offset passes
+        # it: a record produced after it is readable only then.
+        produce(broker, "payments", [b"after"])
+        while b"after" not in values and deadline > 0:
+            message = consumer.poll(1)
+            deadline -= 1
+            if message is not None and message.error() is None:
+                values.append(message.value())
+        consumer.close()
+        assert values == [b"committed-0", b"committed-1", b"committed-2", b"after"], values
