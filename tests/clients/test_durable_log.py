@@ -326,3 +326,31 @@ def test_transactions_open_at_a_kill_are_aborted_after_their_timeout_and_committ
                 values.append(message.value())
         consumer.close()
         assert values == [b"committed-0", b"committed-1", b"committed-2", b"after"], values
+
+
+def test_kgroups_dump_log_prints_what_the_independent_reader_reads(tmp_path):
+    cli = Path(os.environ.get("KGROUPS_CLI", Path(__file__).resolve().parents[2] /
+                              "build/broker/tools/cli/kgroups"))
+    if not cli.exists():
+        pytest.fail(f"kgroups binary not found at {cli}: set KGROUPS_CLI")
+    logs = tmp_path / "logs"
+    with Broker(log_dirs=logs, topics={"notes": 1}) as broker:
+        for n in range(3):
+            produce(broker, "notes", [f"note-{n}-{k}".encode() for k in range(4)])
+        broker.stop()
+    segment = logs / "notes-0" / "00000000000000000000.log"
+    dumped = subprocess.run([str(cli), "dump-log", str(segment), "--print-data-log"],
+                            capture_output=True, text=True, check=True).stdout
+    batches = read_segment(segment)
+    lines = dumped.splitlines()
+    batch_lines = [line for line in lines if line.startswith("baseOffset: ")]
+    assert [(int(line.split()[1]), int(line.split()[3])) for line in batch_lines] == \
+        [(b.base_offset, b.last_offset) for b in batches]
+    payloads = [line.rsplit("payload: ", 1)[1] for line in lines if line.startswith("| offset")]
+    assert payloads == [r.value.decode() for b in batches for r in b.records]
+    # A torn copy: the dump says where the valid batches end and why.
+    torn = tmp_path / "00000000000000000000.log"
+    torn.write_bytes(segment.read_bytes()[:batches[-1].position + 20])
+    dumped = subprocess.run([str(cli), "dump-log", str(torn)], capture_output=True, text=True,
+                            check=True).stdout
+    assert f"invalid bytes at position {batches[-1].position}" in dumped

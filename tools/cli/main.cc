@@ -12,6 +12,7 @@
 #include "command_action.h"
 #include "coordinator_log_command.h"
 #include "demo_command.h"
+#include "dump_log_command.h"
 #include "groups_command.h"
 #include "topics_command.h"
 
@@ -70,6 +71,7 @@ int run_kgroups(int argc, char** argv) {
   kgroups::cli::add_offsets_log_command(app, action);
   kgroups::cli::add_transactions_log_command(app, action);
   kgroups::cli::add_certs_command(app, action);
+  kgroups::cli::add_dump_log_command(app, action);
 
   if (argc == 1) {
     std::cout << app.help();
