@@ -6,30 +6,12 @@
 
 #include "broker/http/group_view.h"
 #include "broker/http/route_catalog.h"
+#include "broker/log_format/checkpoint_files.h"
 
 namespace kgroups::broker::http {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// Kafka shows topic ids in URL-safe base64 without padding (22 characters).
-std::string topic_id_text(const protocol::Uuid& id) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  std::uint32_t bits = 0;
-  int bit_count = 0;
-  for (const std::uint8_t byte : id) {
-    bits = (bits << 8) | byte;
-    bit_count += 8;
-    while (bit_count >= 6) {
-      bit_count -= 6;
-      out.push_back(kAlphabet[(bits >> bit_count) & 0x3f]);
-    }
-  }
-  if (bit_count > 0) out.push_back(kAlphabet[(bits << (6 - bit_count)) & 0x3f]);
-  return out;
-}
 
 // Segments shown per partition (the newest); segment_count says how many there are.
 constexpr std::size_t kSegmentsShown = 16;
@@ -67,7 +49,7 @@ Json topic_json(const StoredTopic& topic, bool with_configs) {
     }
   }
   Json out = {{"name", topic.name},
-              {"id", topic_id_text(topic.id)},
+              {"id", format_uuid(topic.id)},
               {"internal", false},
               {"partitions", std::move(partitions)}};
   if (with_configs) {

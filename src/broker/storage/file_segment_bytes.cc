@@ -56,12 +56,14 @@ std::filesystem::path sibling(const std::filesystem::path& log_file, std::int64_
 
 // Whether `path` holds exactly `bytes`.
 bool holds(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::vector<char> existing((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  return existing.size() == bytes.size() &&
-         (bytes.empty() || std::memcmp(existing.data(), bytes.data(), bytes.size()) == 0);
+  std::optional<std::string> existing;
+  try {
+    existing = read_small_file(path);
+  } catch (const std::system_error&) {
+    return false;
+  }
+  return existing && existing->size() == bytes.size() &&
+         (bytes.empty() || std::memcmp(existing->data(), bytes.data(), bytes.size()) == 0);
 }
 
 bool write_if_changed(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {

@@ -41,33 +41,6 @@ constexpr std::string_view kLogStarts = "log-start-offset-checkpoint";
 constexpr std::string_view kLeaderEpochs = "leader-epoch-checkpoint";
 constexpr std::string_view kPartitionMetadata = "partition.metadata";
 
-std::string uuid_hex(const protocol::Uuid& id) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (const std::uint8_t byte : id) {
-    hex += kDigits[byte >> 4];
-    hex += kDigits[byte & 0xF];
-  }
-  return hex;
-}
-
-std::optional<protocol::Uuid> parse_uuid_hex(std::string_view hex) {
-  protocol::Uuid id{};
-  if (hex.size() != id.size() * 2) return std::nullopt;
-  const auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
-  for (std::size_t i = 0; i < id.size(); ++i) {
-    const int high = digit(hex[2 * i]);
-    const int low = digit(hex[2 * i + 1]);
-    if (high < 0 || low < 0) return std::nullopt;
-    id[i] = static_cast<std::uint8_t>(high * 16 + low);
-  }
-  return id;
-}
-
 std::int64_t file_time_ms(const fs::path& file) {
   std::error_code error;
   const auto time = fs::last_write_time(file, error);
@@ -251,7 +224,7 @@ void LogDirectory::save_topics(const Cluster& cluster) {
     for (const BatchLog& log : topic->partitions)
       replicas.push_back(log.replicas().replica_nodes());
     topics.push_back({{"name", name},
-                      {"id", uuid_hex(topic->id)},
+                      {"id", format_uuid(topic->id)},
                       {"partitions", topic->partitions.size()},
                       {"internal", topic->internal},
                       {"configs", topic->set_configs},
@@ -365,7 +338,7 @@ RecoveryReport LogDirectory::restore(Cluster& cluster, ProducerRegistry& produce
       const nlohmann::json document = nlohmann::json::parse(*text);
       for (const nlohmann::json& topic : document.at("topics")) {
         TopicRecord record;
-        const auto id = parse_uuid_hex(topic.at("id").get<std::string>());
+        const auto id = parse_uuid(topic.at("id").get<std::string>());
         if (id) record.id = *id;
         record.partitions = topic.at("partitions").get<std::int32_t>();
         record.internal = topic.value("internal", false);
