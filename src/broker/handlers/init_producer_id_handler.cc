@@ -15,6 +15,8 @@
 //   INVALID_PRODUCER_EPOCH (PRODUCER_FENCED from v4). v4: PRODUCER_FENCED. v5: same layout.
 // - With a transactional id, the first one creates __transaction_state (as Kafka does);
 //   --brokers N: NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS as EndTxn's.
+// - --log-dirs: ids come from blocks saved before use; if the next block cannot be saved
+//   (disk full), COORDINATOR_LOAD_IN_PROGRESS (retriable), as Kafka when it has no block.
 // - Injected errors (POST /v1/faults): an armed InitProducerId fault answers its error with
 //   producer id and epoch -1.
 #include "broker/handlers/authorization_error.h"
@@ -57,12 +59,18 @@ asio::awaitable<Reply> handle_init_producer_id(RequestContext& ctx) {
   // An injected error (POST /v1/faults) answers with producer id and epoch -1, nothing issued.
   if (response.error_code == protocol::ErrorCode::kNone && !request->transactional_id) {
     ProducerRegistry& producers = ctx.broker.producer_ids();
-    if (const RegisteredProducer* previous = producers.find(request->producer_id);
-        previous != nullptr && !previous->transactional) {
-      producers.expire(request->producer_id);
+    if (!producers.ready_to_issue()) {
+      // The next block of ids could not be saved (--log-dirs): retriable, as Kafka's answer
+      // when its producer id manager has no block yet.
+      response.error_code = protocol::ErrorCode::kCoordinatorLoadInProgress;
+    } else {
+      if (const RegisteredProducer* previous = producers.find(request->producer_id);
+          previous != nullptr && !previous->transactional) {
+        producers.expire(request->producer_id);
+      }
+      response.producer_id = producers.issue(/*transactional=*/false);
+      response.producer_epoch = 0;
     }
-    response.producer_id = producers.issue(/*transactional=*/false);
-    response.producer_epoch = 0;
   } else if (response.error_code == protocol::ErrorCode::kNone) {
     // Not this broker's transactional id (or still loading it): producer id and epoch -1.
     response.error_code = placement_error(ctx, *request->transactional_id);

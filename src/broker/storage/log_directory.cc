@@ -36,6 +36,7 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kMetaProperties = "meta.properties";
 constexpr std::string_view kTopicsFile = "kgroups-metadata.json";
+constexpr std::string_view kProducerIdsFile = "kgroups-producer-ids.json";
 constexpr std::string_view kRecoveryPoints = "recovery-point-offset-checkpoint";
 constexpr std::string_view kLogStarts = "log-start-offset-checkpoint";
 constexpr std::string_view kLeaderEpochs = "leader-epoch-checkpoint";
@@ -239,6 +240,36 @@ void LogDirectory::save_topics(const Cluster& cluster) {
   }
 }
 
+bool LogDirectory::save_producer_id_block(std::int64_t block_start, std::int64_t block_end) {
+  // As ZooKeeper-era Kafka's /latest_producer_id_block: block_end is the last id of the block.
+  const nlohmann::ordered_json document{{"version", 1},
+                                        {"broker", options_.node_id},
+                                        {"block_start", block_start},
+                                        {"block_end", block_end - 1}};
+  try {
+    write_file_atomically(options_.path / kProducerIdsFile, document.dump() + "\n");
+    return true;
+  } catch (const std::system_error& e) {
+    log_error(std::string("cannot save the next block of producer ids (InitProducerId answers "
+                          "COORDINATOR_LOAD_IN_PROGRESS until it can): ") +
+              e.what());
+    return false;
+  }
+}
+
+std::int64_t LogDirectory::saved_producer_id_block_end() const {
+  const auto text = read_small_file(options_.path / kProducerIdsFile);
+  if (!text) return 0;
+  try {
+    return nlohmann::json::parse(*text).at("block_end").get<std::int64_t>() + 1;
+  } catch (const nlohmann::json::exception& e) {
+    // A torn write is impossible (it is renamed into place); a file edited by hand is not.
+    throw std::runtime_error(std::string(kProducerIdsFile) + " is not readable (" + e.what() +
+                             "); without it producer ids could be issued twice: restore it "
+                             "or delete it if no producer wrote since the last start");
+  }
+}
+
 void LogDirectory::after_append(BatchLog& log, const TopicConfig& config, std::int64_t records,
                                 std::int64_t now_ms) {
   PartitionFiles* files = log.files();
@@ -401,6 +432,10 @@ RecoveryReport LogDirectory::restore(Cluster& cluster, ProducerRegistry& produce
     for (BatchLog& log : topic->partitions) replay_producers(log, producers, seen);
   }
   report.producers = seen.size();
+  producers.restore_issued_below(saved_producer_id_block_end());
+  producers.save_id_blocks_with([this](std::int64_t block_start, std::int64_t block_end) {
+    return save_producer_id_block(block_start, block_end);
+  });
   topics_dirty_ = true;
   save_topics(cluster);
   report.milliseconds =

@@ -8,6 +8,8 @@
 //   id), whose BatchLog keeps its segments there (PartitionFiles, FileSegmentBytes);
 // - kgroups-metadata.json: the topics (ids, partition counts, configs, replicas), which Kafka
 //   keeps in its metadata log;
+// - kgroups-producer-ids.json: the last block of producer ids saved for issuing (Kafka keeps
+//   its ProducerIdsRecord in the metadata log), so a restart never issues an id twice;
 // - recovery-point-offset-checkpoint and log-start-offset-checkpoint, and each partition's
 //   leader-epoch-checkpoint, written every checkpoint interval and at a clean stop;
 // - the flush policy (flush.messages, flush.ms).
@@ -83,8 +85,13 @@ class LogDirectory {
   void save_topics(const Cluster& cluster);
 
   // At start, before anything else uses `cluster`: the topics and their logs as they were,
-  // with the producer ids their batches name registered in `producers`.
+  // with the producer ids their batches name registered in `producers`, and `producers`
+  // issuing new ids past every id issued before, from blocks saved here first. This must
+  // outlive `producers`' issuing.
   RecoveryReport restore(Cluster& cluster, ProducerRegistry& producers);
+  // Saves that producer ids [block_start, block_end) may be issued (fsync'd before it
+  // returns). False, with a log line, when it cannot be written.
+  bool save_producer_id_block(std::int64_t block_start, std::int64_t block_end);
 
   // After `records` records were appended to `log` of a topic configured `config`: flushes
   // the log when flush.messages is reached.
@@ -105,6 +112,9 @@ class LogDirectory {
                          std::int64_t recovery_point, std::int64_t log_start,
                          RecoveryReport& report);
   void write_if_changed(const std::string& file, const std::string& contents);
+  // The end (exclusive) of the last block of producer ids saved; 0 if none was. Throws
+  // std::runtime_error if the file is unreadable.
+  [[nodiscard]] std::int64_t saved_producer_id_block_end() const;
 
   LogDirectoryOptions options_;
   int lock_fd_ = -1;

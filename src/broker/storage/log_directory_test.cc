@@ -349,6 +349,41 @@ TEST_F(LogDirectoryTest, IdempotentProducersGoOnAfterARestartAndDuplicatesAreSti
   EXPECT_EQ(state.check(7, 0, 5, 5).error, ErrorCode::kOutOfOrderSequenceNumber);
 }
 
+TEST_F(LogDirectoryTest, AProducerIdIssuedBeforeARestartIsNeverIssuedAgainAndItsOwnerMayWrite) {
+  std::int64_t unused_id = -1;
+  std::int64_t written_id = -1;
+  {
+    Storage storage(path());
+    ASSERT_EQ(storage.cluster.create_topic("events", 1), ErrorCode::kNone);
+    written_id = storage.producers.issue(false);
+    unused_id = storage.producers.issue(false);  // its producer writes only after the restart
+    ASSERT_TRUE(storage.cluster.append(*storage.cluster.find_topic("events"), 0,
+                                       batch_of("a", written_id, 0), 0, 1000));
+  }  // killed
+  Storage restarted(path());
+  EXPECT_EQ(restarted.producers.find(unused_id), nullptr);  // no batch names it
+  const std::int64_t next = restarted.producers.issue(false);
+  EXPECT_GT(next, unused_id);
+  EXPECT_GT(next, written_id);
+  EXPECT_TRUE(restarted.producers.issued_before_restart(unused_id));  // may write (tested
+  // through Produce's checks in transactions/producer_writes_restart_test.cc)
+  EXPECT_FALSE(restarted.producers.issued_before_restart(next));
+}
+
+TEST_F(LogDirectoryTest, AnUnreadableProducerIdBlockStopsTheStartWithTheReason) {
+  {
+    Storage storage(path());
+    (void)storage.producers.issue(false);
+  }
+  std::ofstream(path() / "kgroups-producer-ids.json") << "{\"block_end\": ";
+  try {
+    Storage restarted(path());
+    FAIL() << "a broker started without knowing which producer ids it issued";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("kgroups-producer-ids.json"), std::string::npos);
+  }
+}
+
 TEST_F(LogDirectoryTest, ASecondBrokerOnTheSameFolderIsRefusedWithTheReason) {
   Storage first(path());
   try {

@@ -10,7 +10,22 @@ ProducerRegistry::ProducerRegistry(std::size_t max_idempotent_producers,
     : max_idempotent_producers_(std::max<std::size_t>(max_idempotent_producers, 1)),
       max_partition_states_(max_partition_states) {}
 
+void ProducerRegistry::restore_issued_below(std::int64_t end) {
+  next_producer_id_ = std::max(next_producer_id_, end);
+  issued_before_restart_end_ = next_producer_id_;
+  saved_block_end_ = next_producer_id_;  // the rest of the last block is not issued again
+}
+
+bool ProducerRegistry::ready_to_issue() {
+  if (!save_id_block_ || next_producer_id_ < saved_block_end_) return true;
+  const std::int64_t block_end = next_producer_id_ + kIdBlockSize;
+  if (!save_id_block_(next_producer_id_, block_end)) return false;
+  saved_block_end_ = block_end;
+  return true;
+}
+
 std::int64_t ProducerRegistry::issue(bool transactional) {
+  if (!ready_to_issue()) return -1;
   if (!transactional) {
     while (idempotent_count_ >= max_idempotent_producers_ && expire_least_recently_used(-1)) {
     }

@@ -10,11 +10,16 @@
 // producer's state leaves every partition; its next Produce gets UNKNOWN_PRODUCER_ID, and
 // clients then ask for a new id. Transactional producers' ids are the transaction
 // coordinator's to release (it bounds transactional ids).
+// With --log-dirs, ids are issued from blocks of 1000 that are saved before the first of them
+// is issued (Kafka's controller keeps the blocks in its metadata log): after a restart, new ids
+// start past the last saved block, so no id is issued twice, and a producer that got its id
+// before the restart may still write (its first write registers it again).
 // Not thread-safe: the broker's network thread owns it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -38,8 +43,26 @@ class ProducerRegistry {
   ProducerRegistry(const ProducerRegistry&) = delete;
   ProducerRegistry& operator=(const ProducerRegistry&) = delete;
 
-  // Issues a new producer id at epoch 0. An idempotent one at the limit first expires the
-  // least recently used idempotent producer.
+  // Ids per saved block (Kafka's ProducerIdsBlock size).
+  static constexpr std::int64_t kIdBlockSize = 1000;
+  // Saves that ids up to `block_end` (exclusive) may be issued, from `block_start`, before
+  // any of them is; false when it could not be saved (nothing is issued then).
+  using SaveIdBlock = std::function<bool(std::int64_t block_start, std::int64_t block_end)>;
+  void save_id_blocks_with(SaveIdBlock save) { save_id_block_ = std::move(save); }
+  // At a restart, after adopting the producers the logs name: ids below `end` were issued
+  // before (a saved block's end), and new ones start at or past it.
+  void restore_issued_below(std::int64_t end);
+  // Whether `producer_id` was issued before the restart (it may write without being
+  // registered: adopt_idempotent then registers it).
+  [[nodiscard]] bool issued_before_restart(std::int64_t producer_id) const {
+    return producer_id >= 0 && producer_id < issued_before_restart_end_;
+  }
+
+  // Whether the next id can be issued: with a block saver, the block holding it is saved
+  // first. False when saving failed; issue() would then return -1.
+  bool ready_to_issue();
+  // Issues a new producer id at epoch 0, or -1 if ready_to_issue() fails. An idempotent one
+  // at the limit first expires the least recently used idempotent producer.
   std::int64_t issue(bool transactional);
 
   // Registers `producer_id` as a transactional producer at `epoch` (a transaction coordinator
@@ -84,6 +107,9 @@ class ProducerRegistry {
   std::size_t max_partition_states_;
   std::unordered_map<std::int64_t, RegisteredProducer> producers_;
   std::int64_t next_producer_id_ = 0;
+  SaveIdBlock save_id_block_;
+  std::int64_t saved_block_end_ = 0;  // ids below it are covered by a saved block
+  std::int64_t issued_before_restart_end_ = 0;
   std::uint64_t use_counter_ = 0;
   std::size_t idempotent_count_ = 0;
   std::size_t partition_states_ = 0;  // entries of all producers in all partitions

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 namespace kgroups::broker {
 namespace {
 
@@ -92,6 +95,56 @@ TEST(ProducerRegistryTest, NoRoomWhenOnlyTheWriterOrTransactionalProducersHoldSt
   EXPECT_FALSE(registry.make_room_for_partition_state(idempotent));
   EXPECT_NE(registry.find(transactional), nullptr);
   EXPECT_NE(registry.find(idempotent), nullptr);
+}
+
+TEST(ProducerRegistryTest, WithASaverEachBlockOfIdsIsSavedBeforeItsFirstIdIsIssued) {
+  ProducerRegistry registry(10, 100);
+  std::vector<std::pair<std::int64_t, std::int64_t>> saved;
+  registry.save_id_blocks_with([&](std::int64_t start, std::int64_t end) {
+    saved.emplace_back(start, end);
+    return true;
+  });
+  EXPECT_EQ(registry.issue(false), 0);
+  ASSERT_EQ(saved.size(), 1U);
+  EXPECT_EQ(saved[0], std::make_pair(std::int64_t{0}, ProducerRegistry::kIdBlockSize));
+  for (std::int64_t i = 1; i < ProducerRegistry::kIdBlockSize; ++i) (void)registry.issue(true);
+  EXPECT_EQ(saved.size(), 1U);  // the whole block from one save
+  EXPECT_EQ(registry.issue(true), ProducerRegistry::kIdBlockSize);
+  ASSERT_EQ(saved.size(), 2U);
+  EXPECT_EQ(saved[1].first, ProducerRegistry::kIdBlockSize);
+}
+
+TEST(ProducerRegistryTest, WhenABlockCannotBeSavedNothingIsIssuedAndNothingChanges) {
+  ProducerRegistry registry(1, 100);
+  bool disk_full = false;
+  registry.save_id_blocks_with([&](std::int64_t, std::int64_t) { return !disk_full; });
+  const std::int64_t first = registry.issue(false);
+  for (std::int64_t i = 1; i < ProducerRegistry::kIdBlockSize; ++i) (void)registry.issue(true);
+  disk_full = true;
+  EXPECT_FALSE(registry.ready_to_issue());
+  EXPECT_EQ(registry.issue(false), -1);
+  EXPECT_NE(registry.find(first), nullptr);  // not expired to make room for an id not given
+  EXPECT_EQ(registry.idempotent_count(), 1U);
+  disk_full = false;
+  EXPECT_EQ(registry.issue(false), ProducerRegistry::kIdBlockSize);
+}
+
+TEST(ProducerRegistryTest, AfterARestartNewIdsStartPastTheSavedBlockAndOldOnesAreKnownAsIssued) {
+  ProducerRegistry registry(10, 100);
+  registry.adopt_idempotent(3, 0);  // named by a logged batch
+  registry.restore_issued_below(1000);
+  EXPECT_TRUE(registry.issued_before_restart(3));
+  EXPECT_TRUE(registry.issued_before_restart(999));  // issued, never written
+  EXPECT_FALSE(registry.issued_before_restart(1000));
+  EXPECT_FALSE(registry.issued_before_restart(-1));
+  std::vector<std::int64_t> saved_starts;
+  registry.save_id_blocks_with([&](std::int64_t start, std::int64_t) {
+    saved_starts.push_back(start);
+    return true;
+  });
+  EXPECT_EQ(registry.issue(false), 1000);
+  EXPECT_EQ(saved_starts, std::vector<std::int64_t>{1000});
+  EXPECT_FALSE(registry.issued_before_restart(1000));
 }
 
 }  // namespace

@@ -15,6 +15,13 @@ ErrorCode ProducerWrites::store(StoredTopic& topic, std::int32_t partition,
                                 std::string& reason) {
   const protocol::RecordBatchHeader& header = batch.header;
   RegisteredProducer* producer = producers_.find(header.producer_id);
+  if (producer == nullptr && !header.is_transactional() &&
+      producers_.issued_before_restart(header.producer_id)) {
+    // Issued before a restart to a producer that had not written yet (or whose batches were
+    // all deleted): it is registered again, as it was.
+    producers_.adopt_idempotent(header.producer_id, header.producer_epoch);
+    producer = producers_.find(header.producer_id);
+  }
   if (producer == nullptr) {
     reason = "producer id " + std::to_string(header.producer_id) +
              " was not issued by this broker or has expired";

@@ -3,6 +3,8 @@
 // ProducerWrites: how Produce stores a batch that carries a producer id (an idempotent or
 // transactional producer), after Kafka's UnifiedLog.analyzeAndValidateProducerState:
 // - the id must be one this broker issued and still holds (UNKNOWN_PRODUCER_ID otherwise);
+//   an idempotent producer's id issued before a restart is registered again at its first
+//   write;
 // - the epoch: a transactional producer's must be its current one, an idempotent producer's
 //   at least the one issued (clients bump it themselves, KIP-360); else INVALID_PRODUCER_EPOCH;
 // - the transactional bit only from a transactional producer whose ongoing transaction holds

@@ -88,6 +88,13 @@ InitProducerIdResult TransactionCoordinator::init_producer_id(std::string_view t
   }
   Transaction* transaction = find(transactional_id);
   bool retried = false;
+  // A new id (a new transactional id, or an epoch that would overflow) needs the next block
+  // of ids saved (--log-dirs); until it can be, retriable, as Kafka without a block.
+  const bool needs_new_id =
+      transaction == nullptr || transaction->epoch >= std::numeric_limits<std::int16_t>::max() - 1;
+  if (needs_new_id && !producers_.ready_to_issue()) {
+    return {.error = ErrorCode::kCoordinatorLoadInProgress};
+  }
   if (transaction == nullptr) {
     if (transactions_.size() >= limits_.max_transactional_ids && !forget_least_recently_used()) {
       return {.error = ErrorCode::kCoordinatorLoadInProgress};
@@ -357,9 +364,17 @@ void TransactionCoordinator::bump_epoch(Transaction& transaction) {
   transaction.previous_producer_id = transaction.producer_id;
   transaction.previous_epoch = transaction.epoch;
   if (transaction.epoch >= std::numeric_limits<std::int16_t>::max() - 1) {
+    const std::int64_t next_id = producers_.issue(/*transactional=*/true);
+    if (next_id < 0) {
+      // Only when the next block of ids cannot be saved (--log-dirs, disk full) while a
+      // timed-out transaction's epoch overflows: the producer keeps its last epoch.
+      log_error("transactional id " + quote(transaction.transactional_id) +
+                ": no new producer id for its epoch overflow (ids cannot be saved)");
+      return;
+    }
     by_producer_id_.erase(transaction.producer_id);
     producers_.expire(transaction.producer_id);
-    transaction.producer_id = producers_.issue(/*transactional=*/true);
+    transaction.producer_id = next_id;
     transaction.epoch = 0;
     by_producer_id_[transaction.producer_id] = &transaction;
   } else {
