@@ -15,11 +15,17 @@ export interface BrokerOptions {
   /** `false` → `--no-auto-create`: unknown topics are not created on Metadata or Produce. */
   autoCreateTopics?: boolean;
   /** Brokers in the process, node ids 0..N-1, each on its own free port (`--brokers N`; default 1; docs/CLUSTER.md). */
-  /** kgroupsd --log-dirs: keep every partition's log on disk in this folder (docs/STORAGE.md). */
-  logDirs?: string;
-  /** kgroupsd --log-flush-interval-messages: records between flushes (1: every batch). */
-  logFlushIntervalMessages?: number;
   brokers?: number;
+  /**
+   * `--log-dirs`: keep every partition's log on disk in this folder, in Kafka's layout
+   * (docs/STORAGE.md); {@link Broker.restart} after {@link Broker.kill} or {@link Broker.stop}
+   * recovers it. Default: logs live in memory.
+   */
+  logDirs?: string;
+  /** `--log-flush-interval-messages`: records appended between two flushes (1: every batch is on disk before it is acknowledged). Default: the OS flushes. */
+  logFlushIntervalMessages?: number;
+  /** `--log-flush-interval-ms`: how old the oldest unflushed record may get before a flush. Default: never. */
+  logFlushIntervalMs?: number;
   /** Replicas of topics created without a replication factor, `topics` too (`--default-replication-factor`; at most `brokers`). */
   defaultReplicationFactor?: number;
   /** More kgroupsd flags, appended as they are. */
@@ -469,9 +475,13 @@ export class Broker implements AsyncDisposable {
 
   /** SIGTERM, then SIGKILL after timeoutMs (default 5000); resolves to the exit code or signal. */
   stop(options?: { timeoutMs?: number }): Promise<number | string | null>;
-  /** kill -9: nothing flushed, closed or checkpointed; resolves to the signal. */
+  /** kill -9: nothing flushed, closed or checkpointed; resolves once it is gone, to the signal ('SIGKILL'), or to the exit code of a broker already stopped. */
   kill(): Promise<number | string | null>;
-  /** Starts kgroupsd again on the same options, log folder and ports (PLAINTEXT only). */
+  /**
+   * After {@link Broker.stop} or {@link Broker.kill}: starts kgroupsd again with the same
+   * options, log folder and ports, and resolves once it is ready (PLAINTEXT only). Rejects if
+   * the broker still runs or does not start.
+   */
   restart(): Promise<void>;
   /** The log folder given (logDirs), or null. */
   readonly logDirs: string | null;

@@ -475,9 +475,24 @@ class Broker {
       throw new Error('kgroupsd: restart() supports the PLAINTEXT listener only');
     }
     const url = new URL(this.httpUrl);
-    const next = await Broker.start({ ...this._options, _listen: `${this.host}:${this.port}`,
-      _http: `${url.hostname}:${url.port}` });
-    Object.assign(this, next);
+    // Every broker's address (--brokers N), not only the first one's.
+    const options = { ...this._options, _listen: this._addresses.join(','),
+      _http: `${url.hostname}:${url.port}` };
+    // The ports were free ones the system picked: one may still be held for a moment (a
+    // client's outgoing connection can get it as its local port), so a refused bind is tried
+    // again until the start timeout.
+    const deadline = Date.now() + (options.startTimeoutMs ?? 10000);
+    for (;;) {
+      try {
+        const next = await Broker.start(options);
+        next._options = this._options;
+        Object.assign(this, next);
+        return;
+      } catch (error) {
+        if (!String(error.message).includes('Address already in use') || Date.now() >= deadline) throw error;
+      }
+      await sleep(100);
+    }
   }
 
   /** The log folder given (logDirs), or null when logs are in memory. */

@@ -149,6 +149,10 @@ function kgroupsdArgs(options = {}) {
     checkCount('logFlushIntervalMessages', options.logFlushIntervalMessages, 1);
     args.push('--log-flush-interval-messages', String(options.logFlushIntervalMessages));
   }
+  if (options.logFlushIntervalMs !== undefined) {
+    checkCount('logFlushIntervalMs', options.logFlushIntervalMs, 0);
+    args.push('--log-flush-interval-ms', String(options.logFlushIntervalMs));
+  }
   const extra = options.extraArgs ?? [];
   if (!Array.isArray(extra) || !extra.every((arg) => typeof arg === 'string')) {
     throw new TypeError('kgroupsd: extraArgs must be an array of strings');

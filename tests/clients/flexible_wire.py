@@ -238,6 +238,35 @@ def flexible_request(connection, api_key, version, body):
     return Reader(exchange(connection, api_key, version, body, flexible=True), True)
 
 
+def produce_one_batch(connection, topic, partition, records, version=9, acks=-1):
+    """Produce (a flexible version, 9 and up) of `records` into one partition. Returns the
+    partition's answer as a dict (index, error, base_offset, log_append_time,
+    log_start_offset, record_errors, error_message) with the response's `topic` name and
+    `throttle_ms`."""
+    body = cstr(None) + i16(acks) + i32(5000) + carray([
+        cstr(topic) + carray([i32(partition) + cbytes(records) + TAGS]) + TAGS]) + TAGS
+    r = flexible_request(connection, 0, version, body)
+
+    def partition_response():
+        answer = dict(index=r.i32(), error=r.i16(), base_offset=r.i64(),
+                      log_append_time=r.i64(), log_start_offset=r.i64(),
+                      record_errors=r.carray(lambda: (r.i32(), r.cstr(), r.tags())),
+                      error_message=r.cstr())
+        r.tags()
+        return answer
+
+    def topic_response():
+        name = r.cstr()
+        partitions = r.carray(partition_response)
+        r.tags()
+        return name, partitions
+
+    [(name, [answer])] = r.carray(topic_response)
+    throttle_ms = r.i32()
+    r.finish()
+    return {**answer, "topic": name, "throttle_ms": throttle_ms}
+
+
 def exchange(connection, api_key, version, body, flexible):
     """Sends `body` as request (api_key, version) on `connection` (a RawConnection) and
     returns the response body, its header removed."""

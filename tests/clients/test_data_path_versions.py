@@ -7,37 +7,17 @@ import uuid
 
 from kafka.record import MemoryRecords
 
-from flexible_wire import TAGS, carray, cbytes, cstr, flexible_request, i8, i16, i32, i64, uvarint
+from flexible_wire import (TAGS, carray, cstr, flexible_request, i8, i32, i64, produce_one_batch,
+                           uvarint)
 from raw_client import RawConnection, record_batch
 
 
 # --- Produce ------------------------------------------------------------------------------
 
 def produce(connection, version, topic, partition, records, acks=1):
-    body = cstr(None) + i16(acks) + i32(5000) + carray([
-        cstr(topic) + carray([i32(partition) + cbytes(records) + TAGS]) + TAGS]) + TAGS
-    r = flexible_request(connection, 0, version, body)
-
-    def partition_response():
-        out = dict(index=r.i32(), error=r.i16(), base_offset=r.i64(), log_append_time=r.i64(),
-                   log_start_offset=r.i64(),
-                   record_errors=r.carray(lambda: (r.i32(), r.cstr(), r.tags())),
-                   error_message=r.cstr())
-        r.tags()
-        return out
-
-    def topic_response():
-        name = r.cstr()
-        partitions = r.carray(partition_response)
-        r.tags()
-        return name, partitions
-
-    topics = r.carray(topic_response)
-    throttle = r.i32()
-    r.finish()
-    assert throttle == 0
-    [(name, [answer])] = topics
-    assert (name, answer["index"]) == (topic, partition)
+    answer = produce_one_batch(connection, topic, partition, records, version, acks)
+    assert answer["throttle_ms"] == 0
+    assert (answer["topic"], answer["index"]) == (topic, partition)
     return answer
 
 

@@ -11,7 +11,7 @@ from confluent_kafka import Consumer, Producer
 from kafka.record import MemoryRecords
 from kafka.record.default_records import DefaultRecordBatchBuilder
 
-from flexible_wire import TAGS, carray, cbytes, cstr, flexible_request, i16, i32, i64
+from flexible_wire import TAGS, cstr, flexible_request, i16, i32, i64, produce_one_batch
 from raw_client import RawConnection
 
 NONE = 0
@@ -42,28 +42,7 @@ def producer_batch(values, producer_id, epoch, sequence, transactional=False):
 
 
 def produce(connection, topic, partition, records, version=9):
-    body = cstr(None) + i16(-1) + i32(5000) + carray([
-        cstr(topic) + carray([i32(partition) + cbytes(records) + TAGS]) + TAGS]) + TAGS
-    r = flexible_request(connection, 0, version, body)
-
-    def partition_response():
-        out = dict(index=r.i32(), error=r.i16(), base_offset=r.i64(), log_append_time=r.i64(),
-                   log_start_offset=r.i64(),
-                   record_errors=r.carray(lambda: (r.i32(), r.cstr(), r.tags())),
-                   error_message=r.cstr())
-        r.tags()
-        return out
-
-    def topic_response():
-        name = r.cstr()
-        partitions = r.carray(partition_response)
-        r.tags()
-        return name, partitions
-
-    [(_, [answer])] = r.carray(topic_response)
-    r.i32()
-    r.finish()
-    return answer
+    return produce_one_batch(connection, topic, partition, records, version)
 
 
 def fetch_values(connection, topic, partition):

@@ -60,6 +60,14 @@ class Broker:
     of the Broker's (`certs`), removed on stop(); its acls are created before the Broker is
     returned.
 
+    `log_dirs` (a folder) keeps every partition's log on disk (`--log-dirs`, docs/STORAGE.md):
+    after kill() (kill -9) or stop() (SIGTERM), restart() on the same folder and ports finds
+    the topics, records, groups' offsets and transactions again.
+    `log_flush_interval_messages` and `log_flush_interval_ms` are kgroupsd's
+    `--log-flush-interval-messages` and `--log-flush-interval-ms` (Kafka's
+    log.flush.interval.*; 1 message: every batch is on disk before it is acknowledged).
+    Left at None, none of these flags is passed: logs live in memory, as by default.
+
     Raises FileNotFoundError if no kgroupsd (or, for TLS, no kgroups CLI) is found and
     RuntimeError, with kgroupsd's stderr, if it does not start.
     """
@@ -68,10 +76,16 @@ class Broker:
                  topics: Mapping[str, int] | Iterable[str] | None = None,
                  manual_clock: bool = False, initial_rebalance_delay_ms: int | None = None,
                  security: Security | Mapping[str, Any] | None = None,
+                 log_dirs: str | os.PathLike[str] | None = None,
+                 log_flush_interval_messages: int | None = None,
+                 log_flush_interval_ms: int | None = None,
                  extra_args: Iterable[str] = (), startup_timeout: float = 10.0,
                  request_timeout: float = 10.0, **options: Any) -> None:
         flags = {"manual_clock": manual_clock,
-                 "initial_rebalance_delay_ms": initial_rebalance_delay_ms, **options}
+                 "initial_rebalance_delay_ms": initial_rebalance_delay_ms,
+                 "log_dirs": os.fspath(log_dirs) if log_dirs is not None else None,
+                 "log_flush_interval_messages": log_flush_interval_messages,
+                 "log_flush_interval_ms": log_flush_interval_ms, **options}
         arguments = kgroupsd_arguments(topics, flags, extra_args)
         binary = find_kgroupsd(kgroupsd)
         self.security: Security | None = (
@@ -85,7 +99,7 @@ class Broker:
         self._binary = binary
         self._arguments = arguments
         self._startup_timeout = startup_timeout
-        self._log_dirs = options.get("log_dirs")
+        self._log_dirs = log_dirs
         try:
             self._process = KgroupsdProcess(
                 binary, arguments, startup_timeout,
@@ -154,7 +168,8 @@ class Broker:
 
     def kill(self) -> int:
         """kill -9: the broker dies at once, flushing, closing and checkpointing nothing (with
-        log_dirs, what it kept on disk is recovered by restart()). Returns its exit code."""
+        log_dirs, what it kept on disk is recovered by restart()); waits until it is gone.
+        Returns its exit code (-9; a broker already stopped: its code)."""
         return self._process.kill()
 
     def restart(self) -> None:
@@ -167,8 +182,20 @@ class Broker:
         if self.security is not None:
             raise RuntimeError("restart() supports the PLAINTEXT listener only")
         http_address = self.http_url.removeprefix("http://")
-        self._process = KgroupsdProcess(self._binary, self._arguments, self._startup_timeout,
-                                        listen=self.bootstrap_servers, http=http_address)
+        # The ports were free ones the system picked: one may still be held for a moment (a
+        # client's outgoing connection can get it as its local port), so a refused bind is
+        # tried again until startup_timeout.
+        deadline = time.monotonic() + self._startup_timeout
+        while True:
+            try:
+                self._process = KgroupsdProcess(
+                    self._binary, self._arguments, max(deadline - time.monotonic(), 1.0),
+                    listen=self.bootstrap_servers, http=http_address)
+                return
+            except RuntimeError as error:
+                if "Address already in use" not in str(error) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(0.1)
 
     @property
     def log_dirs(self) -> pathlib.Path | None:

@@ -96,8 +96,10 @@ std::string check_batch(std::span<const std::uint8_t> rest, std::size_t position
   const auto delta = static_cast<std::int32_t>(read_be(batch, kLastOffsetDeltaAt, 4));
   if (delta < 0) return "lastOffsetDelta " + std::to_string(delta) + " of " + at + " is negative";
   if (header.base_offset < next_offset) {
-    return "base offset " + std::to_string(header.base_offset) + " of " + at +
-           " is below the previous batch's next offset " + std::to_string(next_offset);
+    return "base offset " + std::to_string(header.base_offset) + " of " + at + " is below " +
+           (position == 0 ? "the first offset the segment may hold, "
+                          : "the previous batch's next offset ") +
+           std::to_string(next_offset);
   }
   if (header.base_offset > std::numeric_limits<std::int64_t>::max() - delta) {
     return "the last offset of " + at + " overflows (base offset " +
