@@ -10,6 +10,9 @@ consumes them back (the page cache warm); it takes the wall time and the broker'
 shared machine hits all alike; the medians and their ratios to the in-memory broker are
 measured in the same run.
 
+Then group commit: producers flushing every message (--log-flush-interval-messages 1), one
+alone and --producers at once into one partition, against the in-memory broker with as many.
+
 Then recovery: a log of --recovery-mib MiB is written to a log directory and the broker is
 stopped cleanly, restarted, and its "log directory: ... recovered in N ms" line read; then
 the same after kill -9 with every record flushed and checkpointed but an unflushed tail of
@@ -27,7 +30,9 @@ import signal
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 
@@ -35,6 +40,8 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 VALUE = b"v" * 100
+ONE_MESSAGE_PER_REQUEST = {"linger.ms": 0, "batch.num.messages": 1,
+                           "max.in.flight.requests.per.connection": 1}
 RECOVERED = re.compile(r"log directory: .* recovered in (\d+) ms \((.*) checked")
 
 
@@ -44,7 +51,8 @@ class Kgroupsd:
         self.args = args
         self.stderr = tempfile.TemporaryFile()
         started = time.monotonic()
-        self.process = subprocess.Popen([binary, "--listen", "127.0.0.1:0", *args],
+        self.process = subprocess.Popen([binary, "--listen", "127.0.0.1:0", "--http",
+                                         "127.0.0.1:0", *args],
                                         stdout=subprocess.PIPE, stderr=self.stderr)
         ready, _, _ = select.select([self.process.stdout], [], [], 600)
         line = self.process.stdout.readline().decode().strip() if ready else ""
@@ -53,6 +61,15 @@ class Kgroupsd:
             self.kill()
             raise RuntimeError(f"kgroupsd did not start: {line!r}")
         self.address = line[len("kgroupsd listening on "):].split(",")[0]
+        self.http = line.rsplit("http on ", 1)[1]
+
+    def metric(self, name):
+        """The value of an unlabelled sample of GET /metrics (0 if absent)."""
+        with urllib.request.urlopen(f"http://{self.http}/metrics", timeout=10) as answer:
+            for line in answer.read().decode().splitlines():
+                if line.startswith(name + " "):
+                    return float(line.split()[1])
+        return 0.0
 
     def cpu_seconds(self):
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -76,9 +93,10 @@ class Kgroupsd:
         self.process.wait(60)
 
 
-def produce(address, topic, messages, value=VALUE):
+def produce(address, topic, messages, value=VALUE, **config):
     producer = Producer({"bootstrap.servers": address, "acks": "all", "linger.ms": 5,
-                         "batch.num.messages": 1000, "queue.buffering.max.messages": 1000000})
+                         "batch.num.messages": 1000, "queue.buffering.max.messages": 1000000,
+                         **config})
     producer.list_topics(timeout=10)
     for _ in range(messages):
         while True:
@@ -151,6 +169,57 @@ def throughput(args, scratch):
               f"{median['consume_cpu']:>11.2f} {median['consume_cpu'] / base['consume_cpu']:>6.2f}")
 
 
+def group_commit(args, scratch):
+    """Producers flushing every message, one alone and several at once into one partition:
+    with group commit the producers of a turn share the flush, so the throughput of several
+    grows with their number instead of staying that of one."""
+    brokers = {"memory": Kgroupsd(args.kgroupsd, ["--default-partitions", "1"]),
+               "disk-flush-each": Kgroupsd(args.kgroupsd, [
+                   "--default-partitions", "1", "--log-dirs", str(scratch / "group-commit"),
+                   "--log-flush-interval-messages", "1"])}
+    results = {(kind, count): [] for kind in brokers for count in (1, args.producers)}
+    shared = {count: [] for count in (1, args.producers)}  # Produce requests per flush round
+    per_producer = args.flush_messages // args.producers
+    try:
+        for round_number in range(args.repeat):
+            for (kind, count), rates in results.items():
+                broker = brokers[kind]
+                topic = f"group-{round_number}-{count}"
+                # Each message its own request, one request in flight per producer: every
+                # acknowledgement waits for a flush.
+                threads = [threading.Thread(target=produce, args=(broker.address, topic,
+                                                                  per_producer),
+                                            kwargs=ONE_MESSAGE_PER_REQUEST)
+                           for _ in range(count)]
+                flushes = (broker.metric("kgroupsd_log_group_flushes_total"),
+                           broker.metric("kgroupsd_log_group_flush_waits_total"))
+                started = time.perf_counter()
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+                rates.append(count * per_producer / (time.perf_counter() - started))
+                if kind != "memory":
+                    rounds = broker.metric("kgroupsd_log_group_flushes_total") - flushes[0]
+                    waits = broker.metric("kgroupsd_log_group_flush_waits_total") - flushes[1]
+                    shared[count].append(waits / max(rounds, 1))
+    finally:
+        for broker in brokers.values():
+            broker.stop()
+    print(f"\ngroup commit: {per_producer:,} messages per producer, one per request, acks=all "
+          f"(median of {args.repeat})")
+    print(f"{'broker':<18} {'producers':>9} {'msg/s':>12} {'vs memory':>10} "
+          f"{'vs 1 producer':>14} {'requests per flush':>19}")
+    for kind in brokers:
+        alone = statistics.median(results[(kind, 1)])
+        for count in (1, args.producers):
+            rate = statistics.median(results[(kind, count)])
+            memory = statistics.median(results[("memory", count)])
+            per_flush = f"{statistics.median(shared[count]):.2f}" if kind != "memory" else ""
+            print(f"{kind:<18} {count:>9} {rate:>12,.0f} {rate / memory:>10.2f} "
+                  f"{rate / alone:>14.2f} {per_flush:>19}")
+
+
 def recovery(args, scratch):
     value = b"r" * 65536
     total = args.recovery_mib * 16
@@ -215,14 +284,19 @@ def main():
     parser.add_argument("--messages", type=int, default=300000)
     parser.add_argument("--flush-messages", type=int, default=20000,
                         help="messages through the broker flushing every batch")
+    parser.add_argument("--producers", type=int, default=8,
+                        help="concurrent producers of the group-commit phase")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--recovery-mib", type=int, default=256)
     parser.add_argument("--tail-mib", type=int, default=16)
+    parser.add_argument("--phases", default="throughput,group-commit,recovery",
+                        help="which phases to run, comma-separated")
     parser.add_argument("--scratch", default=None, help="where the log directories go")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.scratch) as scratch:
-        throughput(args, Path(scratch))
-        recovery(args, Path(scratch))
+        phases = {"throughput": throughput, "group-commit": group_commit, "recovery": recovery}
+        for phase in args.phases.split(","):
+            phases[phase](args, Path(scratch))
 
 
 if __name__ == "__main__":

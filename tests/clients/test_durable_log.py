@@ -20,6 +20,7 @@ import os
 import random
 import shutil
 import subprocess
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -27,6 +28,7 @@ from pathlib import Path
 import pytest
 from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
+from kafka import KafkaProducer
 
 from durable_log_checks import (check_log_folder, files_of, init_producer_id,
                                 partition_batches, produce, produce_as, read_all,
@@ -319,6 +321,52 @@ def test_a_confluent_kafka_producer_created_before_a_restart_delivers_after_it(t
         producer.flush(15)
         assert reports == [None], [str(e) for e in reports]
         assert [v for _, v in read_all(broker, "p")] == [b"after"]
+
+
+# --- Group commit ----------------------------------------------------------------------------
+def group_flush_counts(broker):
+    return (broker.metric("kgroupsd_log_group_flushes_total"),
+            broker.metric("kgroupsd_log_group_flush_partitions_total"),
+            broker.metric("kgroupsd_log_group_flush_waits_total"))
+
+
+def test_concurrent_producers_flushing_every_message_share_flushes_and_lose_nothing(tmp_path):
+    with Broker(log_dirs=tmp_path / "logs", log_flush_interval_messages=1,
+                topics={"shared": 1, "spread": 4}) as broker:
+        # One Produce naming four partitions (kafka-python puts them in one request, where
+        # librdkafka sends one per partition): one group flush covers all four.
+        producer = KafkaProducer(bootstrap_servers=broker.bootstrap_servers, acks="all",
+                                 linger_ms=200)
+        producer.partitions_for("spread")
+        rounds, partitions, _ = group_flush_counts(broker)
+        for partition in range(4):
+            producer.send("spread", value=b"x", partition=partition)
+        producer.flush(30)
+        producer.close()
+        after_rounds, after_partitions, _ = group_flush_counts(broker)
+        assert after_partitions - partitions == 4
+        assert after_rounds - rounds == 1, "the partitions of one request had flushes of their own"
+
+        # Six producers at once into one partition, each record acknowledged only once it
+        # is flushed; the producers of a turn share a flush.
+        def produce_all(name):
+            produce(broker, "shared", [f"{name}-{n}".encode() for n in range(150)],
+                    **{"linger.ms": 0})
+
+        threads = [threading.Thread(target=produce_all, args=(f"p{i}",)) for i in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        rounds, partitions, waits = group_flush_counts(broker)
+        assert waits >= 900 / 150, "Produce requests did not wait for their flush"
+        assert rounds <= waits
+        print(f"group commit: {waits:.0f} Produce waits, {rounds:.0f} flush rounds")
+        # Acknowledged means on disk: a kill -9 keeps every record, once.
+        broker.kill()
+        broker.restart()
+        values = sorted(value for _, value in read_all(broker, "shared"))
+        assert values == sorted(f"p{i}-{n}".encode() for i in range(6) for n in range(150))
 
 
 def test_a_transaction_open_at_a_kill_is_aborted_after_the_restart_and_a_committed_one_kept(

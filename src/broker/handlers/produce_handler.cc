@@ -30,6 +30,9 @@
 // - acks: 1 and -1 answer once the batches are stored (there is one replica, so the same
 //   moment); 0 sends no response at all, and an error then closes the connection, as Kafka
 //   does, since the client has no other way to learn of it. Other values: INVALID_REQUIRED_ACKS.
+//   With --log-dirs, a partition whose flush.messages is reached is flushed before the
+//   answer: the Produce waits for the next group flush (storage/group_flush.h), which flushes
+//   every such partition of the broker's turn at once.
 // - A partition named more than once is stored and answered once, with the records it was
 //   named with last, in the order first named (Kafka keeps the partitions in a map).
 // - Unknown topics are auto-created when the broker allows it (within --max-topics and
@@ -52,6 +55,9 @@
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/take_denied.h"
 #include "broker/services/produce_service.h"
+#include "broker/storage/batch_log.h"
+#include "broker/storage/cluster.h"
+#include "broker/storage/log_directory.h"
 #include "protocol/messages/produce.h"
 #include "protocol/record_batch.h"
 
@@ -140,6 +146,18 @@ void answer_denied(const std::vector<DeniedTopic>& denied, ProduceOutcome& outco
   }
 }
 
+// Whether a partition `request` wrote to waits for a group flush (flush.messages reached).
+bool awaits_flush(RequestContext& ctx, const protocol::ProduceRequest& request) {
+  Cluster& cluster = ctx.broker.cluster();
+  for (const auto& topic : request.topic_data) {
+    for (const auto& partition : topic.partition_data) {
+      const BatchLog* log = cluster.find_partition(topic.name, partition.index);
+      if (log != nullptr && LogDirectory::awaits_flush(*log)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 asio::awaitable<Reply> handle_produce(RequestContext& ctx) {
@@ -149,6 +167,7 @@ asio::awaitable<Reply> handle_produce(RequestContext& ctx) {
   PartitionFaults faults = ctx.broker.faults().partition_faults(protocol::ApiKey::kProduce);
   ProduceOutcome outcome = ctx.broker.producer().produce(*request, ctx.peer, &faults, ctx.node_id);
   faults.settle();
+  if (request->acks != 0 && awaits_flush(ctx, *request)) co_await ctx.broker.group_flush().wait();
   if (!outcome.awaited.empty()) co_await await_replication(ctx, *request, outcome);
   answer_denied(denied, outcome);
   if (outcome.first_error != protocol::ErrorCode::kNone) {

@@ -12,6 +12,7 @@
 
 #include "broker/handlers/api_table.h"
 #include "broker/http/group_view.h"
+#include "broker/storage/group_flush.h"
 #include "broker/storage/replication_observer.h"
 
 namespace kgroups::broker::http {
@@ -298,6 +299,22 @@ std::string render(Broker& broker, const ReplicationCounts& counts) {
   sample(text, "kgroupsd_connections_accepted_total", "",
          static_cast<std::int64_t>(metrics.connections_accepted()));
 
+  if (broker.log_directory() != nullptr) {
+    const GroupFlush& flushes = broker.group_flush();
+    family(out, "kgroupsd_log_group_flushes_total", "counter",
+           "Group flushes run (--log-dirs, flush.messages): each flushes every partition "
+           "that reached flush.messages since the previous one.");
+    sample(text, "kgroupsd_log_group_flushes_total", "",
+           static_cast<std::int64_t>(flushes.rounds()));
+    family(out, "kgroupsd_log_group_flush_partitions_total", "counter",
+           "Partition flushes (one fdatasync of each unflushed segment) the group flushes did.");
+    sample(text, "kgroupsd_log_group_flush_partitions_total", "",
+           static_cast<std::int64_t>(flushes.partitions_flushed()));
+    family(out, "kgroupsd_log_group_flush_waits_total", "counter",
+           "Produce requests answered after waiting for a group flush.");
+    sample(text, "kgroupsd_log_group_flush_waits_total", "",
+           static_cast<std::int64_t>(flushes.waits()));
+  }
   family(out, "kgroupsd_topics", "gauge", "Topics.");
   sample(text, "kgroupsd_topics", "", static_cast<std::int64_t>(broker.cluster().topics().size()));
   partition_family(text, broker.cluster(), "kgroupsd_partition_end_offset", "gauge",

@@ -209,6 +209,7 @@ void Broker::open_log_directory() {
                                                          .cluster_id = config_.cluster_id,
                                                          .node_id = std::max(config_.node_id, 0)});
   cluster_.set_log_directory(log_directory_.get());
+  log_directory_->on_flush_requested([this] { group_flush_.schedule(); });
   const RecoveryReport report = log_directory_->restore(cluster_, producer_ids_);
   log_info(report.describe());
 }

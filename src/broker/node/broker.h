@@ -37,6 +37,7 @@
 #include "broker/services/share_fetch_service.h"
 #include "broker/storage/append_notifier.h"
 #include "broker/storage/cluster.h"
+#include "broker/storage/group_flush.h"
 #include "broker/storage/log_cleaner.h"
 #include "broker/storage/log_directory.h"
 #include "broker/storage/periodic_passes.h"
@@ -67,6 +68,7 @@ class Broker {
     executor_ = executor;
     if (config_.brokers > 1) replication_timer_.start(executor);
     if (log_directory_ != nullptr) {
+      group_flush_.start(executor);
       flush_timer_.start(executor);
       checkpoint_timer_.start(executor);
     }
@@ -138,6 +140,9 @@ class Broker {
   // delivered offsets) and for the ACLs (AclStore). The broker must outlive its users.
   MemoryCharge groups_memory_charge();
   AppendNotifier& append_notifier() { return append_notifier_; }
+  // --log-dirs with flush.messages: Produce waits here for the flush of its partitions,
+  // shared with every producer of the same turn (group commit).
+  GroupFlush& group_flush() { return group_flush_; }
   CoordinatorService& groups() { return groups_; }
   // __consumer_offsets, where the coordinators write their records; ensure_created() makes it
   // on a group's first FindCoordinator.
@@ -261,6 +266,8 @@ class Broker {
                                     return PassOutcome::kDone;
                                   }};
   std::unique_ptr<LogDirectory> log_directory_;  // --log-dirs; nullptr: logs in memory
+  GroupFlush group_flush_{
+      [this] { return log_directory_ != nullptr ? log_directory_->flush_requested(cluster_) : 0; }};
   // flush.ms, and the topics' metadata saved when it changed.
   PeriodicTask flush_timer_{std::chrono::milliseconds(config_.log_flush_scheduler_interval_ms),
                             [this] {

@@ -458,6 +458,7 @@ void BatchLog::flush() {
   state.recovery_point = end_offset_;
   state.unflushed_records = 0;
   state.first_unflushed_ms = -1;
+  state.flush_requested = false;
 }
 
 void BatchLog::close_active_segment() {

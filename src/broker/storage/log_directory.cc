@@ -277,14 +277,36 @@ void LogDirectory::after_append(BatchLog& log, const TopicConfig& config, std::i
   PartitionFiles::FlushState& state = files->flush_state();
   state.unflushed_records += records;
   if (state.first_unflushed_ms < 0) state.first_unflushed_ms = now_ms;
-  if (state.unflushed_records >= config.flush_messages) log.flush();
+  if (state.unflushed_records < config.flush_messages || state.flush_requested) return;
+  if (!on_flush_requested_) {
+    log.flush();
+    return;
+  }
+  state.flush_requested = true;
+  on_flush_requested_();
+}
+
+std::size_t LogDirectory::flush_requested(const Cluster& cluster) {
+  std::size_t flushed = 0;
+  for (const auto& [name, topic] : cluster.topics()) {
+    for (BatchLog& log : topic->partitions) {
+      if (!awaits_flush(log)) continue;
+      log.flush();
+      ++flushed;
+    }
+  }
+  return flushed;
+}
+
+bool LogDirectory::awaits_flush(const BatchLog& log) {
+  const PartitionFiles* files = log.files();
+  return files != nullptr && files->flush_state().flush_requested;
 }
 
 std::size_t LogDirectory::flush_due(const Cluster& cluster, std::int64_t now_ms) {
   std::size_t flushed = 0;
   for (const auto& [name, topic] : cluster.topics()) {
-    for (const BatchLog& stored : topic->partitions) {
-      auto& log = const_cast<BatchLog&>(stored);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+    for (BatchLog& log : topic->partitions) {
       const PartitionFiles* files = log.files();
       if (files == nullptr || files->flush_state().first_unflushed_ms < 0) continue;
       if (now_ms - files->flush_state().first_unflushed_ms < topic->config.flush_ms) continue;

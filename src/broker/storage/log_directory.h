@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -93,10 +94,18 @@ class LogDirectory {
   // returns). False, with a log line, when it cannot be written.
   bool save_producer_id_block(std::int64_t block_start, std::int64_t block_end);
 
-  // After `records` records were appended to `log` of a topic configured `config`: flushes
-  // the log when flush.messages is reached.
+  // After `records` records were appended to `log` of a topic configured `config`: when
+  // flush.messages is reached, marks the log for the next group flush and calls the
+  // `flush_requested` callback (GroupFlush::schedule), or without one flushes at once.
   void after_append(BatchLog& log, const TopicConfig& config, std::int64_t records,
                     std::int64_t now_ms);
+  void on_flush_requested(std::function<void()> callback) {
+    on_flush_requested_ = std::move(callback);
+  }
+  // A group flush: flushes every log marked by after_append. Returns the logs flushed.
+  std::size_t flush_requested(const Cluster& cluster);
+  // Whether `log` waits for a group flush.
+  [[nodiscard]] static bool awaits_flush(const BatchLog& log);
   // The flush scheduler's tick: flushes every log whose oldest unflushed record is flush.ms
   // old, and writes kgroups-metadata.json if it changed. Returns the logs flushed.
   std::size_t flush_due(const Cluster& cluster, std::int64_t now_ms);
@@ -119,6 +128,7 @@ class LogDirectory {
   LogDirectoryOptions options_;
   int lock_fd_ = -1;
   bool topics_dirty_ = true;
+  std::function<void()> on_flush_requested_;
   std::map<std::string, std::string, std::less<>> written_;  // file name -> contents written
 };
 

@@ -384,6 +384,33 @@ TEST_F(LogDirectoryTest, AnUnreadableProducerIdBlockStopsTheStartWithTheReason) 
   }
 }
 
+TEST_F(LogDirectoryTest, FlushMessagesMarksTheLogForTheNextGroupFlushInsteadOfFlushingInline) {
+  Storage storage(path());
+  int scheduled = 0;
+  storage.directory->on_flush_requested([&] { ++scheduled; });
+  ASSERT_EQ(storage.cluster.create_topic("events", 2), ErrorCode::kNone);
+  StoredTopic& topic = *storage.cluster.find_topic("events");
+  TopicConfigValues values{{"flush.messages", "1"}};
+  std::string error;
+  const auto config = resolve_topic_config(storage.cluster.config().topic_defaults, values, error);
+  ASSERT_TRUE(config) << error;
+  storage.cluster.set_topic_config(topic, *config, values);
+  for (int producer = 0; producer < 3; ++producer) {  // three producers in one turn
+    ASSERT_TRUE(
+        storage.cluster.append(topic, 0, batch_of("v" + std::to_string(producer)), 0, 1000));
+  }
+  const BatchLog& written = storage.log("events", 0);
+  const BatchLog& untouched = storage.log("events", 1);
+  EXPECT_TRUE(LogDirectory::awaits_flush(written));
+  EXPECT_FALSE(LogDirectory::awaits_flush(untouched));
+  EXPECT_EQ(written.files()->flush_state().recovery_point, 0);  // not flushed yet
+  EXPECT_EQ(scheduled, 1);  // one round asked for, not one per append
+  EXPECT_EQ(storage.directory->flush_requested(storage.cluster), 1U);
+  EXPECT_EQ(written.files()->flush_state().recovery_point, 3);
+  EXPECT_FALSE(LogDirectory::awaits_flush(written));
+  EXPECT_EQ(storage.directory->flush_requested(storage.cluster), 0U);  // nothing left
+}
+
 TEST_F(LogDirectoryTest, ASecondBrokerOnTheSameFolderIsRefusedWithTheReason) {
   Storage first(path());
   try {

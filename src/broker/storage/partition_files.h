@@ -41,6 +41,7 @@ class PartitionFiles {
     std::int64_t recovery_point = 0;       // offsets below it are on the disk
     std::int64_t unflushed_records = 0;    // records appended since the last flush
     std::int64_t first_unflushed_ms = -1;  // when the oldest of them was appended; -1: none
+    bool flush_requested = false;          // flush.messages reached: the next group flush
   };
   FlushState& flush_state() { return flush_; }
   [[nodiscard]] const FlushState& flush_state() const { return flush_; }
