@@ -40,9 +40,11 @@ def produce(broker, topic, values, partition=None, **config):
     return offsets
 
 
-def read_all(broker, topic, partition=0, isolation="read_committed", timeout=20.0):
+def read_all(broker, topic, partition=0, isolation="read_committed", timeout=20.0,
+             keys=False):
     """Every record of the partition from its log start to its high watermark, as (offset,
-    value); aborted ones and markers are skipped under read_committed."""
+    value), or (offset, key, value) with `keys`; aborted ones and markers are skipped under
+    read_committed."""
     consumer = Consumer({"bootstrap.servers": broker.bootstrap_servers,
                          "group.id": "reader", "enable.auto.commit": False,
                          "enable.partition.eof": True, "isolation.level": isolation})
@@ -62,7 +64,8 @@ def read_all(broker, topic, partition=0, isolation="read_committed", timeout=20.
                 continue
             error = message.error()
             if error is None:
-                records.append((message.offset(), message.value()))
+                records.append((message.offset(), message.key(), message.value()) if keys
+                               else (message.offset(), message.value()))
             elif error.code() == KafkaError._PARTITION_EOF:
                 if message.offset() >= high:
                     return records
