@@ -58,6 +58,12 @@ void ProducerRegistry::added_partition_state(std::int64_t producer_id, ProducerS
 }
 
 void ProducerRegistry::adopt_idempotent(std::int64_t producer_id, std::int16_t epoch) {
+  if (!producers_.contains(producer_id)) {
+    // Within --max-producer-ids, as issue(): the least recently used idempotent one expires.
+    while (idempotent_count_ >= max_idempotent_producers_ &&
+           expire_least_recently_used(producer_id)) {
+    }
+  }
   const auto [found, added] = producers_.try_emplace(producer_id);
   RegisteredProducer& producer = found->second;
   if (added) {

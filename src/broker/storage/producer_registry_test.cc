@@ -147,5 +147,20 @@ TEST(ProducerRegistryTest, AfterARestartNewIdsStartPastTheSavedBlockAndOldOnesAr
   EXPECT_FALSE(registry.issued_before_restart(1000));
 }
 
+TEST(ProducerRegistryTest, AdoptingIdsAfterARestartStaysWithinTheLimit) {
+  ProducerRegistry registry(2, 100);
+  registry.adopt_idempotent(1, 0);
+  registry.adopt_idempotent(2, 0);
+  registry.touch(*registry.find(1));  // 2 is now the least recently used
+  registry.adopt_idempotent(3, 0);
+  EXPECT_EQ(registry.idempotent_count(), 2U);
+  EXPECT_NE(registry.find(1), nullptr);
+  EXPECT_EQ(registry.find(2), nullptr);
+  EXPECT_NE(registry.find(3), nullptr);
+  registry.adopt_idempotent(3, 1);  // known already: nothing expires
+  EXPECT_NE(registry.find(1), nullptr);
+  EXPECT_EQ(registry.find(3)->epoch, 1);
+}
+
 }  // namespace
 }  // namespace kgroups::broker
