@@ -267,7 +267,7 @@ class Broker {
                                   }};
   std::unique_ptr<LogDirectory> log_directory_;  // --log-dirs; nullptr: logs in memory
   GroupFlush group_flush_{
-      [this] { return log_directory_ != nullptr ? log_directory_->flush_requested(cluster_) : 0; }};
+      [this] { return log_directory_ != nullptr ? log_directory_->flush_requested() : 0; }};
   // flush.ms, and the topics' metadata saved when it changed.
   PeriodicTask flush_timer_{std::chrono::milliseconds(config_.log_flush_scheduler_interval_ms),
                             [this] {

@@ -26,13 +26,18 @@ void spawn_waiter(asio::io_context& io, GroupFlush& flush, int& woken_after_roun
       asio::detached);
 }
 
-TEST(GroupFlush, TheProducersOfOneTurnShareOneRoundAndWakeOnlyAfterIt) {
-  asio::io_context io;
-  int flushes = 0;
-  GroupFlush flush([&] {
+// A group flush that counts its rounds in `flushes`, each flushing one partition.
+GroupFlush counting_flush(int& flushes) {
+  return GroupFlush([&flushes] {
     ++flushes;
     return std::size_t{1};
   });
+}
+
+TEST(GroupFlush, TheProducersOfOneTurnShareOneRoundAndWakeOnlyAfterIt) {
+  asio::io_context io;
+  int flushes = 0;
+  GroupFlush flush = counting_flush(flushes);
   flush.start(io.get_executor());
   int first = -1;
   int second = -1;
@@ -56,10 +61,7 @@ TEST(GroupFlush, TheProducersOfOneTurnShareOneRoundAndWakeOnlyAfterIt) {
 TEST(GroupFlush, AWaiterThatComesAfterARoundWaitsForTheNextOne) {
   asio::io_context io;
   int flushes = 0;
-  GroupFlush flush([&] {
-    ++flushes;
-    return std::size_t{1};
-  });
+  GroupFlush flush = counting_flush(flushes);
   flush.start(io.get_executor());
   int early = -1;
   int late = -1;
@@ -76,10 +78,7 @@ TEST(GroupFlush, AWaiterThatComesAfterARoundWaitsForTheNextOne) {
 
 TEST(GroupFlush, ScheduleWithoutAWaiterStillFlushesOnceAndBeforeStartFlushesAtOnce) {
   int flushes = 0;
-  GroupFlush flush([&] {
-    ++flushes;
-    return std::size_t{1};
-  });
+  GroupFlush flush = counting_flush(flushes);
   flush.schedule();  // not started: at once
   EXPECT_EQ(flushes, 1);
   asio::io_context io;

@@ -208,6 +208,10 @@ void LogDirectory::add_partitions(StoredTopic& topic, std::size_t first) {
 }
 
 void LogDirectory::remove_topic(const StoredTopic& topic) {
+  std::erase_if(marked_, [&topic](const BatchLog* log) {
+    return std::any_of(topic.partitions.begin(), topic.partitions.end(),
+                       [log](const BatchLog& partition) { return &partition == log; });
+  });
   for (std::size_t p = 0; p < topic.partitions.size(); ++p) {
     std::error_code error;
     fs::remove_all(
@@ -283,18 +287,18 @@ void LogDirectory::after_append(BatchLog& log, const TopicConfig& config, std::i
     return;
   }
   state.flush_requested = true;
+  marked_.push_back(&log);
   on_flush_requested_();
 }
 
-std::size_t LogDirectory::flush_requested(const Cluster& cluster) {
+std::size_t LogDirectory::flush_requested() {
   std::size_t flushed = 0;
-  for (const auto& [name, topic] : cluster.topics()) {
-    for (BatchLog& log : topic->partitions) {
-      if (!awaits_flush(log)) continue;
-      log.flush();
-      ++flushed;
-    }
+  for (BatchLog* log : marked_) {
+    if (!awaits_flush(*log)) continue;  // flushed meanwhile (flush.ms, a clean stop)
+    log->flush();
+    ++flushed;
   }
+  marked_.clear();
   return flushed;
 }
 

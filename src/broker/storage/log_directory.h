@@ -27,6 +27,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "broker/config/topic_config.h"
 
@@ -102,8 +103,9 @@ class LogDirectory {
   void on_flush_requested(std::function<void()> callback) {
     on_flush_requested_ = std::move(callback);
   }
-  // A group flush: flushes every log marked by after_append. Returns the logs flushed.
-  std::size_t flush_requested(const Cluster& cluster);
+  // A group flush: flushes every log marked by after_append since the last one (a list,
+  // not a scan: the work follows the partitions written). Returns the logs flushed.
+  std::size_t flush_requested();
   // Whether `log` waits for a group flush.
   [[nodiscard]] static bool awaits_flush(const BatchLog& log);
   // The flush scheduler's tick: flushes every log whose oldest unflushed record is flush.ms
@@ -129,6 +131,7 @@ class LogDirectory {
   int lock_fd_ = -1;
   bool topics_dirty_ = true;
   std::function<void()> on_flush_requested_;
+  std::vector<BatchLog*> marked_;  // logs awaiting the next group flush; remove_topic drops its own
   std::map<std::string, std::string, std::less<>> written_;  // file name -> contents written
 };
 

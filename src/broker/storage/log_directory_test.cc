@@ -405,10 +405,10 @@ TEST_F(LogDirectoryTest, FlushMessagesMarksTheLogForTheNextGroupFlushInsteadOfFl
   EXPECT_FALSE(LogDirectory::awaits_flush(untouched));
   EXPECT_EQ(written.files()->flush_state().recovery_point, 0);  // not flushed yet
   EXPECT_EQ(scheduled, 1);  // one round asked for, not one per append
-  EXPECT_EQ(storage.directory->flush_requested(storage.cluster), 1U);
+  EXPECT_EQ(storage.directory->flush_requested(), 1U);
   EXPECT_EQ(written.files()->flush_state().recovery_point, 3);
   EXPECT_FALSE(LogDirectory::awaits_flush(written));
-  EXPECT_EQ(storage.directory->flush_requested(storage.cluster), 0U);  // nothing left
+  EXPECT_EQ(storage.directory->flush_requested(), 0U);  // nothing left
 }
 
 TEST_F(LogDirectoryTest, ASecondBrokerOnTheSameFolderIsRefusedWithTheReason) {
