@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <new>
@@ -76,17 +77,14 @@ std::uint8_t* map_aligned(std::size_t bytes, std::size_t alignment, std::uint8_t
   return data;
 }
 
-// Maps `bytes` and faults them in as `fault_in` says; throws std::bad_alloc
-// (and leaves nothing mapped) when memory runs out.
-std::uint8_t* map_fault_in(std::size_t bytes, std::size_t alignment, std::uint8_t* hint,
-                           FaultIn fault_in) {
-  std::uint8_t* data = map_aligned(bytes, alignment, hint);
-  if (fault_in == FaultIn::kPopulateHugePages) (void)madvise(data, bytes, MADV_HUGEPAGE);
-  if (fault_in != FaultIn::kOnFirstTouch && !populate(data, bytes)) {
+// Faults in [data, data + bytes), asking for huge pages first if `huge`; unmaps
+// it and throws std::bad_alloc when memory runs out.
+void populate_or_unmap(std::uint8_t* data, std::size_t bytes, bool huge) {
+  if (huge) (void)madvise(data, bytes, MADV_HUGEPAGE);
+  if (!populate(data, bytes)) {
     munmap(data, bytes);
     throw std::bad_alloc();
   }
-  return data;
 }
 
 }  // namespace
@@ -111,11 +109,18 @@ Chunk ChunkSupply::take(std::size_t min_bytes) {
   if (min_bytes > kMaxChunkBytes) {
     if (min_bytes > SIZE_MAX - kRegionBytes) throw std::bad_alloc();
     const std::size_t bytes = round_up(min_bytes, kPageBytes);
-    const FaultIn fault_in = [this] {
+    // A mapping of its own asks for huge pages only while regions have found them
+    // cheap; it neither tries them nor is timed (its size is not a region's).
+    FaultIn fault_in = FaultIn::kPopulate;
+    bool huge = false;
+    {
       const std::lock_guard lock(mutex_);
-      return options_.fault_in;
-    }();
-    std::uint8_t* data = map_fault_in(bytes, kPageBytes, nullptr, fault_in);
+      fault_in = options_.fault_in;
+      huge = fault_in == FaultIn::kPopulateHugePages ||
+             (fault_in == FaultIn::kHugePagesWhereCheap && huge_pages_.huge_pages_on());
+    }
+    std::uint8_t* data = map_aligned(bytes, kPageBytes, nullptr);
+    if (fault_in != FaultIn::kOnFirstTouch) populate_or_unmap(data, bytes, huge);
     const std::lock_guard lock(mutex_);
     held_mapped_bytes_ += bytes;
     return {this, data, bytes};
@@ -141,7 +146,8 @@ std::uint8_t* ChunkSupply::carve(std::size_t bytes) {
     std::uint8_t* hint = reinterpret_cast<std::uintptr_t>(last_region_) > kRegionBytes
                              ? last_region_ - kRegionBytes
                              : nullptr;
-    std::uint8_t* region = map_fault_in(kRegionBytes, kRegionBytes, hint, options_.fault_in);
+    std::uint8_t* region = map_aligned(kRegionBytes, kRegionBytes, hint);
+    fault_in_region(region);
     release_region_rest();
     last_region_ = region;
     region_next_ = region;
@@ -150,6 +156,30 @@ std::uint8_t* ChunkSupply::carve(std::size_t bytes) {
   std::uint8_t* data = region_next_;
   region_next_ += bytes;
   return data;
+}
+
+// Faults in a new region as options_.fault_in says, timing its population for
+// the huge page policy; unmaps it and throws std::bad_alloc when memory runs out.
+void ChunkSupply::fault_in_region(std::uint8_t* region) {
+  switch (options_.fault_in) {
+    case FaultIn::kOnFirstTouch:
+      return;
+    case FaultIn::kPopulate:
+    case FaultIn::kPopulateHugePages:
+      populate_or_unmap(region, kRegionBytes, options_.fault_in == FaultIn::kPopulateHugePages);
+      return;
+    case FaultIn::kHugePagesWhereCheap:
+      break;
+  }
+  // The time includes a write to every page: where a hypervisor maps guest pages
+  // into its own tables only at their first access (shadow paging), populating
+  // 4 KiB pages leaves a hidden fault per page for that first write, and only
+  // timing the write too shows what a region really costs.
+  const bool huge = huge_pages_.next_region_huge();
+  const auto start = std::chrono::steady_clock::now();
+  populate_or_unmap(region, kRegionBytes, huge);
+  touch_pages(region, kRegionBytes);
+  huge_pages_.record(huge, std::chrono::steady_clock::now() - start);
 }
 
 // The uncarved rest of the current region becomes free chunks (largest first,
@@ -276,6 +306,11 @@ std::size_t ChunkSupply::cached_bytes() const noexcept {
 std::size_t ChunkSupply::held_mapped_bytes() const noexcept {
   const std::lock_guard lock(mutex_);
   return held_mapped_bytes_;
+}
+
+HugePagePolicy::Counts ChunkSupply::region_counts() const noexcept {
+  const std::lock_guard lock(mutex_);
+  return huge_pages_.counts();
 }
 
 }  // namespace kgroups::memory

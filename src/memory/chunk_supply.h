@@ -5,11 +5,13 @@
 // the model's RecordArena and the broker's segments.
 //
 // Chunks of 4 KiB to 1 MiB have power-of-two sizes and are carved from 2 MiB
-// regions that the supply maps from the system, 2 MiB-aligned, asks to be
-// backed by a transparent huge page (MADV_HUGEPAGE) and faults in all at once
-// (MADV_POPULATE_WRITE): on the VM we measured, about 40x cheaper per 4 KiB
-// than first-touch faults, which 4 KiB pages pay even when pre-faulted
-// (docs/PERFORMANCE.md, "Cold appends"). A chunk given back goes onto
+// regions that the supply maps from the system, 2 MiB-aligned, and faults in
+// all at once (MADV_POPULATE_WRITE), 17-40x cheaper per 4 KiB than first-touch
+// faults on the VMs we measured. Each region is one transparent huge page
+// (MADV_HUGEPAGE) only while huge pages prove cheap in this process, 4 KiB
+// pages otherwise (huge_page_policy.h; docs/PERFORMANCE.md, "Issue 32"), so a
+// machine whose kernel must first compact memory or whose host backs memory
+// lazily does not pay 10-40x for them. A chunk given back goes onto
 // a free list of its size and is handed out again warm, until the free lists
 // hold max_cached_bytes; beyond that its pages are unmapped. Requests under
 // 4 KiB come from the heap; requests over 1 MiB get a mapping of their own,
@@ -25,6 +27,8 @@
 #include <cstdint>
 #include <mutex>
 #include <utility>
+
+#include "memory/huge_page_policy.h"
 
 namespace kgroups::memory {
 
@@ -70,18 +74,19 @@ class Chunk {
   std::size_t size_ = 0;
 };
 
-// How a new region's pages are faulted in. kPopulateHugePages is the default;
+// How a new region's pages are faulted in. kHugePagesWhereCheap is the default;
 // the others exist so that the cold-append benchmark can measure the
 // alternatives (docs/PERFORMANCE.md). kOnFirstTouch breaks take()'s promise.
 enum class FaultIn {
-  kPopulateHugePages,  // madvise(MADV_HUGEPAGE), then kPopulate: 2 MiB pages where free
-  kPopulate,           // madvise(MADV_POPULATE_WRITE) per region (or touching each page)
-  kOnFirstTouch,       // not at all: the writer pays a page fault per 4 KiB
+  kHugePagesWhereCheap,  // kPopulateHugePages or kPopulate, as HugePagePolicy decides
+  kPopulateHugePages,    // madvise(MADV_HUGEPAGE), then kPopulate: 2 MiB pages where free
+  kPopulate,             // madvise(MADV_POPULATE_WRITE) per region (or touching each page)
+  kOnFirstTouch,         // not at all: the writer pays a page fault per 4 KiB
 };
 
 struct ChunkSupplyOptions {
   std::size_t max_cached_bytes = std::size_t{64} << 20;  // free chunks kept warm
-  FaultIn fault_in = FaultIn::kPopulateHugePages;
+  FaultIn fault_in = FaultIn::kHugePagesWhereCheap;
 };
 
 class ChunkSupply {
@@ -123,6 +128,10 @@ class ChunkSupply {
   // back (smaller ones come from operator new, where heap accounting sees them).
   [[nodiscard]] std::size_t held_mapped_bytes() const noexcept;
 
+  // How many regions were faulted in as 4 KiB pages and as huge pages (under
+  // kHugePagesWhereCheap; benchmarks report it).
+  [[nodiscard]] HugePagePolicy::Counts region_counts() const noexcept;
+
  private:
   friend class Chunk;
   static constexpr std::size_t kSizeClasses = 9;  // 4 KiB .. 1 MiB
@@ -134,6 +143,7 @@ class ChunkSupply {
 
   void give_back(std::uint8_t* data, std::size_t size) noexcept;
   std::uint8_t* carve(std::size_t bytes);
+  void fault_in_region(std::uint8_t* region);
   void release_region_rest() noexcept;
   void cache(std::uint8_t* data, std::size_t bytes) noexcept;
   static FreeChunk* sorted_by_address(FreeChunk* list) noexcept;
@@ -146,6 +156,7 @@ class ChunkSupply {
   std::uint8_t* region_next_ = nullptr;  // first uncarved byte of the current region
   std::uint8_t* region_end_ = nullptr;
   std::uint8_t* last_region_ = nullptr;  // where the latest region was mapped
+  HugePagePolicy huge_pages_;
 };
 
 inline void Chunk::reset() noexcept {

@@ -47,6 +47,28 @@ TEST(ChunkSupply, ChunksHeldAtTheSameTimeDoNotOverlap) {
   }
 }
 
+TEST(ChunkSupply, FaultsInItsFirstRegionsAsFourKiBPagesAndThenTriesAHugePage) {
+  ChunkSupply supply;  // the default: huge pages where cheap
+  std::vector<Chunk> chunks;
+  const int regions = HugePagePolicy::kFirstProbeAfterRegions + 4;
+  chunks.reserve(static_cast<std::size_t>(2 * regions));
+  for (int i = 0; i < 2 * regions; ++i) chunks.push_back(supply.take(ChunkSupply::kMaxChunkBytes));
+  const HugePagePolicy::Counts counts = supply.region_counts();
+  EXPECT_EQ(counts.small_regions + counts.huge_regions, static_cast<std::uint64_t>(regions));
+  EXPECT_GE(counts.small_regions,
+            static_cast<std::uint64_t>(HugePagePolicy::kFirstProbeAfterRegions));
+  EXPECT_GE(counts.huge_regions, 1U);
+}
+
+TEST(ChunkSupply, ChosenFaultInModesBypassThePolicy) {
+  ChunkSupply supply({.fault_in = FaultIn::kPopulate});
+  std::vector<Chunk> chunks;
+  chunks.reserve(8);
+  for (int i = 0; i < 8; ++i) chunks.push_back(supply.take(ChunkSupply::kMaxChunkBytes));
+  EXPECT_EQ(supply.region_counts().small_regions, 0U);
+  EXPECT_EQ(supply.region_counts().huge_regions, 0U);
+}
+
 TEST(ChunkSupply, CountsTheMappedBytesItsChunksHold) {
   ChunkSupply supply;
   Chunk regular = supply.take(5000);
