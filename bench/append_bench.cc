@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_fault_in.h"
 #include "bench_keys.h"
 #include "kgroups/topic.h"
 #include "memory/chunk_supply.h"
@@ -83,20 +84,6 @@ void BM_AppendSmall_Kgroups(benchmark::State& state) { append_batches<Topic>(sta
 void BM_AppendSmall_Naive(benchmark::State& state) { append_batches<NaiveTopic>(state, 32); }
 void BM_Append1KiB_Kgroups(benchmark::State& state) { append_batches<Topic>(state, 1024); }
 void BM_Append1KiB_Naive(benchmark::State& state) { append_batches<NaiveTopic>(state, 1024); }
-
-// KGROUPS_BENCH_FAULT_IN=huge (always huge pages), =populate (4 KiB pages) or
-// =first-touch makes the chunk supply fault in its regions that way instead of
-// its default (huge pages where cheap), to compare the strategies
-// (docs/PERFORMANCE.md, "Cold appends" and "Issue 32").
-void use_fault_in_from_environment() {
-  const char* name = std::getenv("KGROUPS_BENCH_FAULT_IN");
-  const std::string_view chosen = name == nullptr ? "" : name;
-  memory::FaultIn fault_in = memory::ChunkSupplyOptions{}.fault_in;
-  if (chosen == "huge") fault_in = memory::FaultIn::kPopulateHugePages;
-  if (chosen == "populate") fault_in = memory::FaultIn::kPopulate;
-  if (chosen == "first-touch") fault_in = memory::FaultIn::kOnFirstTouch;
-  memory::ChunkSupply::shared().set_fault_in(fault_in);
-}
 
 // Each batch fills a fresh topic after every free page went back to the kernel:
 // the chunk supply's cache, its current region, and glibc's free memory.

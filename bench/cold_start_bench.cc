@@ -16,6 +16,7 @@
 // as a new topic in a long-running process can be. After the batches a kgroups run
 // prints how its chunk supply faulted in its regions:
 //   regions small=S huge=H dear_huge=D
+// KGROUPS_BENCH_FAULT_IN picks a fixed way of faulting regions in (bench_fault_in.h).
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -28,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_fault_in.h"
 #include "bench_keys.h"
 #include "kgroups/topic.h"
 #include "memory/chunk_supply.h"
@@ -121,6 +123,7 @@ int main(int argc, char** argv) {
     kgroups::memory::ChunkSupply::shared().set_max_cached_bytes(std::size_t{1} << 30);
   }
   if (options.kgroups) {
+    kgroups::bench::use_fault_in_from_environment();
     run<kgroups::Topic>(options);
     const auto counts = kgroups::memory::ChunkSupply::shared().region_counts();
     std::printf("regions small=%llu huge=%llu dear_huge=%llu\n",

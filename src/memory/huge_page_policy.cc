@@ -22,8 +22,12 @@ void HugePagePolicy::record(bool huge, Nanoseconds cost) noexcept {
     return;
   }
   ++counts_.huge_regions;
-  const bool cheap = cost.count() <= static_cast<std::int64_t>(
-                                         static_cast<double>(small_cost_.count()) * kCheapFactor);
+  // A try is judged on its own cost; while huge pages are on, on their smoothed cost, so
+  // that one slow population (a preemption, a compaction) does not turn them off.
+  huge_cost_ = huge_on_ ? (3 * huge_cost_ + cost) / 4 : cost;
+  const bool cheap =
+      huge_cost_.count() <=
+      static_cast<std::int64_t>(static_cast<double>(small_cost_.count()) * kCheapFactor);
   if (cheap) {
     huge_on_ = true;
     next_try_after_ = Nanoseconds{0};
@@ -32,7 +36,7 @@ void HugePagePolicy::record(bool huge, Nanoseconds cost) noexcept {
   ++counts_.dear_huge_regions;
   huge_on_ = false;
   small_since_try_ = Nanoseconds{0};
-  next_try_after_ = std::max(cost * kProbeBudgetFactor, next_try_after_ * 2);
+  next_try_after_ = std::max(huge_cost_ * kProbeBudgetFactor, next_try_after_ * 2);
 }
 
 }  // namespace kgroups::memory

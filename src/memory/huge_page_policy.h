@@ -14,11 +14,12 @@
 // The rule: regions start as 4 KiB pages; each population is timed. After
 // kFirstProbeAfterRegions of them, and later once the 4 KiB populations since
 // the last try add up to kProbeBudgetFactor times the cost of that try, one
-// region tries a huge page. A huge region that costs at most
-// kCheapFactor times a 4 KiB region keeps huge pages on; a dearer one turns
-// them off until the budget is spent again, and a try that finds them dear
-// doubles the budget of the next. So tries cost at most about
-// 1 / kProbeBudgetFactor of the time spent populating, whatever the machine.
+// region tries a huge page. A try that costs at most kCheapFactor times a
+// 4 KiB region (smoothed) turns huge pages on; from then on every region is
+// huge and timed, and once their smoothed cost is dearer than that they are
+// off until the budget is spent again. A try that finds them dear doubles the
+// budget of the next. So tries cost at most about 1 / kProbeBudgetFactor of
+// the time spent populating, whatever the machine.
 //
 // Not thread-safe: the chunk supply calls it under its lock.
 #pragma once
@@ -34,7 +35,7 @@ class HugePagePolicy {
 
   static constexpr int kFirstProbeAfterRegions = 16;
   static constexpr std::int64_t kProbeBudgetFactor = 8;
-  static constexpr double kCheapFactor = 1.5;
+  static constexpr double kCheapFactor = 2.0;
 
   // Whether the next region should try a huge page.
   [[nodiscard]] bool next_region_huge() const noexcept;
@@ -58,6 +59,7 @@ class HugePagePolicy {
  private:
   bool huge_on_ = false;
   Nanoseconds small_cost_{0};       // smoothed, per region
+  Nanoseconds huge_cost_{0};        // the latest try, or smoothed while huge pages are on
   Nanoseconds small_since_try_{0};  // 4 KiB population time since the last try
   Nanoseconds next_try_after_{0};   // zero: kFirstProbeAfterRegions regions' worth
   Counts counts_;
