@@ -46,6 +46,29 @@ TEST(Crc32c, HardwareAndPortablePathsAgreeOnEveryLengthAndAlignment) {
   }
 }
 
+// Batches of 768 bytes and more go through three streams side by side (256-byte streams,
+// and 8 KiB ones from 24 KiB): every length around those edges, at every alignment.
+TEST(Crc32c, ThreeStreamPathAgreesWithThePortableOneAroundEveryStreamEdge) {
+  std::vector<std::uint8_t> data(3 * 24576 + 3 * 768 + 64);
+  std::uint32_t state = 777;
+  for (auto& byte : data) {
+    state = state * 1103515245 + 12345;
+    byte = static_cast<std::uint8_t>(state >> 16);
+  }
+  for (const std::size_t edge :
+       {std::size_t{768}, std::size_t{1536}, std::size_t{24576}, std::size_t{24576 + 768},
+        std::size_t{49152}, std::size_t{76032}}) {
+    for (std::size_t size = edge - 9; size <= edge + 9; ++size) {
+      for (std::size_t offset = 0; offset < 4; ++offset) {
+        const auto slice = std::span(data).subspan(offset, size);
+        ASSERT_EQ(crc32c(slice), crc32c_portable(0, slice)) << offset << "+" << size;
+      }
+    }
+  }
+  const auto whole = std::span(data);
+  EXPECT_EQ(crc32c_extend(crc32c(whole.first(30000)), whole.subspan(30000)), crc32c(whole));
+}
+
 TEST(Crc32c, ExtendEqualsOneShot) {
   const ByteView whole = ByteView::of("hello, record batch");
   const std::uint32_t first = crc32c(whole.first(5));
