@@ -26,6 +26,7 @@ void print_phase_result(const PhaseResult& result) {
         static_cast<double>(result.messages) / result.after_join_seconds,
         megabytes / result.after_join_seconds, result.assignments);
   }
+  if (result.memcpy_seconds >= 0) std::printf(" memcpy_s=%.4f", result.memcpy_seconds);
   std::printf("\n");
   std::fflush(stdout);
 }

@@ -22,6 +22,7 @@ struct PhaseResult {
       -1;  // group phase: subscribe to every member's first message; -1 if one got none
   double after_join_seconds = -1;  // group phase: `seconds` minus the join; else -1
   int assignments = -1;            // group phase: assignments handed to members; else -1
+  double memcpy_seconds = -1;      // produce phase: memcpy of the messages' key and value bytes
 };
 
 // Prints "result phase=... msgs_per_s=... mb_per_s=..." on stdout, where

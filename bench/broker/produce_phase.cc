@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The produce phase: every message in one go, acks=all, timed from the first
-// send to the last delivery report. Single-threaded.
+// send to the last delivery report; then, untimed, a memcpy of the same key and
+// value bytes as the baseline of the broker's CPU per byte. Single-threaded.
+#include "memcpy_baseline.h"
+#include "message_ledger.h"
 #include "message_producer.h"
 #include "phase_clock.h"
 #include "phases.h"
@@ -19,7 +22,9 @@ PhaseResult run_produce(const BenchOptions& options) {
                      .seconds = clock.wall_seconds(),
                      .client_cpu_seconds = clock.client_cpu_seconds(),
                      .broker_cpu_seconds = clock.broker_cpu_seconds(),
-                     .broker_run_seconds = clock.broker_run_seconds()};
+                     .broker_run_seconds = clock.broker_run_seconds(),
+                     .memcpy_seconds = memcpy_seconds(static_cast<std::size_t>(options.messages) *
+                                                      (kKeyBytes + kValueBytes))};
 }
 
 }  // namespace kgroups::bench
