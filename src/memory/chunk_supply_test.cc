@@ -47,7 +47,7 @@ TEST(ChunkSupply, ChunksHeldAtTheSameTimeDoNotOverlap) {
   }
 }
 
-TEST(ChunkSupply, FaultsInItsFirstRegionsAsFourKiBPagesAndThenTriesAHugePage) {
+TEST(ChunkSupply, FaultsInItsFirstRegionAsFourKiBPagesAndThenTriesAHugePage) {
   ChunkSupply supply;  // the default: huge pages where cheap
   std::vector<Chunk> chunks;
   const int regions = HugePagePolicy::kFirstProbeAfterRegions + 4;
@@ -55,8 +55,8 @@ TEST(ChunkSupply, FaultsInItsFirstRegionsAsFourKiBPagesAndThenTriesAHugePage) {
   for (int i = 0; i < 2 * regions; ++i) chunks.push_back(supply.take(ChunkSupply::kMaxChunkBytes));
   const HugePagePolicy::Counts counts = supply.region_counts();
   EXPECT_EQ(counts.small_regions + counts.huge_regions, static_cast<std::uint64_t>(regions));
-  EXPECT_GE(counts.small_regions,
-            static_cast<std::uint64_t>(HugePagePolicy::kFirstProbeAfterRegions));
+  // At least the first region has 4 KiB pages; how many more depends on what they cost here.
+  EXPECT_GE(counts.small_regions, 1U);
   EXPECT_GE(counts.huge_regions, 1U);
 }
 

@@ -8,7 +8,8 @@ namespace kgroups::memory {
 bool HugePagePolicy::next_region_huge() const noexcept {
   if (huge_on_) return true;
   if (next_try_after_.count() == 0) {  // no try yet
-    return counts_.small_regions >= static_cast<std::uint64_t>(kFirstProbeAfterRegions);
+    return counts_.small_regions >= static_cast<std::uint64_t>(kFirstProbeAfterRegions) ||
+           small_since_try_ >= kFirstProbeAfterTime;
   }
   return small_since_try_ >= next_try_after_;
 }

@@ -12,14 +12,14 @@
 // pages populated with MADV_POPULATE_WRITE are never the slow case.
 //
 // The rule: regions start as 4 KiB pages; each population is timed. After
-// kFirstProbeAfterRegions of them, and later once the 4 KiB populations since
-// the last try add up to kProbeBudgetFactor times the cost of that try, one
-// region tries a huge page. A try that costs at most kCheapFactor times a
-// 4 KiB region (smoothed) turns huge pages on; from then on every region is
-// huge and timed, and once their smoothed cost is dearer than that they are
-// off until the budget is spent again. A try that finds them dear doubles the
-// budget of the next. So tries cost at most about 1 / kProbeBudgetFactor of
-// the time spent populating, whatever the machine.
+// kFirstProbeAfterRegions of them or kFirstProbeAfterTime of their population,
+// whichever comes first (where 4 KiB pages are dear, one try is soon worth
+// it), and later once the 4 KiB populations since the last try add up to
+// kProbeBudgetFactor times the cost of that try, one region tries a huge page. A try that costs at
+// most kCheapFactor times a 4 KiB region (smoothed) turns huge pages on; from then on every region
+// is huge and timed, and once their smoothed cost is dearer than that they are off until the budget
+// is spent again. A try that finds them dear doubles the budget of the next. So tries cost at most
+// about 1 / kProbeBudgetFactor of the time spent populating, whatever the machine.
 //
 // Not thread-safe: the chunk supply calls it under its lock.
 #pragma once
@@ -34,6 +34,7 @@ class HugePagePolicy {
   using Nanoseconds = std::chrono::nanoseconds;
 
   static constexpr int kFirstProbeAfterRegions = 16;
+  static constexpr Nanoseconds kFirstProbeAfterTime = std::chrono::milliseconds{4};
   static constexpr std::int64_t kProbeBudgetFactor = 8;
   static constexpr double kCheapFactor = 2.0;
 
