@@ -50,11 +50,12 @@ TEST(ChunkSupply, ChunksHeldAtTheSameTimeDoNotOverlap) {
 TEST(ChunkSupply, FaultsInItsFirstRegionAsFourKiBPagesAndThenTriesAHugePage) {
   ChunkSupply supply;  // the default: huge pages where cheap
   std::vector<Chunk> chunks;
-  const int regions = HugePagePolicy::kFirstProbeAfterRegions + 4;
-  chunks.reserve(static_cast<std::size_t>(2 * regions));
-  for (int i = 0; i < 2 * regions; ++i) chunks.push_back(supply.take(ChunkSupply::kMaxChunkBytes));
+  const std::size_t regions = HugePagePolicy::kFirstProbeAfterRegions + 4;
+  chunks.reserve(2 * regions);
+  for (std::size_t i = 0; i < 2 * regions; ++i)
+    chunks.push_back(supply.take(ChunkSupply::kMaxChunkBytes));
   const HugePagePolicy::Counts counts = supply.region_counts();
-  EXPECT_EQ(counts.small_regions + counts.huge_regions, static_cast<std::uint64_t>(regions));
+  EXPECT_EQ(counts.small_regions + counts.huge_regions, regions);
   // At least the first region has 4 KiB pages; how many more depends on what they cost here.
   EXPECT_GE(counts.small_regions, 1U);
   EXPECT_GE(counts.huge_regions, 1U);
