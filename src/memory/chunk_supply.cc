@@ -121,6 +121,9 @@ Chunk ChunkSupply::take(std::size_t min_bytes) {
     }
     std::uint8_t* data = map_aligned(bytes, kPageBytes, nullptr);
     if (fault_in != FaultIn::kOnFirstTouch) populate_or_unmap(data, bytes, huge);
+    // As for regions (fault_in_region): the first write to each page happens here, not in
+    // the writer's copy, where a hypervisor shadows the page tables.
+    if (fault_in == FaultIn::kHugePagesWhereCheap) touch_pages(data, bytes);
     const std::lock_guard lock(mutex_);
     held_mapped_bytes_ += bytes;
     return {this, data, bytes};
