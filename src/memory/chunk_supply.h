@@ -6,8 +6,9 @@
 //
 // Chunks of 4 KiB to 1 MiB have power-of-two sizes and are carved from 2 MiB
 // regions that the supply maps from the system, 2 MiB-aligned, and faults in
-// all at once (MADV_POPULATE_WRITE), 17-40x cheaper per 4 KiB than first-touch
-// faults on the VMs we measured. Each region is one transparent huge page
+// all at once (MADV_POPULATE_WRITE, then a write to each page): 2-60x cheaper
+// than first-touch faults on this VM, depending on the page size and on whether
+// the kernel has free huge pages. Each region is one transparent huge page
 // (MADV_HUGEPAGE) only while huge pages prove cheap in this process, 4 KiB
 // pages otherwise (huge_page_policy.h; docs/PERFORMANCE.md, "Issue 32"), so a
 // machine whose kernel must first compact memory or whose host backs memory
