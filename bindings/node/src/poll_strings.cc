@@ -91,7 +91,7 @@ void PollStrings::forget() noexcept {
 
 std::int32_t PollStrings::unplaced(napi_env env, std::string_view utf8, BatchRefs& refs) {
   refs.new_strings.push_back(text_to_js(env, utf8));
-  return -1 - static_cast<std::int32_t>(refs.new_strings.size());
+  return -static_cast<std::int32_t>(refs.new_strings.size() - 1);
 }
 
 std::int32_t PollStrings::place(napi_env env, std::string_view utf8, const Probe& probe,

@@ -48,7 +48,9 @@ namespace kgroups::node {
 
 // A batch's new strings and where they go (record_batch.h).
 struct BatchRefs {
-  std::vector<napi_value> new_strings;   // strings made for this batch
+  // The elements of poll's extras array: two entries record_batch.cc sets,
+  // then the strings made for this batch.
+  std::vector<napi_value> new_strings;
   std::vector<std::int32_t> placements;  // (slot, index in new_strings) pairs
 };
 
@@ -74,8 +76,8 @@ class PollStrings {
 
   // The ref (record_batch.h) of the JS string holding the UTF-8 text `utf8`: a
   // string table slot (>= 0) holding it, placed there by an earlier batch or by
-  // this one (a new string in refs.new_strings and a placement), or -2 - i for
-  // new_strings[i], a new string that has no slot.
+  // this one (a new string in refs.new_strings and a placement), or -i for
+  // refs.new_strings[i] (i >= 2), a new string that has no slot.
   [[nodiscard]] std::int32_t ref_of(napi_env env, std::string_view utf8, BatchRefs& refs) {
     const std::size_t size = utf8.size();
     if (!worth_looking_up(size)) return unplaced(env, utf8, refs);
