@@ -43,7 +43,7 @@ function defineTopic(addon) {
     const refBase = 4 + 10 * count;
     const placementEnd = refBase + 2 * count + 2 * i32[2];
     for (let i = refBase + 2 * count; i < placementEnd; i += 2) strings[i32[i]] = extras[i32[i + 1]];
-    const records = [];
+    const records = new Array(count);
     let index = refBase;
     let byteOffset = 0;
     let byteEntry = 2 + 3 * count;
@@ -59,13 +59,15 @@ function defineTopic(addon) {
       const firstOffset = f64[run + 1];
       const runCount = f64[run + 2];
       for (let i = 0; i < runCount; i++, index += 2) {
-        const key = take(i32[index]);
-        const value = take(i32[index + 1]);
+        const keyRef = i32[index];
+        const valueRef = i32[index + 1];
+        const key = keyRef >= 0 ? strings[keyRef] : take(keyRef);
+        const value = valueRef >= 0 ? strings[valueRef] : take(valueRef);
+        const n = (index - refBase) >> 1;
         if (deliveryCounts === undefined) {
-          records.push({ partition, offset: firstOffset + i, key, value });
+          records[n] = { partition, offset: firstOffset + i, key, value };
         } else {
-          const deliveryCount = deliveryCounts[(index - refBase) / 2];
-          records.push({ partition, offset: firstOffset + i, key, value, deliveryCount });
+          records[n] = { partition, offset: firstOffset + i, key, value, deliveryCount: deliveryCounts[n] };
         }
       }
     }
