@@ -4,7 +4,7 @@
 // (src/poll_strings.h): text polled again reuses the string handed out before,
 // which must never change what a record holds, whatever the mix of repeated,
 // unique, long, empty, non-ASCII or byte keys and values, and however far a
-// batch, or a run of batches, goes past the table's bound (512 distinct
+// batch, or a run of batches, goes past the table's bound (1,024 distinct
 // contents per kind, after which it starts afresh).
 'use strict';
 
@@ -108,8 +108,8 @@ test('text repeated across batches and topics comes back right as the table fill
   const expected = [[], []];
   for (let i = 0; i < 6000; i++) {
     const t = i % 2;
-    // Values cycle through 700 contents (more than one table holds), keys through 40.
-    const pair = [`key-${(i * 7) % 40}`, `value-${(i * 13) % 700}-${t}`];
+    // Values cycle through 1300 contents (more than one table holds), keys through 40.
+    const pair = [`key-${(i * 7) % 40}`, `value-${(i * 13) % 1300}-${t}`];
     const [partition] = topics[t].append(...pair);
     expected[t].push([partition, ...pair]);
   }
