@@ -70,10 +70,10 @@ TopicWrap::TopicWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<TopicWra
 
 Napi::Value TopicWrap::append(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
-    const Encoding key_encoding = check_key_value(info[0], "append: key");
-    const Encoding value_encoding = check_key_value(info[1], "append: value");
-    const KeyValueArg key(info[0], key_encoding);
-    const KeyValueArg value(info[1], value_encoding);
+    const CheckedKeyValue checked_key = check_key_value(info[0], "append: key");
+    const CheckedKeyValue checked_value = check_key_value(info[1], "append: value");
+    const KeyValueArg key(info[0], checked_key);
+    const KeyValueArg value(info[1], checked_value);
     const auto [partition, offset] =
         topic_->append(key.bytes(), value.bytes(), key.encoding(), value.encoding());
     append_result_[0] = partition;
