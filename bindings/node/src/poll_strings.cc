@@ -79,14 +79,19 @@ PollStrings::Probe::Probe(std::string_view utf8) noexcept {
 }
 
 void PollStrings::begin_batch() noexcept {
-  if (entry_count_ >= kMaxEntries) forget();
+  filling_lookups_ += lookups_;
+  filling_hits_ += hits_;
   lookups_ = 0;
   hits_ = 0;
+  if (entry_count_ >= kMaxEntries) forget();
 }
 
 void PollStrings::forget() noexcept {
   if (entry_count_ > 0) tags_.fill(0);
   entry_count_ = 0;
+  sparing_ = filling_hits_ * 16 < filling_lookups_;
+  filling_lookups_ = 0;
+  filling_hits_ = 0;
 }
 
 std::int32_t PollStrings::unplaced(napi_env env, std::string_view utf8, BatchRefs& refs) {

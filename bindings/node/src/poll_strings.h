@@ -27,9 +27,13 @@
 // Bounded: at most kMaxEntries contents each (tables of kSlots tags and
 // entries, 72 KiB, made at the Topic's first poll); when it is full, the next
 // batch starts afresh. Texts longer than kMaxCachedBytes are never kept
-// (rarely repeated). If a batch's first kProbeRecords lookups find almost
-// nothing again, the rest of that batch skips the table, so unique values cost
-// little extra; the next batch tries again.
+// (rarely repeated). If the lookups that filled the table last time found
+// almost nothing again (unique values), it is spared: the rest of a batch skips
+// the table when its first kProbeRecords lookups find almost nothing, so
+// unique values cost little extra; the next batch tries again. A table that
+// starts afresh after a filling that found texts again (and a new Topic's) is
+// not spared: a batch whose first texts are all new (the first batches of
+// a new Topic) still fills it.
 //
 // Contents are views into the Topic's log (valid while the Topic lives), so a
 // PollStrings belongs to one Topic. Used on its JS thread only.
@@ -135,8 +139,9 @@ class PollStrings {
 
   [[nodiscard]] bool worth_looking_up(std::size_t size) const noexcept {
     if (size > kMaxCachedBytes) return false;
-    // After kProbeRecords lookups, go on only if at least 1 in 16 found a string.
-    return lookups_ < kProbeRecords || hits_ * 16 >= lookups_;
+    // When sparing: after kProbeRecords lookups, go on only if at least 1 in
+    // 16 found a string.
+    return !sparing_ || lookups_ < kProbeRecords || hits_ * 16 >= lookups_;
   }
 
   // A new string for utf8 in slot `index` of the table (if it has room), or
@@ -151,6 +156,10 @@ class PollStrings {
   std::size_t entry_count_ = 0;  // contents since the last start afresh
   std::uint32_t lookups_ = 0;    // in this batch
   std::uint32_t hits_ = 0;       // in this batch
+  // Since the last start afresh, before this batch.
+  std::uint64_t filling_lookups_ = 0;
+  std::uint64_t filling_hits_ = 0;
+  bool sparing_ = false;  // the last filling of the table found almost nothing
 };
 
 }  // namespace kgroups::node
