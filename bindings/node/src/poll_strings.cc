@@ -75,7 +75,6 @@ PollStrings::Probe::Probe(std::string_view utf8) noexcept {
   mixed *= kMultiplier;
   mixed ^= mixed >> 32U;
   hash = mixed;
-  tag = static_cast<std::uint32_t>(mixed >> 32U) | 1U;
 }
 
 void PollStrings::begin_batch() noexcept {
@@ -87,7 +86,7 @@ void PollStrings::begin_batch() noexcept {
 }
 
 void PollStrings::forget() noexcept {
-  if (entry_count_ > 0) tags_.fill(0);
+  if (entry_count_ > 0) entries_.fill(Entry{});
   entry_count_ = 0;
   sparing_ = filling_hits_ * 16 < filling_lookups_;
   filling_lookups_ = 0;
@@ -106,7 +105,6 @@ std::int32_t PollStrings::place(napi_env env, std::string_view utf8, const Probe
   const auto table_slot = static_cast<std::int32_t>(first_slot_ + entry_count_);
   refs.placements.insert(refs.placements.end(),
                          {table_slot, static_cast<std::int32_t>(refs.new_strings.size() - 1)});
-  tags_[index] = probe.tag;
   entries_[index] = Entry{probe.head, probe.tail, utf8.data(),
                           static_cast<std::uint32_t>(utf8.size()), table_slot};
   ++entry_count_;

@@ -14,18 +14,18 @@
 // one for values (the slots after those).
 //
 // The lookup is cheap where it matters (poll hands out every record's key and
-// value through it): a 4-byte tag per slot in a table of its own (probed
-// first, so a probe touches 4 KiB, not the entries), a hash over at most five
-// 8-byte words of the text (its first and last 8 bytes, and for longer texts
-// three words between), and an exact comparison on a tag match: texts of up to
-// 16 bytes are held whole in their entry (two words, compared in registers),
-// longer ones are compared with the first copy in the log. Look-alike texts
+// value through it): a hash over at most five 8-byte words of the text (its
+// first and last 8 bytes, and for longer texts three words between), an open
+// addressing table of 32-byte entries (one cache line per probe), and an
+// exact comparison: texts of up to 16 bytes are held whole in their entry (two
+// words, compared in registers), longer ones are compared with the first copy
+// in the log. Look-alike texts
 // that differ only between the sampled words share a hash; a probe gives up
 // after kMaxProbes slots (the text then gets a string of its own), so they
 // cost a few comparisons each, never a wrong string.
 //
-// Bounded: at most kMaxEntries contents each (tables of kSlots tags and
-// entries, 72 KiB, made at the Topic's first poll); when it is full, the next
+// Bounded: at most kMaxEntries contents each (tables of kSlots entries,
+// 64 KiB, made at the Topic's first poll); when it is full, the next
 // batch starts afresh. Texts longer than kMaxCachedBytes are never kept
 // (rarely repeated). If the lookups that filled the table last time found
 // almost nothing again (unique values), it is spared: the rest of a batch skips
@@ -90,11 +90,10 @@ class PollStrings {
     std::size_t index = probe.hash & (kSlots - 1);
     for (std::size_t probes = 0; probes < kMaxProbes;
          ++probes, index = (index + 1) & (kSlots - 1)) {
-      const std::uint32_t tag = tags_[index];
-      if (tag == 0) return place(env, utf8, probe, index, refs);
       const Entry& entry = entries_[index];
-      if (tag == probe.tag && entry.size == size && entry.head == probe.head &&
-          entry.tail == probe.tail && (size <= 16 || same_middle(entry.data, utf8.data(), size))) {
+      if (entry.slot < 0) return place(env, utf8, probe, index, refs);
+      if (entry.head == probe.head && entry.size == size && entry.tail == probe.tail &&
+          (size <= 16 || same_middle(entry.data, utf8.data(), size))) {
         ++hits_;
         return entry.slot;
       }
@@ -103,7 +102,7 @@ class PollStrings {
   }
 
  private:
-  // A text's hash, tag (never 0) and its first and last 8 bytes (for texts
+  // A text's hash and its first and last 8 bytes (for texts
   // under 8 bytes: all of them in `head`, `tail` 0), which with its size say
   // exactly what a text of up to 16 bytes holds.
   struct Probe {
@@ -111,15 +110,14 @@ class PollStrings {
     std::uint64_t hash;
     std::uint64_t head;
     std::uint64_t tail;
-    std::uint32_t tag;
   };
 
-  struct Entry {
+  struct alignas(32) Entry {
     std::uint64_t head = 0;
     std::uint64_t tail = 0;
     const char* data = nullptr;  // in the Topic's log
     std::uint32_t size = 0;
-    std::int32_t slot = 0;  // in the string table
+    std::int32_t slot = -1;  // in the string table; -1: a free entry
   };
 
   // Whether texts a and b of `size` (> 16) bytes, whose first and last 8
@@ -150,7 +148,6 @@ class PollStrings {
                      BatchRefs& refs);
   static std::int32_t unplaced(napi_env env, std::string_view utf8, BatchRefs& refs);
 
-  std::array<std::uint32_t, kSlots> tags_{};  // 0: free
   std::array<Entry, kSlots> entries_{};
   std::uint32_t first_slot_;
   std::size_t entry_count_ = 0;  // contents since the last start afresh
