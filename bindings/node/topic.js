@@ -18,7 +18,8 @@ function defineTopic(addon) {
   // The Topic's poll scratch (src/record_batch.h) as 32-bit integers and as
   // 64-bit floats over the same ArrayBuffer, and its string table.
   function newPollState() {
-    return { i32: new Int32Array(0), f64: new Float64Array(0), strings: new Array(pollStringSlots).fill('') };
+    const strings = Array.from({ length: pollStringSlots }, () => ''); // packed: no hole checks
+    return { i32: new Int32Array(0), f64: new Float64Array(0), strings };
   }
 
   // poll's result (undefined or [scratch, bytes, string, ...]) and the scratch
