@@ -3,39 +3,40 @@
 // Keys and values between JS and the engine; see key_value.h.
 #include "key_value.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "errors.h"
 
 namespace kgroups::node {
-namespace {
-
-bool is_uint8_array(Napi::Value value) {
-  return value.IsTypedArray() && value.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array;
-}
-
-}  // namespace
-
-Encoding check_key_value(Napi::Value value, const char* what) {
-  if (value.IsString()) return Encoding::kText;
-  if (!is_uint8_array(value)) {
-    throw_type_error(value.Env(), std::string(what) +
-                                      " must be a string or a Uint8Array (a Buffer), got " +
-                                      describe_type(value) +
-                                      "; serialize other values first, e.g. with JSON.stringify");
+CheckedKeyValue check_key_value(Napi::Value value, const char* what) {
+  const napi_env env = value.Env();
+  napi_valuetype type = napi_undefined;
+  if (napi_typeof(env, value, &type) != napi_ok) throw Napi::Error::New(env);
+  if (type == napi_string) return {Encoding::kText, {}};
+  if (type == napi_object) {
+    // napi_invalid_arg (and no exception) for an object that is no typed array.
+    napi_typedarray_type array_type = napi_int8_array;
+    std::size_t length = 0;
+    void* data = nullptr;
+    if (napi_get_typedarray_info(env, value, &array_type, &length, &data, nullptr, nullptr) ==
+            napi_ok &&
+        array_type == napi_uint8_array) {
+      return {Encoding::kBytes, std::string_view(static_cast<const char*>(data), length)};
+    }
   }
-  return Encoding::kBytes;
+  throw_type_error(env, std::string(what) + " must be a string or a Uint8Array (a Buffer), got " +
+                            describe_type(value) +
+                            "; serialize other values first, e.g. with JSON.stringify");
 }
 
-KeyValueArg::KeyValueArg(Napi::Value value, Encoding encoding) : encoding_(encoding) {
-  if (encoding == Encoding::kText) {
+KeyValueArg::KeyValueArg(Napi::Value value, const CheckedKeyValue& checked)
+    : bytes_(checked.bytes), encoding_(checked.encoding) {
+  if (encoding_ == Encoding::kText) {
     text_.emplace(value);
     bytes_ = text_->view();
-    return;
   }
-  const auto array = value.As<Napi::Uint8Array>();
-  bytes_ = std::string_view(reinterpret_cast<const char*>(array.Data()), array.ElementLength());
 }
 
 napi_value text_to_js(napi_env env, std::string_view utf8) {

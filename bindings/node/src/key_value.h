@@ -16,16 +16,24 @@
 
 namespace kgroups::node {
 
-// kText for a string, kBytes for a Uint8Array; throws a TypeError, telling the
-// user to serialize first, for anything else. `what` names the argument, e.g.
-// "append: key".
-[[nodiscard]] Encoding check_key_value(Napi::Value value, const char* what);
+// A checked key or value: kText for a string, kBytes for a Uint8Array with a
+// view of its bytes (do not run JS code while it is in use).
+struct CheckedKeyValue {
+  Encoding encoding = Encoding::kBytes;
+  std::string_view bytes;  // a Uint8Array's; empty for text
+};
 
-// The bytes of a key or value whose encoding check_key_value returned.
-// A Uint8Array is viewed, not copied: do not run JS code while this lives.
+// A string or a Uint8Array (two Node-API calls for either); throws a
+// TypeError, telling the user to serialize first, for anything else. `what`
+// names the argument, e.g. "append: key".
+[[nodiscard]] CheckedKeyValue check_key_value(Napi::Value value, const char* what);
+
+// The bytes of a key or value that check_key_value checked: a string's UTF-8
+// copy, or a Uint8Array's view (not copied: do not run JS code while this
+// lives).
 class KeyValueArg {
  public:
-  KeyValueArg(Napi::Value value, Encoding encoding);
+  KeyValueArg(Napi::Value value, const CheckedKeyValue& checked);
 
   [[nodiscard]] std::string_view bytes() const noexcept { return bytes_; }
   [[nodiscard]] Encoding encoding() const noexcept { return encoding_; }

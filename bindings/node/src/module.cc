@@ -23,12 +23,12 @@ namespace {
 // partitionFor(key, numPartitions, partitioner = "fnv1a") -> partition.
 Napi::Value partition_for_js(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
-    const Encoding encoding = check_key_value(info[0], "partitionFor: key");
+    const CheckedKeyValue checked = check_key_value(info[0], "partitionFor: key");
     check_number(info[1], "partitionFor: numPartitions");
     const bool has_partitioner = !info[2].IsUndefined();
     if (has_partitioner) check_string(info[2], "partitionFor: partitioner");
     const int num_partitions = to_int(info[1], "partitionFor: numPartitions");
-    const KeyValueArg key(info[0], encoding);
+    const KeyValueArg key(info[0], checked);
     if (!has_partitioner) {
       return Napi::Number::New(info.Env(), partition_for(key.bytes(), num_partitions));
     }

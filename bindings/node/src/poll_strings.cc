@@ -3,7 +3,6 @@
 // The JS strings of a Topic's recent polls, by content; see poll_strings.h.
 #include "poll_strings.h"
 
-#include <array>
 #include <cstring>
 
 #include "key_value.h"
@@ -11,14 +10,7 @@
 namespace kgroups::node {
 namespace {
 
-// A fast hash of short byte strings (not for untrusted adversaries: a
-// collision only costs a memcmp, never a wrong string). Four independent lanes
-// of 8-byte words, so the multiplications overlap.
-std::uint64_t mix(std::uint64_t lane, std::uint64_t word) noexcept {
-  constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ULL;
-  lane = (lane ^ word) * kMultiplier;
-  return lane ^ (lane >> 29U);
-}
+constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ULL;
 
 std::uint64_t load_word(const char* bytes) noexcept {
   std::uint64_t word = 0;
@@ -32,8 +24,10 @@ std::uint32_t load_half(const char* bytes) noexcept {
   return half;
 }
 
-// Up to 7 bytes in one word, by whole loads (overlapping where needed) rather
-// than a byte-by-byte copy, which stalls the load that follows it.
+// All of a text of 0 to 7 bytes in one word, by whole loads (overlapping where
+// needed) rather than a byte-by-byte copy, which stalls the load that follows
+// it. With the size known this loses nothing: 4 to 7 bytes are two
+// overlapping halves, 1 to 3 bytes are bytes 0, size / 2 and size - 1.
 std::uint64_t short_word(const char* bytes, std::size_t size) noexcept {
   if (size >= 4) {
     return (static_cast<std::uint64_t>(load_half(bytes)) << 32U) | load_half(bytes + size - 4);
@@ -45,72 +39,76 @@ std::uint64_t short_word(const char* bytes, std::size_t size) noexcept {
   return (byte(0) << 16U) | (byte(size / 2) << 8U) | byte(size - 1);
 }
 
-std::uint64_t hash_bytes(std::string_view bytes) noexcept {
-  const std::size_t size = bytes.size();
-  if (size < 8) return mix(mix(size, short_word(bytes.data(), size)), size);
-  std::array<std::uint64_t, 4> lanes = {size, 1, 2, 3};
-  const char* cursor = bytes.data();
-  std::size_t left = size;
-  for (; left >= 32; left -= 32, cursor += 32) {
-    for (std::size_t lane = 0; lane < 4; ++lane) {
-      lanes[lane] = mix(lanes[lane], load_word(cursor + 8 * lane));
-    }
-  }
-  std::size_t lane = 0;
-  for (; left >= 8; left -= 8, cursor += 8, ++lane)
-    lanes[lane] = mix(lanes[lane], load_word(cursor));
-  // The last 1-7 bytes: the string's last 8 bytes (overlapping ones already mixed).
-  if (left > 0) lanes[lane] = mix(lanes[lane], load_word(bytes.data() + size - 8));
-  return mix(mix(mix(lanes[0], lanes[1]), mix(lanes[2], lanes[3])), size);
+std::uint64_t rotate(std::uint64_t word, unsigned bits) noexcept {
+  return (word << bits) | (word >> (64U - bits));
 }
 
 }  // namespace
 
+// Not for untrusted adversaries: a collision costs comparisons, never a wrong
+// string. The sampled words are multiplied independently, so the
+// multiplications overlap.
+PollStrings::Probe::Probe(std::string_view utf8) noexcept {
+  const std::size_t size = utf8.size();
+  const char* bytes = utf8.data();
+  std::uint64_t mixed = 0;
+  if (size < 8) {
+    head = short_word(bytes, size);
+    tail = 0;
+    mixed = (head + size) * kMultiplier;
+  } else {
+    head = load_word(bytes);
+    tail = load_word(bytes + size - 8);
+    mixed =
+        ((head + size) * kMultiplier) ^ rotate((tail ^ 0x5851F42D4C957F2DULL) * kMultiplier, 23);
+    if (size > 16) {
+      const std::size_t quarter = size / 4;
+      const std::uint64_t middle = load_word(bytes + size / 2 - 4);
+      mixed ^= rotate((middle ^ 0x2545F4914F6CDD1DULL) * kMultiplier, 41);
+      if (size > 32) {
+        mixed ^= rotate(load_word(bytes + quarter) * 0xC2B2AE3D27D4EB4FULL, 13) ^
+                 rotate(load_word(bytes + size - quarter - 8) * 0x165667B19E3779F9ULL, 51);
+      }
+    }
+  }
+  mixed ^= mixed >> 29U;
+  mixed *= kMultiplier;
+  mixed ^= mixed >> 32U;
+  hash = mixed;
+}
+
 void PollStrings::begin_batch() noexcept {
-  if (entries_ >= kMaxEntries) forget();
+  filling_lookups_ += lookups_;
+  filling_hits_ += hits_;
   lookups_ = 0;
   hits_ = 0;
+  if (entry_count_ >= kMaxEntries) forget();
 }
 
 void PollStrings::forget() noexcept {
-  if (++epoch_ == 0) {  // wrapped: old slots could match again
-    slots_.fill(Slot{});
-    epoch_ = 1;
-  }
-  entries_ = 0;
+  if (entry_count_ > 0) entries_.fill(Entry{});
+  entry_count_ = 0;
+  sparing_ = filling_hits_ * 16 < filling_lookups_;
+  filling_lookups_ = 0;
+  filling_hits_ = 0;
 }
 
-bool PollStrings::worth_looking_up(std::size_t size) const noexcept {
-  if (size > kMaxCachedBytes) return false;
-  // After kProbeRecords lookups, go on only if at least 1 in 16 found a string.
-  return lookups_ < kProbeRecords || hits_ * 16 >= lookups_;
+std::int32_t PollStrings::unplaced(napi_env env, std::string_view utf8, BatchRefs& refs) {
+  refs.new_strings.push_back(text_to_js(env, utf8));
+  return -static_cast<std::int32_t>(refs.new_strings.size() - 1);
 }
 
-std::int32_t PollStrings::ref_of(napi_env env, std::string_view utf8, BatchRefs& refs) {
-  const auto add = [&] {
-    refs.new_strings.push_back(text_to_js(env, utf8));
-    return static_cast<std::int32_t>(refs.new_strings.size() - 1);
-  };
-  const auto unplaced = [&] { return -2 - add(); };
-  if (!worth_looking_up(utf8.size())) return unplaced();
-  ++lookups_;
-  const std::uint64_t hash = hash_bytes(utf8);
-  for (std::size_t index = hash & (kSlots - 1);; index = (index + 1) & (kSlots - 1)) {
-    Slot& slot = slots_[index];
-    if (slot.epoch != epoch_) {
-      if (entries_ >= kMaxEntries) return unplaced();
-      const auto table_slot = static_cast<std::int32_t>(first_slot_ + entries_);
-      refs.placements.insert(refs.placements.end(), {table_slot, add()});
-      slot = Slot{epoch_, static_cast<std::uint32_t>(utf8.size()), hash, utf8.data(), table_slot};
-      ++entries_;
-      return table_slot;
-    }
-    if (slot.hash == hash && slot.size == utf8.size() &&
-        (utf8.empty() || std::memcmp(slot.data, utf8.data(), utf8.size()) == 0)) {
-      ++hits_;
-      return slot.slot;
-    }
-  }
+std::int32_t PollStrings::place(napi_env env, std::string_view utf8, const Probe& probe,
+                                std::size_t index, BatchRefs& refs) {
+  if (entry_count_ >= kMaxEntries) return unplaced(env, utf8, refs);
+  refs.new_strings.push_back(text_to_js(env, utf8));
+  const auto table_slot = static_cast<std::int32_t>(first_slot_ + entry_count_);
+  refs.placements.insert(refs.placements.end(),
+                         {table_slot, static_cast<std::int32_t>(refs.new_strings.size() - 1)});
+  entries_[index] = Entry{probe.head, probe.tail, utf8.data(),
+                          static_cast<std::uint32_t>(utf8.size()), table_slot};
+  ++entry_count_;
+  return table_slot;
 }
 
 }  // namespace kgroups::node

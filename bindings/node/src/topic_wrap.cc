@@ -70,10 +70,10 @@ TopicWrap::TopicWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<TopicWra
 
 Napi::Value TopicWrap::append(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
-    const Encoding key_encoding = check_key_value(info[0], "append: key");
-    const Encoding value_encoding = check_key_value(info[1], "append: value");
-    const KeyValueArg key(info[0], key_encoding);
-    const KeyValueArg value(info[1], value_encoding);
+    const CheckedKeyValue checked_key = check_key_value(info[0], "append: key");
+    const CheckedKeyValue checked_value = check_key_value(info[1], "append: value");
+    const KeyValueArg key(info[0], checked_key);
+    const KeyValueArg value(info[1], checked_value);
     const auto [partition, offset] =
         topic_->append(key.bytes(), value.bytes(), key.encoding(), value.encoding());
     append_result_[0] = partition;
@@ -137,12 +137,12 @@ Napi::Value TopicWrap::poll(const Napi::CallbackInfo& info) {
   });
 }
 
-Napi::Array TopicWrap::batch_of(Napi::Env env, const std::vector<Record>& records) {
+Napi::Value TopicWrap::batch_of(Napi::Env env, const std::vector<Record>& records) {
   if (!key_strings_) {
     key_strings_ = std::make_unique<PollStrings>(0);
     value_strings_ = std::make_unique<PollStrings>(PollStrings::kMaxEntries);
   }
-  return records_to_batch(env, records, *key_strings_, *value_strings_);
+  return poll_batch_.encode(env, records, *key_strings_, *value_strings_);
 }
 
 Napi::Value TopicWrap::commit(const Napi::CallbackInfo& info) {
@@ -241,7 +241,7 @@ Napi::Value TopicWrap::share_poll(const Napi::CallbackInfo& info) {
       records.push_back(acquired[i].record);
       delivery_counts[i] = acquired[i].delivery_count;
     }
-    const Napi::Array batch = batch_of(info.Env(), records);
+    const Napi::Value batch = batch_of(info.Env(), records);
     const napi_value pair[] = {batch, delivery_counts};
     return new_js_array(info.Env(), pair);
   });

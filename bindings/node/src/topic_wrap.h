@@ -15,6 +15,7 @@
 
 #include "kgroups/topic.h"
 #include "poll_strings.h"
+#include "record_batch.h"
 
 namespace kgroups::node {
 
@@ -55,14 +56,16 @@ class TopicWrap : public Napi::ObjectWrap<TopicWrap> {
   Napi::Value share_start_offset(const Napi::CallbackInfo& info);
   Napi::Value share_partition_state(const Napi::CallbackInfo& info);
 
-  // The records as a poll batch, made with this Topic's string tables.
-  Napi::Array batch_of(Napi::Env env, const std::vector<Record>& records);
+  // The records as a poll batch (record_batch.h), made with this Topic's
+  // string tables and scratch.
+  Napi::Value batch_of(Napi::Env env, const std::vector<Record>& records);
 
   std::optional<Topic> topic_;       // set by the constructor unless it throws
   double* append_result_ = nullptr;  // [partition, offset] of the last append
   Napi::Reference<Napi::Float64Array> append_result_reference_;  // keeps it alive
   std::unique_ptr<PollStrings> key_strings_;                     // made at the first poll
   std::unique_ptr<PollStrings> value_strings_;                   // made at the first poll
+  PollBatch poll_batch_;
 };
 
 }  // namespace kgroups::node

@@ -4,7 +4,7 @@
 // (src/poll_strings.h): text polled again reuses the string handed out before,
 // which must never change what a record holds, whatever the mix of repeated,
 // unique, long, empty, non-ASCII or byte keys and values, and however far a
-// batch, or a run of batches, goes past the table's bound (512 distinct
+// batch, or a run of batches, goes past the table's bound (1,024 distinct
 // contents per kind, after which it starts afresh).
 'use strict';
 
@@ -64,6 +64,23 @@ test('long values (beyond the looked-up size) and unique values stay correct', (
   assertSameRecords(roundTrip(pairs), pairs);
 });
 
+test('look-alike texts that differ only between the hashed words are told apart', () => {
+  // The table hashes a few 8-byte words of a text (poll_strings.h): these
+  // differ in one byte at positions it does not sample, so they share a hash.
+  const lookAlike = (i, size, positions) => {
+    const chars = Array.from({ length: size }, () => 'x');
+    chars[positions[i % positions.length]] = String.fromCharCode(65 + Math.floor(i / positions.length));
+    return chars.join('');
+  };
+  const pairs = [];
+  for (let round = 0; round < 4; round++) {
+    for (let i = 0; i < 60; i++) {
+      pairs.push([lookAlike(i, 40, [8, 9, 30, 31]), lookAlike((i + round) % 60, 100, [9, 10, 11])]);
+    }
+  }
+  assertSameRecords(roundTrip(pairs), pairs);
+});
+
 test('text and bytes of the same content stay their own kind', () => {
   const pairs = [];
   for (let i = 0; i < 50; i++) {
@@ -91,8 +108,8 @@ test('text repeated across batches and topics comes back right as the table fill
   const expected = [[], []];
   for (let i = 0; i < 6000; i++) {
     const t = i % 2;
-    // Values cycle through 700 contents (more than one table holds), keys through 40.
-    const pair = [`key-${(i * 7) % 40}`, `value-${(i * 13) % 700}-${t}`];
+    // Values cycle through 1300 contents (more than one table holds), keys through 40.
+    const pair = [`key-${(i * 7) % 40}`, `value-${(i * 13) % 1300}-${t}`];
     const [partition] = topics[t].append(...pair);
     expected[t].push([partition, ...pair]);
   }
