@@ -99,8 +99,12 @@ def test_close_returns_at_once_after_the_subscribed_topics_were_deleted(
     else:
         library_dir = None
         if leaks_deleted_partitions(libversion()[0]):
+            # Strict for a named topic. With a regex, topics come and go while the member
+            # rebalances, and one CI run (at effb097) saw close() return: whether a partition
+            # is unassigned while its fetcher runs (what leaks it) is probably a matter of
+            # timing there.
             request.applymarker(pytest.mark.xfail(
-                raises=CloseHung, strict=True,
+                raises=CloseHung, strict=mode != "regex",
                 reason=f"librdkafka {libversion()[0]} never frees a deleted topic's revoked "
                        "partitions, so close() waits for ever (fixed in librdkafka 2.1.0)"))
     lines = run_consumer(kgroupsd.bootstrap, mode, strategy, library_dir)
