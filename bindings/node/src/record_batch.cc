@@ -48,6 +48,16 @@ Napi::Value PollBatch::encode(Napi::Env env, const std::vector<Record>& records,
     double* byte_size = floats + 2 + 3 * count;
     std::size_t byte_count = 0;
     double* last_run = nullptr;
+    // A key's or value's ref; a byte one's size goes to the byte sizes.
+    const auto refer = [&](std::string_view content, Encoding encoding, PollStrings& strings) {
+      if (encoding == Encoding::kText) {
+        *ref++ = strings.ref_of(env, content, refs_);
+        return;
+      }
+      *ref++ = -1;
+      *byte_size++ = static_cast<double>(content.size());
+      byte_count += content.size();
+    };
     for (const Record& record : records) {
       const auto offset = static_cast<double>(record.offset);
       if (last_run != nullptr && last_run[0] == record.partition &&
@@ -60,20 +70,8 @@ Napi::Value PollBatch::encode(Napi::Env env, const std::vector<Record>& records,
         run[2] = 1;
         run += 3;
       }
-      if (record.key_encoding == Encoding::kText) {
-        *ref++ = key_strings.ref_of(env, record.key, refs_);
-      } else {
-        *ref++ = -1;
-        *byte_size++ = static_cast<double>(record.key.size());
-        byte_count += record.key.size();
-      }
-      if (record.value_encoding == Encoding::kText) {
-        *ref++ = value_strings.ref_of(env, record.value, refs_);
-      } else {
-        *ref++ = -1;
-        *byte_size++ = static_cast<double>(record.value.size());
-        byte_count += record.value.size();
-      }
+      refer(record.key, record.key_encoding, key_strings);
+      refer(record.value, record.value_encoding, value_strings);
     }
     const std::size_t byte_entries = byte_size - (floats + 2 + 3 * count);
     std::copy(refs_.placements.begin(), refs_.placements.end(), ref);
