@@ -166,6 +166,15 @@ function defineTopic(addon) {
     sharePartitionState(group, partition) {
       return this.#native.sharePartitionState(group, partition);
     }
+
+    // Frees the engine now (index.d.ts); later calls throw the addon's "Topic is closed".
+    close() {
+      this.#native.close();
+      this.#pollState = null;
+    }
+  }
+  if (typeof Symbol.dispose === 'symbol') {
+    Topic.prototype[Symbol.dispose] = Topic.prototype.close;
   }
 
   return Topic;

@@ -110,4 +110,13 @@ Napi::Value PollBatch::encode(Napi::Env env, const std::vector<Record>& records,
   }
 }
 
+void PollBatch::release() {
+  scratch_.Reset();
+  words_ = nullptr;
+  capacity_ = 0;
+  scratch_unseen_ = false;
+  refs_.new_strings = {};
+  refs_.placements = {};
+}
+
 }  // namespace kgroups::node

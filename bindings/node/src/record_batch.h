@@ -59,6 +59,10 @@ class PollBatch {
   [[nodiscard]] Napi::Value encode(Napi::Env env, const std::vector<Record>& records,
                                    PollStrings& key_strings, PollStrings& value_strings);
 
+  // Lets go of the scratch (topic.js may still hold it) and the reused vectors' memory;
+  // the next encode() makes a new scratch.
+  void release();
+
  private:
   // Makes sure the scratch holds `words` words.
   void reserve(Napi::Env env, std::size_t words);

@@ -43,6 +43,7 @@ Napi::Function TopicWrap::define_class(Napi::Env env) {
                          InstanceMethod<&TopicWrap::clock>("clock"),
                          InstanceMethod<&TopicWrap::share_start_offset>("shareStartOffset"),
                          InstanceMethod<&TopicWrap::share_partition_state>("sharePartitionState"),
+                         InstanceMethod<&TopicWrap::close>("close"),
                      });
 }
 
@@ -68,6 +69,23 @@ TopicWrap::TopicWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<TopicWra
   });
 }
 
+Topic& TopicWrap::engine(Napi::Env env) {
+  if (!topic_) {
+    throw Napi::Error::New(env,
+                           "Topic is closed: close() freed its records and groups; make a new "
+                           "Topic to go on");
+  }
+  return *topic_;
+}
+
+Napi::Value TopicWrap::close(const Napi::CallbackInfo& info) {
+  topic_.reset();
+  key_strings_.reset();
+  value_strings_.reset();
+  poll_batch_.release();
+  return info.Env().Undefined();
+}
+
 Napi::Value TopicWrap::append(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     const CheckedKeyValue checked_key = check_key_value(info[0], "append: key");
@@ -75,7 +93,7 @@ Napi::Value TopicWrap::append(const Napi::CallbackInfo& info) {
     const KeyValueArg key(info[0], checked_key);
     const KeyValueArg value(info[1], checked_value);
     const auto [partition, offset] =
-        topic_->append(key.bytes(), value.bytes(), key.encoding(), value.encoding());
+        engine(info.Env()).append(key.bytes(), value.bytes(), key.encoding(), value.encoding());
     append_result_[0] = partition;
     append_result_[1] = static_cast<double>(offset);
     return info.Env().Undefined();
@@ -86,7 +104,8 @@ Napi::Value TopicWrap::end_offset(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_number(info[0], "endOffset: partition");
     const int partition = to_clamped_int(info[0], "endOffset: partition");
-    return Napi::Number::New(info.Env(), static_cast<double>(topic_->end_offset(partition)));
+    return Napi::Number::New(info.Env(),
+                             static_cast<double>(engine(info.Env()).end_offset(partition)));
   });
 }
 
@@ -94,7 +113,7 @@ Napi::Value TopicWrap::join(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_string(info[0], "join: group");
     check_string(info[1], "join: consumerId");
-    topic_->join(Utf8(info[0]).view(), Utf8(info[1]).view());
+    engine(info.Env()).join(Utf8(info[0]).view(), Utf8(info[1]).view());
     return info.Env().Undefined();
   });
 }
@@ -103,7 +122,7 @@ Napi::Value TopicWrap::leave(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_string(info[0], "leave: group");
     check_string(info[1], "leave: consumerId");
-    topic_->leave(Utf8(info[0]).view(), Utf8(info[1]).view());
+    engine(info.Env()).leave(Utf8(info[0]).view(), Utf8(info[1]).view());
     return info.Env().Undefined();
   });
 }
@@ -113,7 +132,7 @@ Napi::Value TopicWrap::assignment(const Napi::CallbackInfo& info) {
     check_string(info[0], "assignment: group");
     check_string(info[1], "assignment: consumerId");
     const std::vector<int> partitions =
-        topic_->assignment(Utf8(info[0]).view(), Utf8(info[1]).view());
+        engine(info.Env()).assignment(Utf8(info[0]).view(), Utf8(info[1]).view());
     std::vector<napi_value> result;
     result.reserve(partitions.size());
     for (const int partition : partitions) {
@@ -132,7 +151,7 @@ Napi::Value TopicWrap::poll(const Napi::CallbackInfo& info) {
     const int max_records =
         has_max ? to_clamped_int(info[2], "poll: maxRecords") : kDefaultMaxRecords;
     const std::vector<Record> records =
-        topic_->poll(Utf8(info[0]).view(), Utf8(info[1]).view(), max_records);
+        engine(info.Env()).poll(Utf8(info[0]).view(), Utf8(info[1]).view(), max_records);
     return batch_of(info.Env(), records);
   });
 }
@@ -153,9 +172,9 @@ Napi::Value TopicWrap::commit(const Napi::CallbackInfo& info) {
     const Utf8 group(info[0]);
     const Utf8 consumer(info[1]);
     if (offsets) {
-      topic_->commit(group.view(), consumer.view(), *offsets);
+      engine(info.Env()).commit(group.view(), consumer.view(), *offsets);
     } else {
-      topic_->commit(group.view(), consumer.view());
+      engine(info.Env()).commit(group.view(), consumer.view());
     }
     return info.Env().Undefined();
   });
@@ -167,14 +186,15 @@ Napi::Value TopicWrap::committed(const Napi::CallbackInfo& info) {
     check_number(info[1], "committed: partition");
     const int partition = to_clamped_int(info[1], "committed: partition");
     return Napi::Number::New(
-        info.Env(), static_cast<double>(topic_->committed(Utf8(info[0]).view(), partition)));
+        info.Env(),
+        static_cast<double>(engine(info.Env()).committed(Utf8(info[0]).view(), partition)));
   });
 }
 
 Napi::Value TopicWrap::lag(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_string(info[0], "lag: group");
-    const std::map<int, std::int64_t> lags = topic_->lag(Utf8(info[0]).view());
+    const std::map<int, std::int64_t> lags = engine(info.Env()).lag(Utf8(info[0]).view());
     Napi::Object result = Napi::Object::New(info.Env());
     for (const auto& [partition, lag] : lags) {
       result.Set(static_cast<std::uint32_t>(partition),
@@ -187,7 +207,7 @@ Napi::Value TopicWrap::lag(const Napi::CallbackInfo& info) {
 Napi::Value TopicWrap::rebalances(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_string(info[0], "rebalances: group");
-    return rebalances_to_js(info.Env(), topic_->rebalances(Utf8(info[0]).view()));
+    return rebalances_to_js(info.Env(), engine(info.Env()).rebalances(Utf8(info[0]).view()));
   });
 }
 
@@ -195,7 +215,7 @@ Napi::Value TopicWrap::share_join(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_string(info[0], "shareJoin: group");
     check_string(info[1], "shareJoin: memberId");
-    topic_->share_join(Utf8(info[0]).view(), Utf8(info[1]).view());
+    engine(info.Env()).share_join(Utf8(info[0]).view(), Utf8(info[1]).view());
     return info.Env().Undefined();
   });
 }
@@ -204,7 +224,7 @@ Napi::Value TopicWrap::share_leave(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_string(info[0], "shareLeave: group");
     check_string(info[1], "shareLeave: memberId");
-    topic_->share_leave(Utf8(info[0]).view(), Utf8(info[1]).view());
+    engine(info.Env()).share_leave(Utf8(info[0]).view(), Utf8(info[1]).view());
     return info.Env().Undefined();
   });
 }
@@ -214,7 +234,7 @@ Napi::Value TopicWrap::share_assignment(const Napi::CallbackInfo& info) {
     check_string(info[0], "shareAssignment: group");
     check_string(info[1], "shareAssignment: memberId");
     const std::vector<int> partitions =
-        topic_->share_assignment(Utf8(info[0]).view(), Utf8(info[1]).view());
+        engine(info.Env()).share_assignment(Utf8(info[0]).view(), Utf8(info[1]).view());
     std::vector<napi_value> result;
     result.reserve(partitions.size());
     for (const int partition : partitions) {
@@ -233,7 +253,7 @@ Napi::Value TopicWrap::share_poll(const Napi::CallbackInfo& info) {
     const int max_records =
         has_max ? to_clamped_int(info[2], "sharePoll: maxRecords") : kDefaultMaxRecords;
     const std::vector<ShareRecord> acquired =
-        topic_->share_poll(Utf8(info[0]).view(), Utf8(info[1]).view(), max_records);
+        engine(info.Env()).share_poll(Utf8(info[0]).view(), Utf8(info[1]).view(), max_records);
     std::vector<Record> records;
     records.reserve(acquired.size());
     auto delivery_counts = Napi::Int32Array::New(info.Env(), acquired.size());
@@ -262,11 +282,11 @@ Napi::Value TopicWrap::acknowledge(const Napi::CallbackInfo& info) {
     const Utf8 group(info[0]);
     const Utf8 member(info[1]);
     if (implicit) {
-      topic_->acknowledge(group.view(), member.view(), checked_type);
+      engine(info.Env()).acknowledge(group.view(), member.view(), checked_type);
     } else {
       const AcknowledgeRecords given = to_acknowledge_records(records);
       try {
-        topic_->acknowledge(group.view(), member.view(), given.records, checked_type);
+        engine(info.Env()).acknowledge(group.view(), member.view(), given.records, checked_type);
       } catch (const kgroups::NotAcquiredError&) {
         rethrow_not_acquired(info.Env(), given);
       }
@@ -278,13 +298,13 @@ Napi::Value TopicWrap::acknowledge(const Napi::CallbackInfo& info) {
 Napi::Value TopicWrap::advance_clock(const Napi::CallbackInfo& info) {
   return call_guarded(info.Env(), [&]() -> Napi::Value {
     check_number(info[0], "advanceClock: ms");
-    topic_->advance_clock(to_safe_integer(info[0], "advanceClock: ms"));
+    engine(info.Env()).advance_clock(to_safe_integer(info[0], "advanceClock: ms"));
     return info.Env().Undefined();
   });
 }
 
 Napi::Value TopicWrap::clock(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(topic_->clock()));
+  return Napi::Number::New(info.Env(), static_cast<double>(engine(info.Env()).clock()));
 }
 
 Napi::Value TopicWrap::share_start_offset(const Napi::CallbackInfo& info) {
@@ -292,8 +312,9 @@ Napi::Value TopicWrap::share_start_offset(const Napi::CallbackInfo& info) {
     check_string(info[0], "shareStartOffset: group");
     check_number(info[1], "shareStartOffset: partition");
     const int partition = to_clamped_int(info[1], "shareStartOffset: partition");
-    return Napi::Number::New(info.Env(), static_cast<double>(topic_->share_start_offset(
-                                             Utf8(info[0]).view(), partition)));
+    return Napi::Number::New(
+        info.Env(), static_cast<double>(
+                        engine(info.Env()).share_start_offset(Utf8(info[0]).view(), partition)));
   });
 }
 
@@ -303,7 +324,7 @@ Napi::Value TopicWrap::share_partition_state(const Napi::CallbackInfo& info) {
     check_number(info[1], "sharePartitionState: partition");
     const int partition = to_clamped_int(info[1], "sharePartitionState: partition");
     return share_partition_state_to_js(
-        info.Env(), topic_->share_partition_state(Utf8(info[0]).view(), partition));
+        info.Env(), engine(info.Env()).share_partition_state(Utf8(info[0]).view(), partition));
   });
 }
 

@@ -133,6 +133,7 @@ try {
   }
 }
 void [deliveries, now, start, state.startOffset + state.redeliveries, sharedPartitions];
+queue.close();
 
 // @ts-expect-error the acknowledge types are accept, release and reject
 queue.acknowledge('jobs', 'W1', 'gap');
