@@ -44,11 +44,17 @@ bool FrameBuffer::make_room(std::size_t frame_bytes) {
   if (begin_ > 0 && (!fits_in_place || capacity_ - end_ < kMinReadBytes)) compact();
   const std::size_t free = capacity_ - end_;
   if (frame_bytes <= capacity_ || free >= kMinReadBytes) return free > 0;
-  // The frame is larger than the buffer and little is free: grow toward the frame's size.
-  const std::size_t grown = std::min(frame_bytes, std::max(capacity_ * 2, end_ + kInitialBytes));
-  if (!budget_.try_take(static_cast<std::int64_t>(grown - capacity_))) return free > 0;
-  reallocate(grown);
-  return true;
+  // The frame is larger than the buffer and little is free: grow toward the frame's size,
+  // by kGrowthFactor, or by doubling when the budget cannot spare that much.
+  for (const std::size_t factor : {kGrowthFactor, std::size_t{2}}) {
+    const std::size_t grown =
+        std::min(frame_bytes, std::max(capacity_ * factor, end_ + kInitialBytes));
+    if (budget_.try_take(static_cast<std::int64_t>(grown - capacity_))) {
+      reallocate(grown);
+      return true;
+    }
+  }
+  return free > 0;
 }
 
 std::size_t FrameBuffer::shrink() {

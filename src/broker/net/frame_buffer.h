@@ -4,8 +4,10 @@
 // request_memory(), --queued-max-request-bytes). Its capacity is always what it has taken
 // from the budget. It starts at kInitialBytes, taken even beyond the limit so that every
 // connection can receive small requests; it grows only for a request frame larger than it,
-// only as that frame's bytes arrive (doubling, up to the frame's size), and only with bytes
-// the budget can spare; shrink() returns it to kInitialBytes and gives the bytes back once
+// only as that frame's bytes arrive (kGrowthFactor times at a time, up to the frame's size,
+// so a 1 MiB Produce is copied 144 KiB over while it arrives instead of 1 MiB when
+// doubling; by doubling when the budget cannot spare that), and only with bytes the budget
+// can spare; shrink() returns it to kInitialBytes and gives the bytes back once
 // the large frame is handled.
 // Not thread-safe: one connection's, on the broker's network thread.
 #pragma once
@@ -25,6 +27,9 @@ class FrameBuffer {
   static constexpr std::size_t kInitialBytes = std::size_t{16} * 1024;
   // The buffer grows once less than this is free for the next read.
   static constexpr std::size_t kMinReadBytes = kInitialBytes / 4;
+  // Each growth multiplies the capacity by this (bounded by the frame's size): the buffer
+  // holds at most about this many times the frame's bytes received so far.
+  static constexpr std::size_t kGrowthFactor = 8;
 
   // Allocates kInitialBytes and takes them from `budget`, which must outlive the buffer.
   explicit FrameBuffer(ByteBudget& budget);
