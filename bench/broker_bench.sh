@@ -27,6 +27,10 @@ usage: bench/broker_bench.sh [options]
   --no-build             use the binaries already in the build directory
   --kgroupsd PATH        the kgroupsd binary to measure (default: the build directory's)
   --keep-logs            keep the brokers' and clients' logs (path printed at the end)
+  --warm-up              before each measured produce run, produce the same messages to the
+                         same topic once, unmeasured: the steady state of a broker that
+                         already holds (and, with retention, recycles) its log's memory,
+                         instead of a fresh process faulting its log's memory in
 EOF
 }
 
@@ -38,6 +42,7 @@ repeat=1
 build_dir=build/release
 build=1
 keep_logs=0
+warm_up=0
 kgroupsd_override=
 while (($#)); do
   case $1 in
@@ -50,6 +55,7 @@ while (($#)); do
     --no-build) build=0; shift ;;
     --kgroupsd) kgroupsd_override=$2; shift 2 ;;
     --keep-logs) keep_logs=1; shift ;;
+    --warm-up) warm_up=1; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "broker_bench: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -223,9 +229,18 @@ run_client() {
   return "$status"
 }
 
+# warm_up TARGET TOPIC: the produce phase once, unmeasured (--warm-up).
+warm_up() {
+  echo "broker_bench: warm-up: produce against $1, unmeasured..." >&2
+  "$client" --bootstrap "${broker_address[$1]}" --phase produce --topic "$2" \
+    --messages "$messages" --broker-pid "${broker_pid[$1]}" >/dev/null 2>"$work/warm-up-$1-$2.log" ||
+    { echo "broker_bench: the warm-up against $1 failed:" >&2; tail -5 "$work/warm-up-$1-$2.log" >&2; exit 1; }
+}
+
 for ((rep = 1; rep <= repeat; rep++)); do
   for phase in "${phase_list[@]}"; do
     for target in "${target_list[@]}"; do
+      if ((warm_up)) && [[ $phase == produce ]]; then warm_up "$target" "bench-$phase-$rep"; fi
       echo "broker_bench: $phase against $target (run $rep of $repeat)..." >&2
       if ! run_client "$target" "$phase" "$rep" "bench-$phase-$rep"; then
         echo "broker_bench: retrying once on a fresh topic (the failure stays in the table)" >&2
@@ -260,7 +275,8 @@ failures() { awk -v t="$1" -v p="$2" '$1 == t && $2 == p && $4 == "FAILED"' "$re
 declare -A figure
 echo
 echo "Broker throughput: $messages messages of 8-byte keys and 100-byte values, 6 partitions," \
-  "acks=all; consume/group in rounds of $round_messages; median of $repeat run(s)"
+  "acks=all; consume/group in rounds of $round_messages; median of $repeat run(s)" \
+  "$( ((warm_up)) && echo "; produce after an unmeasured warm-up into the same topic")"
 row='%-9s %-8s %10s %7s %10s %10s %10s %8s %12s %6s\n'
 printf "$row" target phase 'msgs/s' 'MB/s' 'broker CPU' 'broker CPU' 'client CPU' 'join ms' \
   'after-join' failed
