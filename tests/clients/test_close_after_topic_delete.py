@@ -28,8 +28,9 @@ from pathlib import Path
 import pytest
 from confluent_kafka import libversion
 
+from newer_librdkafka import LIBRARIES, NEWER_VERSION, child_environment, library_dir_for
+
 HERE = Path(__file__).resolve().parent
-NEWER_LIBRDKAFKA = HERE / "node_rdkafka/node_modules/node-rdkafka/build/deps"
 CLOSE_S = 2.0
 STEP_TIMEOUT_S = 60
 
@@ -46,12 +47,9 @@ def leaks_deleted_partitions(version):
 def run_consumer(bootstrap, mode, strategy, library_dir=None):
     """Runs close_after_delete.py; returns its lines (dicts). Raises CloseHung when close()
     had not returned CLOSE_S + 1 s after it started (the child is killed)."""
-    env = dict(os.environ)
-    if library_dir is not None:
-        env["LD_LIBRARY_PATH"] = f"{library_dir}:{env.get('LD_LIBRARY_PATH', '')}".rstrip(":")
     child = subprocess.Popen(
         [sys.executable, str(HERE / "close_after_delete.py"), bootstrap, mode, strategy],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_environment(library_dir))
     lines, buffer = [], b""
     deadline = time.monotonic() + STEP_TIMEOUT_S
     try:
@@ -84,20 +82,14 @@ def run_consumer(bootstrap, mode, strategy, library_dir=None):
 
 
 CASES = [("topic", "cooperative-sticky"), ("topic", "range"), ("regex", "cooperative-sticky")]
-LIBRARIES = ["confluent-kafka's", "2.12.0"]
 
 
 @pytest.mark.parametrize("library", LIBRARIES)
 @pytest.mark.parametrize("mode,strategy", CASES)
 def test_close_returns_at_once_after_the_subscribed_topics_were_deleted(
         kgroupsd, request, mode, strategy, library):
-    if library == "2.12.0":
-        if not (NEWER_LIBRDKAFKA / "librdkafka.so.1").is_file():
-            pytest.skip(f"node-rdkafka's librdkafka is not built in {NEWER_LIBRDKAFKA} "
-                        "(scripts/install-deps)")
-        library_dir = NEWER_LIBRDKAFKA
-    else:
-        library_dir = None
+    newer_dir = library_dir_for(library)
+    if newer_dir is None:
         if leaks_deleted_partitions(libversion()[0]):
             # Strict for a named topic. With a regex, topics come and go while the member
             # rebalances, and one CI run (at effb097) saw close() return: whether a partition
@@ -107,10 +99,10 @@ def test_close_returns_at_once_after_the_subscribed_topics_were_deleted(
                 raises=CloseHung, strict=mode != "regex",
                 reason=f"librdkafka {libversion()[0]} never frees a deleted topic's revoked "
                        "partitions, so close() waits for ever (fixed in librdkafka 2.1.0)"))
-    lines = run_consumer(kgroupsd.bootstrap, mode, strategy, library_dir)
+    lines = run_consumer(kgroupsd.bootstrap, mode, strategy, newer_dir)
     version = lines[0]["librdkafka"]
-    if library == "2.12.0":
-        assert version == "2.12.0"
+    if newer_dir is not None:
+        assert version == NEWER_VERSION
     expected = [["life-a", 0], ["life-a", 1], ["life-a", 2]]
     if mode == "regex":
         expected += [["life-b", 0], ["life-b", 1]]

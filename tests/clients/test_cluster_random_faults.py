@@ -29,7 +29,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -37,14 +36,12 @@ from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition, 
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from cluster_checks import broker_action, http, partitions, read_partitions, wait_until
+from newer_librdkafka import LIBRARIES, NEWER_VERSION, child_environment, library_dir_for
 
 FAULT_SECONDS = float(os.environ.get("KGROUPS_FAULT_SECONDS", "20"))
 TOPIC = "chaos"
 PARTITIONS = 3
 BROKERS = 3
-HERE = Path(__file__).resolve().parent
-NEWER_LIBRDKAFKA = HERE / "node_rdkafka/node_modules/node-rdkafka/build/deps"
-NEWER_VERSION = "2.12.0"  # node-rdkafka 3.6.1's
 EPOCH_BUMP_DUPLICATES_EXIT = 3  # the child's exit status for EpochBumpDuplicates (it says why)
 
 
@@ -204,16 +201,11 @@ def test_random_stops_starts_and_replication_delays_keep_kafkas_guarantees(start
 # NOT_ENOUGH_REPLICAS, which Kafka checks before duplicates). Kafka detects duplicates within
 # an epoch only, so it stores that batch twice. Records stored twice after the producer's
 # epoch moved are an xfail with either library; without an epoch bump they fail the test.
-@pytest.mark.parametrize("library", ["confluent-kafka's", NEWER_VERSION])
+@pytest.mark.parametrize("library", LIBRARIES)
 def test_random_faults_with_isolations_keep_kafkas_guarantees(start_kgroupsd, seed, request,
                                                               library):
-    if library == NEWER_VERSION:
-        if not (NEWER_LIBRDKAFKA / "librdkafka.so.1").is_file():
-            pytest.skip(f"node-rdkafka's librdkafka is not built in {NEWER_LIBRDKAFKA} "
-                        "(scripts/install-deps)")
-        library_dir = NEWER_LIBRDKAFKA
-    else:
-        library_dir = None
+    newer_dir = library_dir_for(library)
+    if newer_dir is None:
         if misreads_possibly_persisted(libversion()[0]):
             request.applymarker(pytest.mark.xfail(
                 strict=False,
@@ -221,7 +213,7 @@ def test_random_faults_with_isolations_keep_kafkas_guarantees(start_kgroupsd, se
                        "OUT_OF_ORDER_SEQUENCE_NUMBER that follows a disconnection (its issue "
                        "4438, fixed in 2.3.0)"))
     try:
-        check_random_faults(start_kgroupsd, seed, isolate=True, library_dir=library_dir)
+        check_random_faults(start_kgroupsd, seed, isolate=True, library_dir=newer_dir)
     except EpochBumpDuplicates as error:
         if request.config.option.runxfail:
             raise
@@ -248,12 +240,11 @@ def check_random_faults(start_kgroupsd, seed, isolate, seconds=FAULT_SECONDS, li
 
 
 def run_in_child(cluster, seed, isolate, seconds, library_dir):
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = f"{library_dir}:{env.get('LD_LIBRARY_PATH', '')}".rstrip(":")
     child = subprocess.run(
         [sys.executable, __file__, cluster.bootstrap, cluster.http, str(seed), str(int(isolate)),
          str(seconds)],
-        capture_output=True, text=True, env=env, timeout=seconds + 240, check=False)
+        capture_output=True, text=True, env=child_environment(library_dir),
+        timeout=seconds + 240, check=False)
     print(child.stdout, end="")
     if child.returncode == EPOCH_BUMP_DUPLICATES_EXIT:
         said = [line for line in child.stdout.splitlines() if line.startswith("duplicates: ")]

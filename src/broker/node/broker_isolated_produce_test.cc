@@ -11,38 +11,16 @@
 #include <vector>
 
 #include "broker/node/broker.h"
-#include "broker/node/three_broker_config_for_tests.h"
-#include "protocol/record_batch_builder.h"
+#include "broker/node/idempotent_produce_for_tests.h"
 
 namespace kgroups::broker {
 namespace {
 
 using protocol::ErrorCode;
 
-BrokerConfig three_brokers() {
-  BrokerConfig config = testing::three_broker_config();
-  config.min_insync_replicas = 2;
-  return config;
-}
-
-// One acks=all Produce of a one-record idempotent batch (producer `id`, sequence `sequence`) to
-// "orders"[0], sent to broker `node`; `batch` keeps the bytes the request views.
-ProduceOutcome produce(Broker& broker, std::int32_t node, std::int64_t id, std::int32_t sequence,
-                       std::vector<std::uint8_t>& batch) {
-  protocol::RecordBatchBuilder builder;
-  builder.set_producer(id, 0, sequence);
-  builder.add(std::nullopt, protocol::ByteView::of("v"), 1000);
-  batch = builder.build();
-  protocol::ProduceRequest request;
-  request.acks = -1;
-  request.timeout_ms = 30000;
-  request.topic_data.push_back(
-      {.name = "orders", .partition_data = {{.index = 0, .records = protocol::ByteView(batch)}}});
-  return broker.producer().produce(request, "test", nullptr, node);
-}
-
+// The error code of the answer for "orders"[0].
 ErrorCode answer(const ProduceOutcome& outcome) {
-  return outcome.response.responses.front().partition_responses.front().error_code;
+  return testing::partition_answer(outcome).error_code;
 }
 
 struct IsolatedLeader : ::testing::Test {
@@ -51,7 +29,7 @@ struct IsolatedLeader : ::testing::Test {
               ErrorCode::kNone);
   }
   BatchLog& log() { return *broker.cluster().find_partition("orders", 0); }
-  Broker broker{three_brokers(), testing::kTestMachineBytes};
+  Broker broker{testing::three_brokers_min_insync_two(), testing::kTestMachineBytes};
   std::int64_t id = broker.producer_ids().issue(false);
   std::vector<std::uint8_t> batch;
 };
@@ -62,7 +40,7 @@ TEST_F(IsolatedLeader, ChecksMinInsyncReplicasAgainstTheIsrItHadWhenCutOff) {
   ASSERT_EQ(broker.replication().stop(2), ErrorCode::kNone);
   ASSERT_EQ(broker.replication().isolate(0), ErrorCode::kNone);
   ASSERT_EQ(broker.replication().leadership(log(), 0), Leadership::kStaleLeader);
-  ProduceOutcome outcome = produce(broker, 0, id, 0, batch);
+  ProduceOutcome outcome = testing::produce_idempotent(broker, 0, id, 0, batch);
   EXPECT_EQ(answer(outcome), ErrorCode::kNotEnoughReplicas);
   EXPECT_TRUE(outcome.awaited.empty());
   EXPECT_EQ(log().replicas().stale_leader().lost_records, 0);
@@ -71,7 +49,7 @@ TEST_F(IsolatedLeader, ChecksMinInsyncReplicasAgainstTheIsrItHadWhenCutOff) {
 TEST_F(IsolatedLeader, ItsWaitingWritesGetNotLeaderWhenItRejoinsAsAFollower) {
   ASSERT_EQ(broker.replication().isolate(0), ErrorCode::kNone);
   ASSERT_EQ(broker.replication().leadership(log(), 0), Leadership::kStaleLeader);
-  ProduceOutcome outcome = produce(broker, 0, id, 0, batch);
+  ProduceOutcome outcome = testing::produce_idempotent(broker, 0, id, 0, batch);
   ASSERT_EQ(outcome.awaited.size(), 1u);  // it believes in its ISR of three: the write waits
   EXPECT_FALSE(broker.producer().settle_replication(outcome, false));
   ASSERT_EQ(broker.replication().start(0), ErrorCode::kNone);
@@ -80,7 +58,7 @@ TEST_F(IsolatedLeader, ItsWaitingWritesGetNotLeaderWhenItRejoinsAsAFollower) {
   // Nothing of it is in the log: the leader takes the retry as new, at sequence 0.
   EXPECT_EQ(log().log_end_offset(), 0);
   const std::int32_t leader = log().replicas().leader();
-  ProduceOutcome retry = produce(broker, leader, id, 0, batch);
+  ProduceOutcome retry = testing::produce_idempotent(broker, leader, id, 0, batch);
   EXPECT_EQ(answer(retry), ErrorCode::kNone);
   EXPECT_EQ(log().log_end_offset(), 1);
 }

@@ -15,40 +15,12 @@
 #include <vector>
 
 #include "broker/node/broker.h"
-#include "broker/node/three_broker_config_for_tests.h"
-#include "protocol/record_batch_builder.h"
+#include "broker/node/idempotent_produce_for_tests.h"
 
 namespace kgroups::broker {
 namespace {
 
 using protocol::ErrorCode;
-
-BrokerConfig three_brokers() {
-  BrokerConfig config = testing::three_broker_config();
-  config.min_insync_replicas = 2;
-  return config;
-}
-
-// One acks=all Produce of a one-record idempotent batch (producer `id`, sequence `sequence`) to
-// "orders"[0], sent to broker `node`; `batch` keeps the bytes the request views.
-ProduceOutcome produce(Broker& broker, std::int32_t node, std::int64_t id, std::int32_t sequence,
-                       std::vector<std::uint8_t>& batch) {
-  protocol::RecordBatchBuilder builder;
-  builder.set_producer(id, 0, sequence);
-  const std::string value = "v" + std::to_string(sequence);
-  builder.add(std::nullopt, protocol::ByteView::of(value), 1000);
-  batch = builder.build();
-  protocol::ProduceRequest request;
-  request.acks = -1;
-  request.timeout_ms = 30000;
-  request.topic_data.push_back(
-      {.name = "orders", .partition_data = {{.index = 0, .records = protocol::ByteView(batch)}}});
-  return broker.producer().produce(request, "test", nullptr, node);
-}
-
-const protocol::ProduceResponse::PartitionResponse& answer(const ProduceOutcome& outcome) {
-  return outcome.response.responses.front().partition_responses.front();
-}
 
 struct StoppedLeader : ::testing::Test {
   StoppedLeader() {
@@ -58,17 +30,17 @@ struct StoppedLeader : ::testing::Test {
   BatchLog& log() { return *broker.cluster().find_partition("orders", 0); }
   // Produces to `node` and settles at once (every running in-sync follower fetches at once).
   ProduceOutcome produce_settled(std::int32_t node, std::int32_t sequence) {
-    ProduceOutcome outcome = produce(broker, node, id, sequence, batch);
+    ProduceOutcome outcome = testing::produce_idempotent(broker, node, id, sequence, batch);
     EXPECT_TRUE(broker.producer().settle_replication(outcome, false));
     return outcome;
   }
-  Broker broker{three_brokers(), testing::kTestMachineBytes};
+  Broker broker{testing::three_brokers_min_insync_two(), testing::kTestMachineBytes};
   std::int64_t id = broker.producer_ids().issue(false);
   std::vector<std::uint8_t> batch;
 };
 
 TEST_F(StoppedLeader, RetriesMeetNotEnoughReplicasThenOutOfOrderUntilSentAgainInOrder) {
-  ASSERT_EQ(answer(produce_settled(0, 0)).error_code, ErrorCode::kNone);
+  ASSERT_EQ(testing::partition_answer(produce_settled(0, 0)).error_code, ErrorCode::kNone);
   // Broker 2 stops (the ISR is {0, 1}); then leader 0 stops with sequences 1 and 2 sent to it
   // but not read: broker 1 leads with an ISR of one.
   ASSERT_EQ(broker.replication().stop(2), ErrorCode::kNone);
@@ -77,7 +49,8 @@ TEST_F(StoppedLeader, RetriesMeetNotEnoughReplicasThenOutOfOrderUntilSentAgainIn
   ASSERT_EQ(log().replicas().isr_nodes(), (std::vector<std::int32_t>{1}));
 
   // Sequence 1 again, at the new leader: below min.insync.replicas, nothing is stored.
-  EXPECT_EQ(answer(produce_settled(1, 1)).error_code, ErrorCode::kNotEnoughReplicas);
+  EXPECT_EQ(testing::partition_answer(produce_settled(1, 1)).error_code,
+            ErrorCode::kNotEnoughReplicas);
   EXPECT_EQ(log().log_end_offset(), 1);
 
   // Broker 2 starts and catches up at the next tick: the ISR is {1, 2} again.
@@ -86,14 +59,15 @@ TEST_F(StoppedLeader, RetriesMeetNotEnoughReplicasThenOutOfOrderUntilSentAgainIn
   ASSERT_EQ(log().replicas().isr_nodes(), (std::vector<std::int32_t>{1, 2}));
 
   // Sequence 2 again: sequence 1 is not in the log, so it is out of order, and not stored.
-  EXPECT_EQ(answer(produce_settled(1, 2)).error_code, ErrorCode::kOutOfOrderSequenceNumber);
+  EXPECT_EQ(testing::partition_answer(produce_settled(1, 2)).error_code,
+            ErrorCode::kOutOfOrderSequenceNumber);
   EXPECT_EQ(log().log_end_offset(), 1);
 
   // Sent again in order, each is stored once, and a further retry of either is a duplicate
   // answered with its offset.
-  EXPECT_EQ(answer(produce_settled(1, 1)).base_offset, 1);
-  EXPECT_EQ(answer(produce_settled(1, 2)).base_offset, 2);
-  EXPECT_EQ(answer(produce_settled(1, 1)).base_offset, 1);
+  EXPECT_EQ(testing::partition_answer(produce_settled(1, 1)).base_offset, 1);
+  EXPECT_EQ(testing::partition_answer(produce_settled(1, 2)).base_offset, 2);
+  EXPECT_EQ(testing::partition_answer(produce_settled(1, 1)).base_offset, 1);
   EXPECT_EQ(log().log_end_offset(), 3);
   EXPECT_EQ(log().high_watermark(), 3);
 }
