@@ -31,3 +31,8 @@ def child_environment(library_dir):
     if library_dir is not None:
         env["LD_LIBRARY_PATH"] = f"{library_dir}:{env.get('LD_LIBRARY_PATH', '')}".rstrip(":")
     return env
+
+
+def older_than(version, major_minor):
+    """Whether librdkafka `version` ("2.0.2") is older than `major_minor` ((2, 3))."""
+    return tuple(int(part) for part in version.split(".")[:2]) < major_minor

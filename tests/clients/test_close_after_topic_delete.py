@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 from confluent_kafka import libversion
 
-from newer_librdkafka import LIBRARIES, NEWER_VERSION, child_environment, library_dir_for
+from newer_librdkafka import (LIBRARIES, NEWER_VERSION, child_environment, library_dir_for,
+                              older_than)
 
 HERE = Path(__file__).resolve().parent
 CLOSE_S = 2.0
@@ -41,7 +42,7 @@ class CloseHung(AssertionError):
 
 def leaks_deleted_partitions(version):
     """librdkafka before 2.1.0 (see the module's docstring)."""
-    return tuple(int(part) for part in version.split(".")[:2]) < (2, 1)
+    return older_than(version, (2, 1))
 
 
 def run_consumer(bootstrap, mode, strategy, library_dir=None):

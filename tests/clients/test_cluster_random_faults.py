@@ -36,7 +36,8 @@ from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition, 
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from cluster_checks import broker_action, http, partitions, read_partitions, wait_until
-from newer_librdkafka import LIBRARIES, NEWER_VERSION, child_environment, library_dir_for
+from newer_librdkafka import (LIBRARIES, NEWER_VERSION, child_environment, library_dir_for,
+                              older_than)
 
 FAULT_SECONDS = float(os.environ.get("KGROUPS_FAULT_SECONDS", "20"))
 TOPIC = "chaos"
@@ -194,8 +195,9 @@ def test_random_stops_starts_and_replication_delays_keep_kafkas_guarantees(start
 # fixed in 2.3.0); with librdkafka 2.12.0 the same runs pass (docs/CLIENTS.md). The variant
 # is an xfail with an older librdkafka only.
 # The other outcome, records stored twice, was traced to librdkafka too (once with 2.0.2 and
-# once with 2.12.0, in some 50 runs of random seeds): a batch that gets OUT_OF_ORDER_SEQUENCE_NUMBER after an earlier one failed
-# ("skipped sequence numbers") makes it bump the producer's epoch for every partition and send
+# once with 2.12.0, in some 50 runs of random seeds): a batch that gets
+# OUT_OF_ORDER_SEQUENCE_NUMBER after an earlier one failed ("skipped sequence numbers") makes
+# it bump the producer's epoch for every partition and send
 # again, under the new epoch's sequences, every batch not yet acknowledged, among them one that
 # a leader stored and answered with NOT_ENOUGH_REPLICAS_AFTER_APPEND (its retries got
 # NOT_ENOUGH_REPLICAS, which Kafka checks before duplicates). Kafka detects duplicates within
@@ -222,7 +224,7 @@ def test_random_faults_with_isolations_keep_kafkas_guarantees(start_kgroupsd, se
 
 def misreads_possibly_persisted(version):
     """librdkafka before 2.3.0 (see the comment above the isolations test)."""
-    return tuple(int(part) for part in version.split(".")[:2]) < (2, 3)
+    return older_than(version, (2, 3))
 
 
 def check_random_faults(start_kgroupsd, seed, isolate, seconds=FAULT_SECONDS, library_dir=None):
